@@ -1,0 +1,119 @@
+/**
+ * What the client sends, checked before sending: every check here fails with an InvalidRequestError and
+ * no request. Strict in what we send: only fields the user set, in the shape of the configured API form.
+ */
+import type { ApiForm } from './addresses';
+import { InvalidRequestError, UnsupportedError } from './errors';
+
+export const LIMITS = {
+  /** Characters (Unicode code points) in a prompt. */
+  promptMaxChars: 10_000,
+  agentCountMin: 1,
+  agentCountMax: 8,
+  maxAttachments: 5,
+  /** Bytes per uploaded file or attachment (10 MB). */
+  maxUploadBytes: 10 * 1024 * 1024,
+} as const;
+
+export interface SubmitTaskRequest {
+  prompt: string;
+  /** Provider-prefixed model id, e.g. `zai/glm-5.2`; omitted = the service's default. */
+  modelId?: string;
+  agentCount?: number;
+  silent?: boolean;
+  mock?: boolean;
+  /** Task budget in USD (>= 0). */
+  budgetUsd?: number;
+  /** Ids from the attachments upload, at most 5. */
+  attachmentIds?: string[];
+  /** Per-role model overrides, sent as `role_models`. */
+  roleModels?: Record<string, string>;
+  /** The user's key for the third-party AI gateway, sent as `vercelAiKey`. */
+  gatewayKey?: string;
+}
+
+export interface ThreadRunRequest {
+  prompt: string;
+  modelId?: string;
+}
+
+/** Length as the service counts it: code points, not UTF-16 units. */
+export function promptLength(prompt: string): number {
+  let n = 0;
+  for (const _ of prompt) n++;
+  return n;
+}
+
+export function checkPrompt(prompt: unknown): asserts prompt is string {
+  if (typeof prompt !== 'string' || prompt.trim().length === 0) {
+    throw new InvalidRequestError('The prompt is empty: there is nothing to send.');
+  }
+  const length = promptLength(prompt);
+  if (length > LIMITS.promptMaxChars) {
+    throw new InvalidRequestError(
+      `The prompt has ${length.toLocaleString('en-US')} characters; the service accepts at most ${LIMITS.promptMaxChars.toLocaleString('en-US')}.`,
+    );
+  }
+}
+
+export function checkAgentCount(value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < LIMITS.agentCountMin || value > LIMITS.agentCountMax) {
+    throw new InvalidRequestError(`The agent count must be a whole number from ${LIMITS.agentCountMin} to ${LIMITS.agentCountMax} (got ${String(value)}).`);
+  }
+}
+
+export function checkId(value: unknown, what: string): string {
+  const id = typeof value === 'number' ? String(value) : value;
+  if (typeof id !== 'string' || !id.trim()) throw new InvalidRequestError(`A ${what} is required.`);
+  return id.trim();
+}
+
+function checkRoleModels(roleModels: Record<string, string>): void {
+  for (const [role, model] of Object.entries(roleModels)) {
+    if (!role.trim() || typeof model !== 'string' || !model.trim()) {
+      throw new InvalidRequestError(`Role model overrides must map a role name to a model id (check "${role}").`);
+    }
+  }
+}
+
+/** Checks a submission and builds the JSON body for the configured API form. */
+export function buildRunBody(form: ApiForm, req: SubmitTaskRequest): Record<string, unknown> {
+  checkPrompt(req.prompt);
+  checkAgentCount(req.agentCount);
+  if (req.budgetUsd !== undefined && !(typeof req.budgetUsd === 'number' && Number.isFinite(req.budgetUsd) && req.budgetUsd >= 0)) {
+    throw new InvalidRequestError(`The budget must be a number of USD, 0 or more (got ${String(req.budgetUsd)}).`);
+  }
+  const attachments = req.attachmentIds ?? [];
+  if (attachments.length > LIMITS.maxAttachments) {
+    throw new InvalidRequestError(`At most ${LIMITS.maxAttachments} attachments can be sent with a task (got ${attachments.length}).`);
+  }
+  if (req.modelId !== undefined && !req.modelId.trim()) throw new InvalidRequestError('The model id is empty.');
+  if (req.roleModels) checkRoleModels(req.roleModels);
+
+  const options: Record<string, unknown> = {};
+  if (req.agentCount !== undefined) options.agentCount = req.agentCount;
+  if (req.silent) options.silent = true;
+  if (req.mock) options.mock = true;
+  if (req.budgetUsd !== undefined) options.budget = req.budgetUsd;
+
+  const body: Record<string, unknown> = { prompt: req.prompt };
+  if (form === 'earlier') {
+    if (attachments.length) throw new UnsupportedError('Attachments are not available on the earlier API form (…/api/developer).');
+    if (req.modelId) options.modelId = req.modelId;
+  } else {
+    if (req.modelId) body.modelId = req.modelId;
+    if (attachments.length) body.attachment_ids = attachments;
+  }
+  if (Object.keys(options).length) body.options = options;
+  if (req.roleModels && Object.keys(req.roleModels).length) body.role_models = req.roleModels;
+  if (req.gatewayKey) body.vercelAiKey = req.gatewayKey;
+  return body;
+}
+
+export function buildThreadRunBody(req: ThreadRunRequest): Record<string, unknown> {
+  checkPrompt(req.prompt);
+  const body: Record<string, unknown> = { prompt: req.prompt };
+  if (req.modelId?.trim()) body.modelId = req.modelId.trim();
+  return body;
+}

@@ -1,0 +1,247 @@
+/**
+ * Shapes of every response, liberal in what they accept: unknown fields are kept (looseObject), status
+ * values are any string (an unknown one is "not finished"), and only what the client cannot work without
+ * is required. zod/mini: the full zod API is ~35x larger to load for the same checks.
+ */
+import * as z from 'zod/mini';
+
+const id = z.union([z.string(), z.number()]);
+const text = z.string();
+const count = z.number();
+/** Arrays the server may send as null. */
+const list = <T extends z.ZodMiniType>(item: T) => z.nullish(z.array(item));
+
+export const KNOWN_TASK_STATUSES = ['processing', 'completed', 'failed', 'canceled', 'awaiting_approval'] as const;
+/** A known status, or whatever new value the service sends (kept as is, treated as unfinished). */
+export type TaskStatus = (typeof KNOWN_TASK_STATUSES)[number] | (string & {});
+export const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled', 'awaiting_approval']);
+export function isTerminalStatus(status: string): boolean {
+  return TERMINAL_TASK_STATUSES.has(status);
+}
+
+export const AgentStatusSchema = z.looseObject({
+  status: z.optional(text),
+  agent_id: z.optional(id),
+  progress: z.optional(z.nullable(count)),
+  result: z.optional(text),
+  model: z.optional(text),
+});
+
+export const PendingApprovalSchema = z.looseObject({
+  approvalId: z.optional(text),
+  permission: z.optional(text),
+  agentName: z.optional(text),
+  patterns: list(text),
+});
+
+export const TaskSubmissionSchema = z.looseObject({
+  taskId: text,
+  status: text,
+  message: z.optional(text),
+  threadId: z.optional(id),
+});
+
+export const TaskStateSchema = z.looseObject({
+  taskId: z.optional(text),
+  status: text,
+  result: z.optional(z.nullable(text)),
+  error: z.optional(z.nullable(text)),
+  prompt: z.optional(text),
+  modelId: z.optional(text),
+  updatedAt: z.optional(count),
+  progressVersion: z.optional(count),
+  agentStatuses: list(AgentStatusSchema),
+  pendingApproval: z.optional(z.nullable(PendingApprovalSchema)),
+  budgetUsage: z.optional(
+    z.nullable(
+      z.looseObject({
+        initialUsd: z.optional(count),
+        consumedUsd: z.optional(count),
+        remainingUsd: z.optional(count),
+      }),
+    ),
+  ),
+});
+
+export const TaskResultSchema = z.looseObject({
+  taskId: z.optional(text),
+  status: z.optional(text),
+  result: z.optional(z.nullable(text)),
+  error: z.optional(z.nullable(text)),
+});
+
+export const ThreadSchema = z.looseObject({
+  id,
+  timestamp: z.optional(text),
+  user_input: z.optional(z.nullable(text)),
+  result: z.optional(z.nullable(text)),
+  execution_time: z.optional(count),
+  model: z.optional(z.nullable(text)),
+  agent_count: z.optional(count),
+  title: z.optional(z.nullable(text)),
+});
+
+export const ThreadListSchema = z.looseObject({
+  conversations: list(ThreadSchema),
+  total: z.optional(count),
+  limit: z.optional(count),
+  offset: z.optional(count),
+  has_more: z.optional(z.boolean()),
+});
+
+export const ThreadMessageSchema = z.looseObject({
+  id: z.optional(id),
+  message_id: z.optional(text),
+  thread_id: z.optional(id),
+  role: text,
+  content: z.nullish(text),
+  is_agent_status: z.optional(z.boolean()),
+  created_at: z.optional(z.nullable(text)),
+  elapsed_seconds: z.optional(z.nullable(count)),
+  error: z.optional(z.nullable(text)),
+});
+
+export const ThreadMessagesSchema = z.looseObject({
+  messages: list(ThreadMessageSchema),
+  truncated: z.optional(z.boolean()),
+});
+
+export const FileSchema = z.looseObject({
+  id: text,
+  object: z.optional(text),
+  bytes: z.optional(count),
+  created_at: z.optional(count),
+  filename: text,
+  purpose: z.optional(text),
+  mime_type: z.optional(z.nullable(text)),
+});
+
+export const FileListSchema = z.looseObject({
+  files: list(FileSchema),
+  total: z.optional(count),
+  limit: z.optional(count),
+  offset: z.optional(count),
+});
+
+export const DeleteFileSchema = z.looseObject({
+  id: z.optional(text),
+  deleted: z.optional(z.boolean()),
+});
+
+export const FileUploadTokenSchema = z.looseObject({
+  file_id: text,
+  upload_url: text,
+  upload_token: text,
+  pathname: text,
+  expires_at: z.optional(count),
+  max_bytes: z.optional(count),
+});
+
+export const StorageSchema = z.looseObject({
+  usedBytes: count,
+  quotaBytes: count,
+  categories: list(z.looseObject({ id: text, label: z.optional(text), bytes: count, count: z.optional(count) })),
+});
+
+export const ApiKeyUsageSchema = z.looseObject({
+  keyId: id,
+  displayKey: z.optional(text),
+  tier: z.optional(text),
+  createdAt: z.optional(z.nullable(text)),
+  lastUsedAt: z.optional(z.nullable(text)),
+  revokedAt: z.optional(z.nullable(text)),
+  hourlyLimit: z.optional(count),
+  monthlyQuota: z.optional(count),
+  currentHourlyUsage: z.optional(count),
+  dailyUsage: z.optional(count),
+  weeklyUsage: z.optional(count),
+  monthlyUsage: z.optional(count),
+});
+
+export const UsageSchema = z.looseObject({
+  totalRequests: z.optional(count),
+  requestsThisMonth: z.optional(count),
+  requestsThisWeek: z.optional(count),
+  requestsToday: z.optional(count),
+  monthlyQuota: z.optional(count),
+  monthlyRemaining: z.optional(count),
+  periodStart: z.optional(z.nullable(text)),
+  periodEnd: z.optional(z.nullable(text)),
+  apiKeys: list(ApiKeyUsageSchema),
+  usageHistory: list(z.looseObject({ date: text, count })),
+});
+
+export const ApiKeyListSchema = z.looseObject({
+  keys: list(
+    z.looseObject({
+      keyId: id,
+      displayKey: z.optional(text),
+      tier: z.optional(text),
+      rateLimit: z.optional(count),
+      monthlyQuota: z.optional(count),
+      createdAt: z.optional(z.nullable(text)),
+      lastUsedAt: z.optional(z.nullable(text)),
+      revokedAt: z.optional(z.nullable(text)),
+    }),
+  ),
+});
+
+export const CreateApiKeySchema = z.looseObject({
+  message: z.optional(text),
+  apiKey: z.optional(text),
+  warning: z.optional(text),
+});
+
+export const RevokeApiKeySchema = z.looseObject({ message: z.optional(text) });
+
+export const ModelSchema = z.looseObject({
+  id: text,
+  label: z.optional(text),
+  badge: z.optional(z.nullable(text)),
+  description: z.optional(z.nullable(text)),
+  usageMultiple: z.optional(z.nullable(count)),
+  reasoningEffortLevels: list(text),
+  defaultReasoningEffort: z.optional(z.nullable(text)),
+});
+
+export const ModelListSchema = z.looseObject({
+  enabled: z.optional(z.boolean()),
+  options: list(ModelSchema),
+  defaultModelId: z.optional(z.nullable(text)),
+});
+
+export const AttachmentSchema = z.looseObject({
+  id: text,
+  mime_type: z.optional(text),
+  size: z.optional(count),
+});
+
+export type AgentStatus = z.infer<typeof AgentStatusSchema>;
+export type TaskSubmission = z.infer<typeof TaskSubmissionSchema>;
+export type TaskState = z.infer<typeof TaskStateSchema>;
+export type TaskResult = z.infer<typeof TaskResultSchema>;
+export type Thread = z.infer<typeof ThreadSchema>;
+export type ThreadList = z.infer<typeof ThreadListSchema>;
+export type ThreadMessage = z.infer<typeof ThreadMessageSchema>;
+export type ThreadMessages = z.infer<typeof ThreadMessagesSchema>;
+export type ApiFile = z.infer<typeof FileSchema>;
+export type FileList = z.infer<typeof FileListSchema>;
+export type DeleteFileResult = z.infer<typeof DeleteFileSchema>;
+export type FileUploadToken = z.infer<typeof FileUploadTokenSchema>;
+export type Storage = z.infer<typeof StorageSchema>;
+export type Usage = z.infer<typeof UsageSchema>;
+export type ApiKeyList = z.infer<typeof ApiKeyListSchema>;
+export type CreatedApiKey = z.infer<typeof CreateApiKeySchema>;
+export type Model = z.infer<typeof ModelSchema>;
+export type ModelList = z.infer<typeof ModelListSchema>;
+export type Attachment = z.infer<typeof AttachmentSchema>;
+
+/** Describes the first mismatch as `field "a.b[2].c": expected …`, for an error the user can act on. */
+export function describeMismatch(error: z.core.$ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'unexpected shape';
+  const path = issue.path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`))
+    .join('');
+  return `${path ? `field "${path}"` : 'body'}: ${issue.message}`;
+}

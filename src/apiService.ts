@@ -1,0 +1,65 @@
+/**
+ * Gives the rest of the extension a Developer API client built from the current settings and key.
+ * The client code (axios, zod) is a second bundle, loaded the first time it is needed, so activation
+ * stays small and does no network.
+ */
+import * as path from 'node:path';
+import type * as vscode from 'vscode';
+import type * as Api from './api';
+import type { KeyStore } from './auth/keyStore';
+import { type Settings, readSettings } from './config';
+import type { Logger } from './log';
+
+export type ApiModule = typeof Api;
+export type Client = Api.DeveloperApiClient;
+
+let loaded: ApiModule | undefined;
+
+/** Loads dist/api.js (or the compiled sources when running from out/). */
+export function loadApi(): ApiModule {
+  // A computed path keeps esbuild from inlining the module into the activation bundle.
+  loaded ??= require(path.join(__dirname, ...(__filename.endsWith(`${path.sep}extension.js`) ? ['api.js'] : ['api', 'index.js']))) as ApiModule;
+  return loaded;
+}
+
+export class ApiService {
+  private cached: { signature: string; client: Client } | undefined;
+
+  constructor(
+    private readonly keys: KeyStore,
+    private readonly log: Logger,
+    private readonly extension: vscode.Extension<unknown> | { packageJSON: { version?: string } },
+  ) {}
+
+  /**
+   * A client for the current settings. Throws the api layer's ConfigurationError when an address cannot
+   * be used (not a URL, plain http to a remote host): nothing is sent then.
+   */
+  client(settings: Settings = readSettings().settings): Client {
+    const signature = JSON.stringify([settings.baseUrl, settings.platformUrl, settings.streamUrl, settings.requestTimeoutMs]);
+    if (this.cached?.signature === signature) return this.cached.client;
+    const api = loadApi();
+    const client = new api.DeveloperApiClient({
+      baseUrl: settings.baseUrl,
+      platformUrl: settings.platformUrl,
+      streamUrl: settings.streamUrl,
+      apiKey: () => this.keys.getApiKey(),
+      userAgent: `multi-agent-tasks-vscode/${this.extension.packageJSON.version ?? '0'}`,
+      timeoutMs: settings.requestTimeoutMs,
+      logger: this.log,
+    });
+    this.cached = { signature, client };
+    return client;
+  }
+}
+
+/** The typed error's kind, without loading the api bundle for an instanceof check. */
+export function errorKind(error: unknown): Api.ApiErrorKind | undefined {
+  const kind = (error as { kind?: unknown } | undefined)?.kind;
+  return typeof kind === 'string' && error instanceof Error ? (kind as Api.ApiErrorKind) : undefined;
+}
+
+export function retryAfterOf(error: unknown): number | undefined {
+  const ms = (error as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+  return typeof ms === 'number' ? ms : undefined;
+}

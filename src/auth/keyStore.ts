@@ -1,0 +1,84 @@
+/**
+ * The API key and the AI gateway key live in SecretStorage and nowhere else. This wrapper keeps the
+ * `multiAgent.hasApiKey` context key true to the store, including changes made in another window.
+ */
+import * as vscode from 'vscode';
+import { ContextKeys, SecretKeys } from '../constants';
+import { Disposable } from '../disposable';
+import type { UserInterface } from '../ui';
+
+export class KeyStore extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  /** Fires when either key changes, here or in another window. */
+  readonly onDidChange = this.changed.event;
+  private cached: string | undefined;
+  private loaded = false;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly ui: UserInterface,
+  ) {
+    super();
+    this._register(
+      secrets.onDidChange(async e => {
+        if (e.key !== SecretKeys.apiKey && e.key !== SecretKeys.gatewayKey) return;
+        if (e.key === SecretKeys.apiKey) await this.refresh();
+        this.changed.fire();
+      }),
+    );
+  }
+
+  /** Reads the key once at start so menus and welcome views are right before any command runs. */
+  async refresh(): Promise<void> {
+    this.cached = (await this.secrets.get(SecretKeys.apiKey)) || undefined;
+    this.loaded = true;
+    await vscode.commands.executeCommand('setContext', ContextKeys.hasApiKey, !!this.cached);
+  }
+
+  async getApiKey(): Promise<string | undefined> {
+    if (!this.loaded) await this.refresh();
+    return this.cached;
+  }
+
+  async getGatewayKey(): Promise<string | undefined> {
+    return (await this.secrets.get(SecretKeys.gatewayKey)) || undefined;
+  }
+
+  async setApiKey(key: string): Promise<void> {
+    await this.secrets.store(SecretKeys.apiKey, key.trim());
+    await this.refresh();
+    this.changed.fire();
+  }
+
+  async clearApiKey(): Promise<void> {
+    await this.secrets.delete(SecretKeys.apiKey);
+    await this.refresh();
+    this.changed.fire();
+  }
+
+  async setGatewayKey(key: string | undefined): Promise<void> {
+    if (key?.trim()) await this.secrets.store(SecretKeys.gatewayKey, key.trim());
+    else await this.secrets.delete(SecretKeys.gatewayKey);
+    this.changed.fire();
+  }
+
+  /** Asks for the API key; returns it, or undefined when the user backs out. */
+  async promptForApiKey(reason?: string): Promise<string | undefined> {
+    const key = await this.ui.input({
+      title: 'Multi-Agent Tasks: API Key',
+      prompt: reason ?? 'Enter your Developer API key (create one in the web console, developer settings).',
+      placeHolder: 'tfai_…',
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: value => (value.trim() ? (/\s/.test(value.trim()) ? 'An API key has no spaces.' : undefined) : 'Enter a key.'),
+    });
+    if (!key?.trim()) return undefined;
+    await this.setApiKey(key);
+    return key.trim();
+  }
+
+  /** The key, asking for it first when none is set. */
+  async ensureApiKey(): Promise<string | undefined> {
+    return (await this.getApiKey()) ?? this.promptForApiKey('An API key is needed first. Enter your Developer API key:');
+  }
+}

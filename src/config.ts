@@ -1,0 +1,122 @@
+/**
+ * The only reader of `multiAgent.*` settings. Values are checked here; a bad value becomes a problem the
+ * user is told about, never a request with a surprising body.
+ */
+import * as vscode from 'vscode';
+
+const SECTION = 'multiAgent';
+
+export const DEFAULT_BASE_URL = 'https://taskforceai.chat/api/v1/developer';
+
+export interface Settings {
+  baseUrl: string;
+  platformUrl: string;
+  streamUrl: string;
+  modelId: string | undefined;
+  agentCount: number;
+  silent: boolean;
+  mock: boolean;
+  budgetUsd: number | undefined;
+  roleModels: Record<string, string> | undefined;
+  /** First poll delay and the shortest poll interval, ms. */
+  pollIntervalMs: number;
+  /** Longest poll interval while the window has focus, ms. */
+  maxPollIntervalMs: number;
+  /** Poll interval while the window is in the background, ms. */
+  unfocusedPollIntervalMs: number;
+  openResultOnCompletion: boolean;
+  useStream: boolean;
+  /** Per-request timeout, ms. */
+  requestTimeoutMs: number;
+}
+
+export type SettingName = keyof Settings;
+
+/** Settings that decide where the key is sent: never taken from a workspace. */
+export const ADDRESS_SETTINGS = ['baseUrl', 'platformUrl', 'streamUrl'] as const;
+
+export interface SettingsReading {
+  settings: Settings;
+  /** Values that cannot be used, each a sentence naming the setting. */
+  problems: string[];
+}
+
+export function readSettings(): SettingsReading {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const problems: string[] = [];
+  const str = (name: string, fallback = '') => {
+    const value = config.get<unknown>(name);
+    return typeof value === 'string' ? value.trim() : fallback;
+  };
+  const bool = (name: string, fallback: boolean) => {
+    const value = config.get<unknown>(name);
+    return typeof value === 'boolean' ? value : fallback;
+  };
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const value = config.get<unknown>(name);
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      problems.push(`The setting ${SECTION}.${name} must be a whole number from ${min} to ${max} (it is ${JSON.stringify(value)}).`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const budget = config.get<unknown>('budgetUsd');
+  let budgetUsd: number | undefined;
+  if (budget !== undefined && budget !== null) {
+    if (typeof budget === 'number' && Number.isFinite(budget) && budget >= 0) budgetUsd = budget;
+    else problems.push(`The setting ${SECTION}.budgetUsd must be a number of USD, 0 or more (it is ${JSON.stringify(budget)}).`);
+  }
+
+  const roles = config.get<unknown>('roleModels');
+  let roleModels: Record<string, string> | undefined;
+  if (roles !== undefined && roles !== null) {
+    const valid =
+      typeof roles === 'object' &&
+      !Array.isArray(roles) &&
+      Object.entries(roles).every(([role, model]) => role.trim() && typeof model === 'string' && model.trim());
+    if (valid) roleModels = Object.keys(roles).length ? (roles as Record<string, string>) : undefined;
+    else problems.push(`The setting ${SECTION}.roleModels must map role names to model ids, e.g. { "critic": "zai/glm-5.2" }.`);
+  }
+
+  const pollIntervalMs = int('pollIntervalMs', 1000, 250, 60_000);
+  const settings: Settings = {
+    baseUrl: str('baseUrl', DEFAULT_BASE_URL) || DEFAULT_BASE_URL,
+    platformUrl: str('platformUrl'),
+    streamUrl: str('streamUrl'),
+    modelId: str('modelId') || undefined,
+    agentCount: int('agentCount', 4, 1, 8),
+    silent: bool('silent', false),
+    mock: bool('mock', false),
+    budgetUsd,
+    roleModels,
+    pollIntervalMs,
+    maxPollIntervalMs: Math.max(pollIntervalMs, int('maxPollIntervalMs', 10_000, 1000, 300_000)),
+    unfocusedPollIntervalMs: int('unfocusedPollIntervalMs', 30_000, 1000, 600_000),
+    openResultOnCompletion: bool('openResultOnCompletion', true),
+    useStream: bool('useStream', true),
+    requestTimeoutMs: int('requestTimeoutSeconds', 30, 1, 600) * 1000,
+  };
+  return { settings, problems };
+}
+
+export function affects(event: vscode.ConfigurationChangeEvent, ...names: SettingName[]): boolean {
+  return names.length === 0 ? event.affectsConfiguration(SECTION) : names.some(n => event.affectsConfiguration(`${SECTION}.${n}`));
+}
+
+/**
+ * Address settings a workspace tried to set. They have application scope, so VS Code already ignores
+ * them; we still tell the user, because a repository that tries this deserves a second look.
+ */
+export function workspaceAddressOverrides(): string[] {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  return ADDRESS_SETTINGS.filter(name => {
+    const seen = config.inspect(name);
+    return seen?.workspaceValue !== undefined || seen?.workspaceFolderValue !== undefined;
+  }).map(name => `${SECTION}.${name}`);
+}
+
+export async function updateSetting(name: SettingName | 'modelId', value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update(name, value, vscode.ConfigurationTarget.Global);
+}

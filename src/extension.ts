@@ -1,0 +1,157 @@
+/**
+ * Composition root: builds the services in order and owns their disposal. Activation does no network
+ * and loads no HTTP client; the first request loads it (see apiService.ts).
+ */
+import * as vscode from 'vscode';
+import { ApiService, loadApi } from './apiService';
+import { KeyStore } from './auth/keyStore';
+import { registerCommands } from './commands/index';
+import { reportError } from './commands/run';
+import { affects, readSettings, workspaceAddressOverrides } from './config';
+import { RESULT_SCHEME, StateKeys } from './constants';
+import { createLog } from './log';
+import type { Services } from './services';
+import { AttachmentBasket } from './tasks/attachments';
+import { type PollerApi, type PollerEvent, TaskPoller } from './tasks/poller';
+import { TaskSubmitter } from './tasks/submitter';
+import { TaskStore } from './tasks/taskStore';
+import { SwappableUserInterface } from './ui';
+import { CompletionNotifier } from './views/completionNotifier';
+import { ResultDocumentProvider } from './views/resultDocuments';
+import { TaskStatusBar } from './views/statusBar';
+
+/** What activate() returns in the extension's test mode only: the live services, for integration tests. */
+export type TestApi = Services & { loadApi: typeof loadApi };
+
+export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
+  const log = createLog();
+  context.subscriptions.push(log);
+  const ui = new SwappableUserInterface();
+  const keys = new KeyStore(context.secrets, ui);
+  const api = new ApiService(keys, log, context.extension);
+  const store = new TaskStore(context.globalState, context.globalStorageUri);
+  const attachments = new AttachmentBasket(api, ui);
+
+  let pausedReason: string | undefined;
+  const poller = new TaskPoller({
+    api: () => api.client() as PollerApi,
+    store,
+    log,
+    settings: () => {
+      const { settings } = readSettings();
+      return {
+        minIntervalMs: settings.pollIntervalMs,
+        maxIntervalMs: settings.maxPollIntervalMs,
+        unfocusedIntervalMs: settings.unfocusedPollIntervalMs,
+        maxInFlight: 4,
+        useStream: settings.useStream,
+        maxStreams: 8,
+      };
+    },
+    onEvent: event => onPollerEvent(event),
+  });
+  const submitter = new TaskSubmitter(api, keys, store, poller);
+  const statusBar = new TaskStatusBar(store, { attachedCount: () => attachments.count, pausedReason: () => pausedReason });
+  const notifier = new CompletionNotifier(store, ui, log);
+  const services: Services = { context, log, ui, keys, api, store, poller, submitter, attachments, statusBar };
+
+  let warnedKey = false;
+  function onPollerEvent(event: PollerEvent): void {
+    switch (event.kind) {
+      case 'rateLimited':
+        pausedReason = `Rate limited: polling resumes at ${new Date(event.untilMs).toLocaleTimeString()}.`;
+        setTimeout(() => {
+          pausedReason = undefined;
+          statusBar.refresh();
+        }, Math.max(0, event.untilMs - Date.now()));
+        break;
+      case 'authenticationFailed':
+        pausedReason = 'Paused: the service rejected the API key.';
+        if (!warnedKey) {
+          warnedKey = true;
+          reportError({ ui, log }, Object.assign(new Error(event.message), { kind: 'authentication' }), 'poller');
+        }
+        break;
+      case 'configurationError':
+        pausedReason = `Paused: ${event.message}`;
+        reportError({ ui, log }, Object.assign(new Error(event.message), { kind: 'configuration' }), 'poller');
+        break;
+      case 'connectionTrouble':
+        pausedReason = `Cannot reach the service (${event.message}); retrying. Nothing is lost.`;
+        break;
+      case 'recovered':
+        pausedReason = undefined;
+        break;
+      case 'streamUnavailable':
+        break;
+    }
+    statusBar.refresh();
+  }
+
+  context.subscriptions.push(
+    keys,
+    store,
+    attachments,
+    statusBar,
+    notifier,
+    { dispose: () => poller.dispose() },
+    vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, new ResultDocumentProvider(store)),
+    registerCommands(services),
+    keys.onDidChange(() => {
+      warnedKey = false;
+      pausedReason = undefined;
+      poller.resume();
+      statusBar.refresh();
+    }),
+    attachments.onDidChange(() => statusBar.refresh()),
+    vscode.window.onDidChangeWindowState(state => poller.setFocused(state.focused)),
+    vscode.workspace.onDidChangeConfiguration(e => {
+      if (!affects(e)) return;
+      checkWorkspaceAddresses(services);
+      poller.resume();
+    }),
+  );
+
+  await seedDemoKey(keys);
+  await keys.refresh();
+  checkWorkspaceAddresses(services);
+  poller.setFocused(vscode.window.state.focused);
+  if (store.running().length) poller.wake();
+  void notifier.catchUp();
+
+  return context.extensionMode === vscode.ExtensionMode.Test ? { ...services, loadApi } : undefined;
+}
+
+export function deactivate(): void {
+  // Everything is in context.subscriptions.
+}
+
+/**
+ * A repository's .vscode/settings.json must never send the user's key elsewhere. VS Code already ignores
+ * application-scoped values there; we say so, once per window, so the user notices the attempt.
+ */
+function checkWorkspaceAddresses(s: Services): void {
+  const overridden = workspaceAddressOverrides();
+  if (!overridden.length || s.context.workspaceState.get(StateKeys.warnedWorkspaceAddress) === overridden.join()) return;
+  void s.context.workspaceState.update(StateKeys.warnedWorkspaceAddress, overridden.join());
+  s.log.warn(`ignored workspace settings: ${overridden.join(', ')}`);
+  void s.ui.warn(
+    `This workspace sets ${overridden.join(', ')}. Multi-Agent Tasks ignores that: the API address can only be set in your user settings, so a repository cannot send your API key elsewhere.`,
+  );
+}
+
+/**
+ * The demo (npm run demo) starts VS Code with MULTI_AGENT_TASKS_DEMO_KEY and the emulator's loopback
+ * address. Only then, and only when no key is stored, is it saved, like the user typing it in.
+ */
+async function seedDemoKey(keys: KeyStore): Promise<void> {
+  const demoKey = process.env.MULTI_AGENT_TASKS_DEMO_KEY;
+  if (!demoKey || (await keys.getApiKey())) return;
+  const base = readSettings().settings.baseUrl;
+  try {
+    const host = new URL(base).hostname;
+    if (host === '127.0.0.1' || host === 'localhost') await keys.setApiKey(demoKey);
+  } catch {
+    // Not a URL: the demo key is not for this configuration.
+  }
+}

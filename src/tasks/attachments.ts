@@ -1,0 +1,139 @@
+/**
+ * Workspace files waiting to go with the next task. Checked when added (at most 5, 10 MB each, a
+ * confirmation for files that look like secrets) and sent when the task is: small text files inline in
+ * the prompt while it still fits, the rest through the attachments endpoint as `attachment_ids`.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ApiService } from '../apiService';
+import { LIMITS } from '../api/requests';
+import { readSettings } from '../config';
+import { Disposable } from '../disposable';
+import type { UserInterface } from '../ui';
+import { inlineFiles } from './prompt';
+import { UserFacingError } from './submitter';
+
+/** Text files up to this size may be inlined in the prompt instead of uploaded. */
+const INLINE_MAX_BYTES = 16 * 1024;
+
+const SECRET_PATTERNS = [
+  /^\.env(\..*)?$/i,
+  /\.(pem|key|p12|pfx|keystore|jks|ppk)$/i,
+  /^id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$/i,
+  /^\.(npmrc|netrc|pgpass|htpasswd)$/i,
+  /^(credentials|secrets?)(\.[a-z]+)?$/i,
+];
+
+export function looksLikeSecret(fileName: string): boolean {
+  return SECRET_PATTERNS.some(p => p.test(fileName));
+}
+
+export interface PreparedAttachments {
+  prompt: string;
+  ids: string[];
+  names: string[];
+  files: vscode.Uri[];
+}
+
+export class AttachmentBasket extends Disposable {
+  private files: vscode.Uri[] = [];
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly api: ApiService,
+    private readonly ui: UserInterface,
+  ) {
+    super();
+  }
+
+  get count(): number {
+    return this.files.length;
+  }
+
+  list(): readonly vscode.Uri[] {
+    return this.files;
+  }
+
+  /** Adds files after checking them; returns how many were added. Nothing is uploaded yet. */
+  async add(uris: readonly vscode.Uri[]): Promise<number> {
+    const fresh = uris.filter(u => !this.files.some(f => f.toString() === u.toString()));
+    if (this.files.length + fresh.length > LIMITS.maxAttachments) {
+      throw new UserFacingError(
+        `At most ${LIMITS.maxAttachments} files can go with a task: ${this.files.length} attached already, ${fresh.length} more chosen.`,
+      );
+    }
+    const accepted: vscode.Uri[] = [];
+    for (const uri of fresh) {
+      const name = path.basename(uri.path);
+      const info = await vscode.workspace.fs.stat(uri);
+      if (info.type & vscode.FileType.Directory) throw new UserFacingError(`${name} is a folder: attach files.`);
+      if (info.size > LIMITS.maxUploadBytes) {
+        throw new UserFacingError(`${name} is ${(info.size / 1024 / 1024).toFixed(1)} MB; attachments can be up to 10 MB.`);
+      }
+      if (looksLikeSecret(name)) {
+        const ok = await this.ui.confirm(
+          `${name} looks like it holds secrets. Attach it anyway?`,
+          'Its content will be sent to the service with your next task.',
+          'Attach Anyway',
+        );
+        if (!ok) continue;
+      }
+      accepted.push(uri);
+    }
+    if (accepted.length) {
+      this.files = [...this.files, ...accepted];
+      this.changed.fire();
+    }
+    return accepted.length;
+  }
+
+  remove(uri: vscode.Uri): void {
+    const before = this.files.length;
+    this.files = this.files.filter(f => f.toString() !== uri.toString());
+    if (this.files.length !== before) this.changed.fire();
+  }
+
+  clear(): void {
+    if (!this.files.length) return;
+    this.files = [];
+    this.changed.fire();
+  }
+
+  /** Inlines what fits and uploads the rest; the basket keeps its files until `clearSent`. */
+  async prepare(prompt: string): Promise<PreparedAttachments> {
+    if (!this.files.length) return { prompt, ids: [], names: [], files: [] };
+    const small: { uri: vscode.Uri; label: string; text: string }[] = [];
+    const large: vscode.Uri[] = [];
+    for (const uri of this.files) {
+      const bytes = await vscode.workspace.fs.readFile(uri);
+      if (bytes.byteLength <= INLINE_MAX_BYTES && !bytes.subarray(0, 8192).includes(0)) {
+        small.push({ uri, label: vscode.workspace.asRelativePath(uri, false), text: new TextDecoder().decode(bytes) });
+      } else large.push(uri);
+    }
+    const { prompt: withInline, inlined } = inlineFiles(prompt, small, LIMITS.promptMaxChars);
+    for (const file of small) if (!inlined.includes(file.label)) large.push(file.uri);
+
+    const client = this.api.client(readSettings().settings);
+    const ids: string[] = [];
+    const names: string[] = [...inlined];
+    for (const uri of large) {
+      const name = path.basename(uri.path);
+      const uploaded = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: `Uploading ${name}…` },
+        () => client.uploadAttachment({ path: uri.fsPath, filename: name }),
+      );
+      ids.push(uploaded.id);
+      names.push(name);
+    }
+    return { prompt: withInline, ids, names, files: [...this.files] };
+  }
+
+  /** Drops the files that went with a task that was sent. */
+  clearSent(prepared: PreparedAttachments): void {
+    if (!prepared.files.length) return;
+    const sent = new Set(prepared.files.map(f => f.toString()));
+    this.files = this.files.filter(f => !sent.has(f.toString()));
+    this.changed.fire();
+  }
+}

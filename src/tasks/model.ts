@@ -1,0 +1,104 @@
+/** The tracked-task record and the pure rules about it. No vscode here: the poller is tested in plain Node. */
+
+export interface SourceRef {
+  /** The document's URI as a string. */
+  uri: string;
+  /** Workspace-relative path, or the file name outside a workspace. */
+  label: string;
+  languageId?: string;
+  /** Zero-based, as in vscode.Range; absent when the whole file was sent. */
+  range?: { startLine: number; startCharacter: number; endLine: number; endCharacter: number };
+}
+
+export interface AgentProgress {
+  id: string;
+  status: string;
+  /** 0..1 */
+  progress?: number;
+}
+
+export interface TrackedTask {
+  id: string;
+  /** Short label for lists and tab titles, from the instruction. */
+  title: string;
+  instruction: string;
+  /** Characters of the prompt that was sent. */
+  promptChars: number;
+  source?: SourceRef;
+  /** The workspace folder URI the task was sent from, to list this workspace's tasks first. */
+  workspace?: string;
+  modelId?: string;
+  agentCount?: number;
+  threadId?: string;
+  attachmentNames?: string[];
+  /** ms since epoch */
+  submittedAt: number;
+  updatedAt: number;
+  finishedAt?: number;
+  /** The service's status as sent; unknown values mean "still running". */
+  status: string;
+  /** 0..1, the agents' mean progress when the service reports it. */
+  progress?: number;
+  agents?: AgentProgress[];
+  /** What went wrong, or what the user must do (approve in the web console). */
+  error?: string;
+  /** Characters of the cached result, when there is one. */
+  resultChars?: number;
+  /** The completion was shown to the user (never twice, even across reloads and windows). */
+  notified?: boolean;
+}
+
+const TERMINAL = new Set(['completed', 'failed', 'canceled', 'awaiting_approval']);
+
+export function isFinished(task: Pick<TrackedTask, 'status'>): boolean {
+  return TERMINAL.has(task.status);
+}
+
+/** The shape of a status response the store needs (a subset of the api's TaskState). */
+export interface ObservedState {
+  status: string;
+  result?: string | null;
+  error?: string | null;
+  agentStatuses?: { agent_id?: string | number; status?: string; progress?: number | null }[] | null;
+  pendingApproval?: { agentName?: string; permission?: string } | null;
+}
+
+export function agentsOf(state: ObservedState): AgentProgress[] | undefined {
+  const agents = state.agentStatuses;
+  if (!agents?.length) return undefined;
+  return agents.map((a, i) => ({
+    id: String(a.agent_id ?? i + 1),
+    status: a.status ?? 'running',
+    progress: typeof a.progress === 'number' ? clamp01(a.progress > 1 ? a.progress / 100 : a.progress) : undefined,
+  }));
+}
+
+export function meanProgress(agents: AgentProgress[] | undefined): number | undefined {
+  const known = agents?.map(a => a.progress).filter((p): p is number => p !== undefined) ?? [];
+  return known.length ? known.reduce((s, p) => s + p, 0) / known.length : undefined;
+}
+
+function clamp01(n: number): number {
+  return Math.max(0, Math.min(1, n));
+}
+
+/** A label from the first line of the instruction. */
+export function titleFrom(instruction: string, max = 60): string {
+  const line = instruction.trim().split(/\r?\n/)[0]?.trim() || 'Task';
+  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
+}
+
+export function describeTerminal(state: ObservedState): string | undefined {
+  switch (state.status) {
+    case 'failed':
+      return state.error?.trim() || 'The task failed on the service.';
+    case 'canceled':
+      return state.error?.trim() || 'The task was canceled on the service.';
+    case 'awaiting_approval': {
+      const who = state.pendingApproval?.agentName ? ` (${state.pendingApproval.agentName})` : '';
+      return `The task is waiting for your approval${who}: approve it in the web console, then run it again if needed.`;
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,423 @@
+/**
+ * One scheduler for every running task. Chained timers (never setInterval), at most a few requests in
+ * flight, intervals that start short and back off, slower in the background, paused as a whole by a 429
+ * or a rejected key. Where the service pushes states over Server-Sent Events the task follows the stream
+ * instead and falls back to polling on any error. No vscode here: tests drive it with a fake clock.
+ */
+import { type ObservedState, type TrackedTask, isFinished } from './model';
+
+export interface PollerApi {
+  getTaskStatus(taskId: string, call: { signal: AbortSignal }): Promise<ObservedState>;
+  getTaskResult(taskId: string, call: { signal: AbortSignal }): Promise<{ status?: string; result?: string | null; error?: string | null }>;
+  streamTask?(taskId: string, options: { signal: AbortSignal; onState: (state: ObservedState) => void }): Promise<ObservedState>;
+}
+
+export interface PollerStore {
+  running(): readonly TrackedTask[];
+  get(taskId: string): TrackedTask | undefined;
+  /** Records a non-terminal state (progress). */
+  observe(taskId: string, state: ObservedState): void;
+  /** Records a terminal state with its result or reason; resolves once the result is cached. */
+  finish(taskId: string, state: ObservedState): Promise<void>;
+}
+
+export interface Clock {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: handle => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export interface PollerSettings {
+  /** First delay and shortest interval, ms. */
+  minIntervalMs: number;
+  /** Longest interval while focused, ms. */
+  maxIntervalMs: number;
+  /** Interval while the window is in the background, ms. */
+  unfocusedIntervalMs: number;
+  /** Requests in flight at once. */
+  maxInFlight: number;
+  useStream: boolean;
+  /** Streams open at once; other tasks poll. */
+  maxStreams: number;
+}
+
+export type PollerEvent =
+  | { kind: 'rateLimited'; untilMs: number }
+  | { kind: 'authenticationFailed'; message: string }
+  | { kind: 'configurationError'; message: string }
+  | { kind: 'connectionTrouble'; message: string }
+  | { kind: 'recovered' }
+  | { kind: 'streamUnavailable'; message: string };
+
+export interface PollerDeps {
+  api: () => PollerApi;
+  store: PollerStore;
+  settings: () => PollerSettings;
+  clock?: Clock;
+  log?: { info(m: string): void; warn(m: string): void; debug?(m: string): void };
+  onEvent?: (event: PollerEvent) => void;
+}
+
+interface Schedule {
+  nextAt: number;
+  intervalMs: number;
+  failures: number;
+  notFound: number;
+  inFlight: boolean;
+  streaming?: AbortController;
+  streamFailures: number;
+  /** Don't try the stream for this task before this time (reconnect backoff). */
+  streamRetryAt: number;
+}
+
+/** Errors are told apart by the api layer's `kind`; the poller never imports that bundle. */
+function kindOf(error: unknown): string | undefined {
+  const kind = (error as { kind?: unknown } | null)?.kind;
+  return typeof kind === 'string' ? kind : undefined;
+}
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Consecutive 404s before a task is given up: one may be a glitch, three over time are not. */
+const NOT_FOUND_LIMIT = 3;
+const DEFAULT_RATE_LIMIT_PAUSE_MS = 30_000;
+
+export class TaskPoller {
+  private readonly schedules = new Map<string, Schedule>();
+  private readonly clock: Clock;
+  private readonly aborter = new AbortController();
+  private timer: unknown;
+  private timerAt = Infinity;
+  private inFlight = 0;
+  private focused = true;
+  private pausedUntil = 0;
+  private pausedForKey = false;
+  private streamUnsupported = false;
+  private troubled = false;
+  private disposed = false;
+  /** Requests this poller sent, for benchmarks and tests. */
+  readonly stats = { statusRequests: 0, resultRequests: 0, streamsOpened: 0, peakInFlight: 0 };
+
+  constructor(private readonly deps: PollerDeps) {
+    this.clock = deps.clock ?? systemClock;
+  }
+
+  /** Looks at the store again: new tasks get scheduled, and a due poll runs now. */
+  wake(): void {
+    if (this.disposed) return;
+    this.schedule(0);
+  }
+
+  /** The window gained or lost focus; regaining it polls stale tasks at once. */
+  setFocused(focused: boolean): void {
+    if (this.focused === focused) return;
+    this.focused = focused;
+    if (focused) {
+      const now = this.clock.now();
+      const stale = now - this.deps.settings().minIntervalMs;
+      for (const s of this.schedules.values()) {
+        if (!s.inFlight && !s.streaming && s.nextAt - s.intervalMs < stale) s.nextAt = now;
+      }
+      this.schedule(0);
+    }
+  }
+
+  /** The key changed: polling paused by a 401 starts again. */
+  resume(): void {
+    this.pausedForKey = false;
+    this.pausedUntil = 0;
+    this.streamUnsupported = false;
+    for (const s of this.schedules.values()) s.nextAt = Math.min(s.nextAt, this.clock.now());
+    this.schedule(0);
+  }
+
+  /** Stops following a task (stop tracking, remove); an open stream is closed. */
+  forget(taskId: string): void {
+    this.schedules.get(taskId)?.streaming?.abort();
+    this.schedules.delete(taskId);
+  }
+
+  get isIdle(): boolean {
+    return this.timer === undefined && this.inFlight === 0 && ![...this.schedules.values()].some(s => s.streaming);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.aborter.abort();
+    for (const s of this.schedules.values()) s.streaming?.abort();
+    this.clearTimer();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private schedule(delayMs: number): void {
+    if (this.disposed) return;
+    const at = this.clock.now() + Math.max(0, delayMs);
+    if (this.timer !== undefined && this.timerAt <= at) return;
+    this.clearTimer();
+    this.timerAt = at;
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Infinity;
+      try {
+        this.tick();
+      } catch (e) {
+        this.deps.log?.warn(`poller: ${messageOf(e)}`);
+        this.schedule(this.deps.settings().minIntervalMs);
+      }
+    }, Math.max(0, delayMs));
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Infinity;
+  }
+
+  private tick(): void {
+    if (this.disposed) return;
+    const settings = this.deps.settings();
+    const now = this.clock.now();
+    const running = this.deps.store.running();
+    const live = new Set(running.map(t => t.id));
+    for (const [id, s] of this.schedules) {
+      if (!live.has(id) && !s.inFlight) this.forget(id);
+    }
+    for (const task of running) {
+      if (!this.schedules.has(task.id)) {
+        this.schedules.set(task.id, {
+          nextAt: Math.max(now, task.submittedAt + settings.minIntervalMs),
+          intervalMs: settings.minIntervalMs,
+          failures: 0,
+          notFound: 0,
+          inFlight: false,
+          streamFailures: 0,
+          streamRetryAt: 0,
+        });
+      }
+    }
+    if (this.pausedForKey) return; // resume() restarts us
+    if (this.pausedUntil > now) return this.schedule(this.pausedUntil - now);
+
+    if (settings.useStream && !this.streamUnsupported) this.openStreams(running, settings, now);
+
+    const due = running
+      .map(t => ({ task: t, s: this.schedules.get(t.id)! }))
+      .filter(({ s }) => !s.inFlight && !s.streaming && s.nextAt <= now)
+      .sort((a, b) => a.s.nextAt - b.s.nextAt);
+    for (const { task, s } of due) {
+      if (this.inFlight >= settings.maxInFlight) break;
+      void this.poll(task, s);
+    }
+    this.scheduleNext();
+  }
+
+  /** Arms the timer for the earliest due task; with none (all streaming, or nothing running) the poller rests. */
+  private scheduleNext(): void {
+    let next = Infinity;
+    for (const s of this.schedules.values()) {
+      if (!s.inFlight && !s.streaming) next = Math.min(next, s.nextAt);
+      if (s.streaming === undefined && s.streamRetryAt > this.clock.now()) next = Math.min(next, s.streamRetryAt);
+    }
+    if (this.inFlight >= this.deps.settings().maxInFlight) return; // a finishing request re-arms us
+    if (next < Infinity) this.schedule(next - this.clock.now());
+  }
+
+  private openStreams(running: readonly TrackedTask[], settings: PollerSettings, now: number): void {
+    const api = this.deps.api();
+    if (!api.streamTask) return;
+    let open = [...this.schedules.values()].filter(s => s.streaming).length;
+    for (const task of running) {
+      if (open >= settings.maxStreams) return;
+      const s = this.schedules.get(task.id)!;
+      if (s.streaming || s.inFlight || s.streamRetryAt > now) continue;
+      open++;
+      void this.follow(task.id, s, api);
+    }
+  }
+
+  private async follow(taskId: string, s: Schedule, api: PollerApi): Promise<void> {
+    const controller = new AbortController();
+    const onDispose = () => controller.abort();
+    this.aborter.signal.addEventListener('abort', onDispose, { once: true });
+    s.streaming = controller;
+    this.stats.streamsOpened++;
+    try {
+      const final = await api.streamTask!(taskId, {
+        signal: controller.signal,
+        onState: state => {
+          s.streamFailures = 0;
+          if (!isFinished(state)) this.deps.store.observe(taskId, state);
+        },
+      });
+      await this.complete(taskId, final, controller.signal);
+      this.schedules.delete(taskId);
+      this.recovered();
+    } catch (e) {
+      if (controller.signal.aborted || this.disposed) return;
+      const kind = kindOf(e);
+      if (kind === 'authentication' || kind === 'notFound' || kind === 'unsupported' || kind === 'permission' || kind === 'redirect' || kind === 'configuration') {
+        // The service does not offer the stream to this key: poll every task from now on.
+        this.streamUnsupported = true;
+        this.deps.log?.info(`stream unavailable (${messageOf(e)}); following tasks by polling`);
+        this.deps.onEvent?.({ kind: 'streamUnavailable', message: messageOf(e) });
+      } else {
+        // Dropped mid-task: poll meanwhile, and reconnect with backoff.
+        s.streamFailures++;
+        const backoff = Math.min(60_000, 1000 * 2 ** (s.streamFailures - 1));
+        s.streamRetryAt = this.clock.now() + backoff;
+        this.deps.log?.info(`stream for ${taskId} dropped (${messageOf(e)}); polling, reconnect in ${backoff} ms`);
+      }
+      s.nextAt = this.clock.now();
+    } finally {
+      this.aborter.signal.removeEventListener('abort', onDispose);
+      if (s.streaming === controller) s.streaming = undefined;
+      if (!this.disposed) this.schedule(0);
+    }
+  }
+
+  private async poll(task: TrackedTask, s: Schedule): Promise<void> {
+    const settings = this.deps.settings();
+    s.inFlight = true;
+    this.inFlight++;
+    this.stats.peakInFlight = Math.max(this.stats.peakInFlight, this.inFlight);
+    const signal = this.aborter.signal;
+    try {
+      let api: PollerApi;
+      try {
+        api = this.deps.api();
+      } catch (e) {
+        this.pausedForKey = true;
+        this.deps.onEvent?.({ kind: 'configurationError', message: messageOf(e) });
+        return;
+      }
+      this.stats.statusRequests++;
+      let state: ObservedState;
+      try {
+        state = await api.getTaskStatus(task.id, { signal });
+      } catch (e) {
+        if (kindOf(e) !== 'tooLarge') throw e;
+        // The state is too large to inline: the results endpoint has what we need.
+        state = { status: 'completed' };
+      }
+      s.failures = 0;
+      s.notFound = 0;
+      this.recovered();
+      if (isFinished(state)) {
+        await this.complete(task.id, state, signal);
+        this.schedules.delete(task.id);
+        return;
+      }
+      this.deps.store.observe(task.id, state);
+      s.intervalMs = this.nextInterval(task, s, settings);
+      s.nextAt = this.clock.now() + s.intervalMs;
+    } catch (e) {
+      if (this.disposed || signal.aborted) return;
+      this.onPollError(task, s, e, settings);
+    } finally {
+      s.inFlight = false;
+      this.inFlight--;
+      if (!this.disposed) this.schedule(0);
+    }
+  }
+
+  /** Completed without the result inline: read /results. Other terminal states carry their reason. */
+  private async complete(taskId: string, state: ObservedState, signal: AbortSignal): Promise<void> {
+    let final = state;
+    if (state.status === 'completed' && (state.result === undefined || state.result === null)) {
+      this.stats.resultRequests++;
+      try {
+        const result = await this.deps.api().getTaskResult(taskId, { signal });
+        final = { ...state, result: result.result ?? undefined, error: result.result ? undefined : 'The service reported the task completed but sent no result.' };
+      } catch (e) {
+        if (kindOf(e) !== 'tooLarge') throw e;
+        final = { ...state, error: 'The result is too large to download inline; open it in the web console.' };
+      }
+    }
+    await this.deps.store.finish(taskId, final);
+  }
+
+  private onPollError(task: TrackedTask, s: Schedule, error: unknown, settings: PollerSettings): void {
+    const now = this.clock.now();
+    const kind = kindOf(error);
+    const message = messageOf(error);
+    switch (kind) {
+      case 'rateLimit': {
+        const wait = (error as { retryAfterMs?: number }).retryAfterMs ?? DEFAULT_RATE_LIMIT_PAUSE_MS;
+        this.pauseAll(now + Math.max(wait, 1000), settings);
+        this.deps.log?.warn(`rate limited: polling paused for ${Math.round(wait / 1000)} s`);
+        this.deps.onEvent?.({ kind: 'rateLimited', untilMs: this.pausedUntil });
+        return;
+      }
+      case 'authentication':
+        this.pausedForKey = true;
+        s.nextAt = now;
+        this.deps.onEvent?.({ kind: 'authenticationFailed', message });
+        return;
+      case 'configuration':
+        this.pausedForKey = true;
+        s.nextAt = now;
+        this.deps.onEvent?.({ kind: 'configurationError', message });
+        return;
+      case 'notFound':
+        if (++s.notFound >= NOT_FOUND_LIMIT) {
+          void this.deps.store
+            .finish(task.id, { status: 'failed', error: `The service no longer knows this task (${message}).` })
+            .catch(e => this.deps.log?.warn(`could not record ${task.id}: ${messageOf(e)}`));
+          this.schedules.delete(task.id);
+          return;
+        }
+        break;
+      default:
+        break;
+    }
+    // Connection trouble, 5xx, timeouts, malformed bodies: keep the task and back off.
+    s.failures++;
+    s.intervalMs = Math.min(Math.max(settings.maxIntervalMs, settings.minIntervalMs * 4), settings.minIntervalMs * 2 ** s.failures);
+    s.nextAt = now + s.intervalMs;
+    this.deps.log?.warn(`status of ${task.id} failed (${message}); next try in ${s.intervalMs} ms`);
+    if ((kind === 'connection' || kind === 'timeout') && !this.troubled) {
+      this.troubled = true;
+      this.deps.onEvent?.({ kind: 'connectionTrouble', message });
+    }
+  }
+
+  private recovered(): void {
+    if (!this.troubled) return;
+    this.troubled = false;
+    this.deps.onEvent?.({ kind: 'recovered' });
+  }
+
+  /** After a 429 nothing is sent until the pause ends, and then the tasks come back spread out, not in a burst. */
+  private pauseAll(until: number, settings: PollerSettings): void {
+    this.pausedUntil = Math.max(this.pausedUntil, until);
+    const waiting = [...this.schedules.values()].filter(s => !s.streaming).sort((a, b) => a.nextAt - b.nextAt);
+    const spacing = settings.minIntervalMs / Math.max(1, settings.maxInFlight);
+    waiting.forEach((s, i) => {
+      s.nextAt = Math.max(s.nextAt, this.pausedUntil + i * spacing);
+    });
+  }
+
+  /**
+   * Backs off geometrically, but polls around the moment the agents' progress says the task will finish,
+   * so a result shows up soon after it is ready without a request every second for a long task.
+   */
+  private nextInterval(task: TrackedTask, s: Schedule, settings: PollerSettings): number {
+    const ceiling = this.focused ? settings.maxIntervalMs : Math.max(settings.maxIntervalMs, settings.unfocusedIntervalMs);
+    let next = Math.min(ceiling, Math.round(s.intervalMs * 1.5));
+    const progress = this.deps.store.get(task.id)?.progress;
+    const elapsed = this.clock.now() - task.submittedAt;
+    if (this.focused && progress !== undefined && progress > 0 && progress < 1 && elapsed > 0) {
+      const remaining = (elapsed * (1 - progress)) / progress;
+      next = Math.min(next, Math.max(settings.minIntervalMs, Math.round(remaining / 2)));
+    }
+    return Math.max(settings.minIntervalMs, next);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Everything the extension asks or tells the user goes through this seam. Production uses VS Code's
+ * window API; integration tests swap in a scripted one to answer prompts and read what the user saw.
+ */
+import * as vscode from 'vscode';
+
+export interface UserInterface {
+  info(message: string, ...actions: string[]): Thenable<string | undefined>;
+  warn(message: string, ...actions: string[]): Thenable<string | undefined>;
+  error(message: string, ...actions: string[]): Thenable<string | undefined>;
+  /** A modal question; true only when the user chose `action`. */
+  confirm(message: string, detail: string, action: string): Thenable<boolean>;
+  input(options: vscode.InputBoxOptions): Thenable<string | undefined>;
+  pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Thenable<T | undefined>;
+  pickMany<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Thenable<readonly T[] | undefined>;
+  saveDialog(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
+  openDialog(options: vscode.OpenDialogOptions): Thenable<vscode.Uri[] | undefined>;
+}
+
+export const windowUserInterface: UserInterface = {
+  info: (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
+  warn: (message, ...actions) => vscode.window.showWarningMessage(message, ...actions),
+  error: (message, ...actions) => vscode.window.showErrorMessage(message, ...actions),
+  confirm: async (message, detail, action) =>
+    (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action,
+  input: options => vscode.window.showInputBox(options),
+  pick: (items, options) => vscode.window.showQuickPick(items, { ...options, canPickMany: false }),
+  pickMany: (items, options) => vscode.window.showQuickPick(items, { ...options, canPickMany: true }),
+  saveDialog: options => vscode.window.showSaveDialog(options),
+  openDialog: options => vscode.window.showOpenDialog(options),
+};
+
+/** Lets tests replace the UI after activation while every service keeps the same reference. */
+export class SwappableUserInterface implements UserInterface {
+  constructor(public target: UserInterface = windowUserInterface) {}
+  info(m: string, ...a: string[]) {
+    return this.target.info(m, ...a);
+  }
+  warn(m: string, ...a: string[]) {
+    return this.target.warn(m, ...a);
+  }
+  error(m: string, ...a: string[]) {
+    return this.target.error(m, ...a);
+  }
+  confirm(m: string, d: string, a: string) {
+    return this.target.confirm(m, d, a);
+  }
+  input(o: vscode.InputBoxOptions) {
+    return this.target.input(o);
+  }
+  pick<T extends vscode.QuickPickItem>(i: readonly T[], o: vscode.QuickPickOptions) {
+    return this.target.pick(i, o);
+  }
+  pickMany<T extends vscode.QuickPickItem>(i: readonly T[], o: vscode.QuickPickOptions) {
+    return this.target.pickMany(i, o);
+  }
+  saveDialog(o: vscode.SaveDialogOptions) {
+    return this.target.saveDialog(o);
+  }
+  openDialog(o: vscode.OpenDialogOptions) {
+    return this.target.openDialog(o);
+  }
+}

@@ -1,0 +1,91 @@
+/** The status bar item: running tasks with a spinner, a short flash when one ends, hidden when idle. */
+import * as vscode from 'vscode';
+import { Commands } from '../constants';
+import { Disposable } from '../disposable';
+import { type TrackedTask, isFinished } from '../tasks/model';
+import type { TaskChange, TaskStore } from '../tasks/taskStore';
+
+const FLASH_MS = 5000;
+
+export interface StatusExtras {
+  /** Files waiting to go with the next task. */
+  attachedCount(): number;
+  /** Set while polling is paused, e.g. by a rate limit. */
+  pausedReason(): string | undefined;
+}
+
+export class TaskStatusBar extends Disposable {
+  readonly item = this._register(vscode.window.createStatusBarItem('multiAgent.status', vscode.StatusBarAlignment.Left, 50));
+  private flash: { text: string; until: number } | undefined;
+  private flashTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: TaskStore,
+    private readonly extras: StatusExtras,
+  ) {
+    super();
+    this.item.name = 'Multi-Agent Tasks';
+    this.item.command = Commands.showTasks;
+    this._register(store.onDidChange(e => this.onChange(e)));
+    this._register({ dispose: () => clearTimeout(this.flashTimer) });
+    this.render();
+  }
+
+  /** Re-renders (attachments or pause state changed). */
+  refresh(): void {
+    this.render();
+  }
+
+  private onChange(e: TaskChange): void {
+    if (e.kind === 'finished') {
+      const ok = e.task.status === 'completed' && !e.task.error;
+      this.flash = {
+        text: ok ? `$(check) Task done: ${e.task.title}` : `$(error) Task ${e.task.status === 'completed' ? 'incomplete' : e.task.status.replace('_', ' ')}: ${e.task.title}`,
+        until: Date.now() + FLASH_MS,
+      };
+      clearTimeout(this.flashTimer);
+      this.flashTimer = setTimeout(() => {
+        this.flash = undefined;
+        this.render();
+      }, FLASH_MS);
+    }
+    this.render();
+  }
+
+  private render(): void {
+    const running = this.store.all().filter(t => !isFinished(t));
+    const paused = this.extras.pausedReason();
+    const attached = this.extras.attachedCount();
+    let text: string | undefined;
+    if (this.flash && this.flash.until > Date.now() && running.length === 0) text = this.flash.text;
+    else if (running.length) {
+      text = `$(sync~spin) ${running.length} ${running.length === 1 ? 'task' : 'tasks'} running`;
+      if (paused) text = `$(watch) ${running.length} ${running.length === 1 ? 'task' : 'tasks'} waiting`;
+    } else if (attached) text = `$(paperclip) ${attached} attached`;
+    if (!text) {
+      this.item.hide();
+      return;
+    }
+    this.item.text = text;
+    this.item.tooltip = this.tooltip(running, paused, attached);
+    const spoken = text.replace(/\$\([^)]+\)\s*/g, '');
+    this.item.accessibilityInformation = { label: `Multi-Agent Tasks: ${spoken}`, role: 'button' };
+    this.item.show();
+  }
+
+  private tooltip(running: TrackedTask[], paused: string | undefined, attached: number): vscode.MarkdownString {
+    const md = new vscode.MarkdownString('', true);
+    md.appendMarkdown('**Multi-Agent Tasks**\n\n');
+    for (const task of running.slice(0, 10)) {
+      const pct = task.progress !== undefined ? ` — ${Math.round(task.progress * 100)}%` : '';
+      md.appendMarkdown(`$(sync~spin) `);
+      md.appendText(`${task.title}${pct}`);
+      md.appendMarkdown('\n\n');
+    }
+    if (running.length > 10) md.appendText(`…and ${running.length - 10} more\n\n`);
+    if (paused) md.appendText(`${paused}\n\n`);
+    if (attached) md.appendText(`${attached} ${attached === 1 ? 'file' : 'files'} attached to the next task\n\n`);
+    md.appendMarkdown('Click to show the tasks.');
+    return md;
+  }
+}

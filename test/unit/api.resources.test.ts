@@ -1,0 +1,193 @@
+import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import {
+  NotFoundError,
+  TooLargeError,
+  filenameFromDisposition,
+  isTerminalStatus,
+} from '../../src/api';
+import { clientFor, rejectsWith, seen, useEmulator, waitFor } from './helpers';
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
+describe('api: files, threads, account', () => {
+  const emulator = useEmulator();
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'mat-unit-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  describe('files', () => {
+    it('uploads from disk, lists, gets, downloads the exact bytes with the name, and deletes', async () => {
+      const client = clientFor(emulator());
+      const bytes = randomBytes(1024 * 1024 + 17);
+      const file = path.join(dir, 'données é.bin');
+      writeFileSync(file, bytes);
+      let progress = 0;
+      const uploaded = await client.uploadFile({ path: file }, { onProgress: sent => (progress = sent) });
+      assert.equal(uploaded.filename, 'données é.bin');
+      assert.equal(uploaded.bytes, bytes.length);
+      assert.equal(uploaded.purpose, 'assistants');
+      assert.ok(progress >= bytes.length, `progress reported ${progress}`);
+
+      const listed = await client.listFiles({ limit: 10, offset: 0 });
+      assert.ok(listed.files?.some(f => f.id === uploaded.id));
+      assert.equal(seen(emulator(), '/files?limit=10&offset=0', 'GET').length, 1);
+
+      assert.equal((await client.getFile(uploaded.id)).bytes, bytes.length);
+
+      const download = await client.downloadFile(uploaded.id);
+      assert.equal(download.filename, 'données é.bin');
+      assert.equal(download.contentLength, bytes.length);
+      assert.ok((await readAll(download.stream)).equals(bytes));
+
+      const deleted = await client.deleteFile(uploaded.id);
+      assert.equal(deleted.deleted, true);
+      await rejectsWith(client.getFile(uploaded.id), NotFoundError);
+    });
+
+    it('pages with limit and offset', async () => {
+      const client = clientFor(emulator());
+      for (let i = 0; i < 3; i++) await client.uploadFile({ data: Buffer.from(`f${i}`), filename: `page${i}.txt` });
+      const first = await client.listFiles({ limit: 2, offset: 0 });
+      const second = await client.listFiles({ limit: 2, offset: 2 });
+      assert.equal(first.files?.length, 2);
+      assert.equal(first.limit, 2);
+      assert.ok((second.files?.length ?? 0) >= 1);
+      const ids = new Set([...(first.files ?? []), ...(second.files ?? [])].map(f => f.id));
+      assert.equal(ids.size, (first.files?.length ?? 0) + (second.files?.length ?? 0), 'pages do not overlap');
+    });
+
+    it('refuses a file over 10 MB before sending anything', async () => {
+      const big = path.join(dir, 'big.bin');
+      writeFileSync(big, Buffer.alloc(11 * 1024 * 1024));
+      const error = await rejectsWith(clientFor(emulator()).uploadFile({ path: big }), TooLargeError);
+      assert.match(error.message, /big\.bin is 11\.0 MB.*10 MB/);
+      await rejectsWith(clientFor(emulator()).uploadAttachment({ path: big }), TooLargeError);
+      assert.equal(emulator().requests.length, 0);
+    });
+
+    it('reads file names from Content-Disposition safely', () => {
+      assert.equal(filenameFromDisposition(`attachment; filename="a b.txt"`), 'a b.txt');
+      assert.equal(filenameFromDisposition(`attachment; filename="x.txt"; filename*=UTF-8''%C3%A9t%C3%A9.md`), 'été.md');
+      assert.equal(filenameFromDisposition(`attachment; filename="../../etc/passwd"`), 'passwd');
+      assert.equal(filenameFromDisposition(`attachment; filename=plain.csv`), 'plain.csv');
+      assert.equal(filenameFromDisposition('inline'), undefined);
+      assert.equal(filenameFromDisposition(undefined), undefined);
+    });
+  });
+
+  describe('attachments', () => {
+    it('uploads attachments and sends their ids with a task that the service resolves', async () => {
+      const client = clientFor(emulator());
+      const a = await client.uploadAttachment({ data: Buffer.from('alpha'), filename: 'alpha.txt' });
+      const b = await client.uploadAttachment({ data: Buffer.from('# beta'), filename: 'beta.md' });
+      assert.equal(a.size, 5);
+      assert.equal(a.mime_type, 'text/plain');
+      const { taskId } = await client.submitTask({ prompt: 'use the files', attachmentIds: [a.id, b.id] });
+      assert.deepEqual((seen(emulator(), '/run', 'POST')[0].body as { attachment_ids: string[] }).attachment_ids, [a.id, b.id]);
+      const done = await waitFor(async () => {
+        const s = await client.getTaskStatus(taskId);
+        return isTerminalStatus(s.status) ? s : undefined;
+      });
+      assert.match(done.result ?? '', /alpha\.txt/);
+      assert.match(done.result ?? '', /beta\.md/);
+    });
+  });
+
+  describe('threads', () => {
+    it('creates, lists, gets, runs in a thread and lists the new messages', async () => {
+      const client = clientFor(emulator());
+      const thread = await client.createThread({ title: 'Refactoring chat' });
+      const list = await client.listThreads({ limit: 50 });
+      assert.ok(list.conversations?.some(t => t.id === thread.id));
+      assert.equal(typeof list.has_more, 'boolean');
+      assert.equal((await client.getThread(thread.id)).id, thread.id);
+
+      const run = await client.runInThread(thread.id, { prompt: 'Rename the variables' });
+      assert.match(run.taskId, /^task_/);
+      assert.equal(String(run.threadId), String(thread.id));
+      await waitFor(async () => {
+        const s = await client.getTaskStatus(run.taskId);
+        return isTerminalStatus(s.status) ? s : undefined;
+      });
+      const messages = await waitFor(async () => {
+        const m = (await client.listThreadMessages(thread.id)).messages ?? [];
+        return m.some(x => x.role === 'assistant') ? m : undefined;
+      });
+      assert.equal(messages[0].role, 'user');
+      assert.equal(messages[0].content, 'Rename the variables');
+      assert.ok(messages.find(m => m.role === 'assistant')?.content?.includes('Rename the variables'));
+    });
+
+    it('another user cannot see the thread', async () => {
+      const mine = await clientFor(emulator()).createThread({ title: 'private' });
+      const other = clientFor(emulator(), { apiKey: 'tfai_other_0123456789abcdef' });
+      await rejectsWith(other.getThread(mine.id), NotFoundError);
+    });
+  });
+
+  describe('account', () => {
+    it('reads usage with history and per-key rows, and storage', async () => {
+      const client = clientFor(emulator());
+      const usage = await client.getUsage();
+      assert.ok((usage.usageHistory?.length ?? 0) > 0);
+      assert.ok(usage.usageHistory?.every(h => typeof h.date === 'string' && typeof h.count === 'number'));
+      assert.ok((usage.apiKeys?.length ?? 0) >= 1);
+      assert.equal(typeof usage.monthlyQuota, 'number');
+      await client.uploadFile({ data: Buffer.alloc(1000), filename: 'storage.bin' });
+      const storage = await client.getStorage();
+      assert.ok(storage.usedBytes >= 1000);
+      assert.ok(storage.quotaBytes > storage.usedBytes);
+    });
+
+    it('lists models from the platform address', async () => {
+      const models = await clientFor(emulator()).listModels();
+      assert.ok((models.options?.length ?? 0) >= 2);
+      assert.ok(models.options?.every(m => m.id.includes('/')));
+      assert.ok(models.options?.some(m => m.id === models.defaultModelId));
+      assert.equal(seen(emulator(), '/api/v1/models').length, 1);
+    });
+
+    it('lists, creates and revokes API keys', async () => {
+      const client = clientFor(emulator());
+      const before = (await client.listKeys()).keys?.length ?? 0;
+      const created = await client.createKey({ tier: 'STARTER' });
+      assert.ok(created.apiKey);
+      const keys = (await client.listKeys()).keys ?? [];
+      assert.equal(keys.length, before + 1);
+      const revoked = await client.revokeKey(Number(keys[keys.length - 1].keyId));
+      assert.ok(revoked);
+    });
+  });
+
+  describe('task stream', () => {
+    it('follows a task over Server-Sent Events to its terminal state', async () => {
+      const client = clientFor(emulator());
+      const { taskId } = await client.submitTask({ prompt: 'stream me' });
+      const states: string[] = [];
+      const final = await client.streamTask(taskId, { onState: s => states.push(s.status) });
+      assert.equal(final.status, 'completed');
+      assert.ok(final.result?.includes('stream me'));
+      assert.ok(states.length >= 2, `states: ${states}`);
+      assert.equal(states[states.length - 1], 'completed');
+      const [req] = seen(emulator(), '/api/v1/stream/');
+      assert.equal(req.headers['x-api-key'], emulator().apiKey);
+    });
+
+    it('fails with NotFoundError when the service does not offer the stream', async () => {
+      emulator().setStreamEnabled(false);
+      const client = clientFor(emulator());
+      const { taskId } = await client.submitTask({ prompt: 'no stream' });
+      await rejectsWith(client.streamTask(taskId), NotFoundError);
+    });
+  });
+});
