@@ -96,19 +96,19 @@ export class DeveloperApiClient {
   // Tasks ---------------------------------------------------------------------------------------
 
   /** POST /run. Never retried once it may have reached the server. */
-  submitTask(request: SubmitTaskRequest, call?: CallOptions) {
+  async submitTask(request: SubmitTaskRequest, call?: CallOptions) {
     const body = buildRunBody(this.form, request);
     return this.transport.json(this.api('POST', '/run', '/run', { body, idempotent: false }), TaskSubmissionSchema, call);
   }
 
   /** GET /status/{taskId}. */
-  getTaskStatus(taskId: string, call?: CallOptions) {
+  async getTaskStatus(taskId: string, call?: CallOptions) {
     const id = checkId(taskId, 'task id');
     return this.transport.json(this.api('GET', `/status/${enc(id)}`, '/status/{taskId}'), TaskStateSchema, call);
   }
 
   /** GET /results/{taskId}: the result once completed, `{status}` only before. */
-  getTaskResult(taskId: string, call?: CallOptions) {
+  async getTaskResult(taskId: string, call?: CallOptions) {
     const id = checkId(taskId, 'task id');
     return this.transport.json(this.api('GET', `/results/${enc(id)}`, '/results/{taskId}'), TaskResultSchema, call);
   }
@@ -164,7 +164,7 @@ export class DeveloperApiClient {
 
   // Threads -------------------------------------------------------------------------------------
 
-  listThreads(page: PageRequest = {}, call?: CallOptions) {
+  async listThreads(page: PageRequest = {}, call?: CallOptions) {
     return this.transport.json(
       this.current('GET', '/threads', '/threads', { query: { limit: page.limit, offset: page.offset } }),
       ThreadListSchema,
@@ -172,17 +172,17 @@ export class DeveloperApiClient {
     );
   }
 
-  createThread(request: { title?: string } = {}, call?: CallOptions) {
+  async createThread(request: { title?: string } = {}, call?: CallOptions) {
     const body = request.title?.trim() ? { title: request.title.trim() } : {};
     return this.transport.json(this.current('POST', '/threads', '/threads', { body, idempotent: false }), ThreadSchema, call);
   }
 
-  getThread(threadId: string | number, call?: CallOptions) {
+  async getThread(threadId: string | number, call?: CallOptions) {
     const id = checkId(threadId, 'thread id');
     return this.transport.json(this.current('GET', `/threads/${enc(id)}`, '/threads/{threadId}'), ThreadSchema, call);
   }
 
-  listThreadMessages(threadId: string | number, call?: CallOptions) {
+  async listThreadMessages(threadId: string | number, call?: CallOptions) {
     const id = checkId(threadId, 'thread id');
     return this.transport.json(
       this.current('GET', `/threads/${enc(id)}/messages`, '/threads/{threadId}/messages'),
@@ -192,7 +192,7 @@ export class DeveloperApiClient {
   }
 
   /** POST /threads/{id}/runs: a task in the thread's context. Never retried once it may have reached the server. */
-  runInThread(threadId: string | number, request: ThreadRunRequest, call?: CallOptions) {
+  async runInThread(threadId: string | number, request: ThreadRunRequest, call?: CallOptions) {
     const id = checkId(threadId, 'thread id');
     const body = buildThreadRunBody(request);
     return this.transport.json(
@@ -204,7 +204,7 @@ export class DeveloperApiClient {
 
   // Files ---------------------------------------------------------------------------------------
 
-  listFiles(page: PageRequest = {}, call?: CallOptions) {
+  async listFiles(page: PageRequest = {}, call?: CallOptions) {
     return this.transport.json(
       this.current('GET', '/files', '/files', { query: { limit: page.limit, offset: page.offset } }),
       FileListSchema,
@@ -223,12 +223,12 @@ export class DeveloperApiClient {
     );
   }
 
-  getFile(fileId: string, call?: CallOptions) {
+  async getFile(fileId: string, call?: CallOptions) {
     const id = checkId(fileId, 'file id');
     return this.transport.json(this.current('GET', `/files/${enc(id)}`, '/files/{fileId}'), FileSchema, call);
   }
 
-  deleteFile(fileId: string, call?: CallOptions) {
+  async deleteFile(fileId: string, call?: CallOptions) {
     const id = checkId(fileId, 'file id');
     return this.transport.json(
       this.current('DELETE', `/files/${enc(id)}`, '/files/{fileId}', { idempotent: true }),
@@ -253,7 +253,7 @@ export class DeveloperApiClient {
     };
   }
 
-  createUploadToken(request: { filename: string; mime_type?: string; purpose?: string }, call?: CallOptions) {
+  async createUploadToken(request: { filename: string; mime_type?: string; purpose?: string }, call?: CallOptions) {
     checkId(request.filename, 'file name');
     return this.transport.json(
       this.current('POST', '/files/upload-token', '/files/upload-token', { body: request, idempotent: false }),
@@ -262,7 +262,7 @@ export class DeveloperApiClient {
     );
   }
 
-  completeUpload(
+  async completeUpload(
     request: { file_id: string; pathname: string; filename: string; mime_type?: string; purpose?: string },
     call?: CallOptions,
   ) {
@@ -275,19 +275,19 @@ export class DeveloperApiClient {
 
   // Account -------------------------------------------------------------------------------------
 
-  getUsage(call?: CallOptions) {
+  async getUsage(call?: CallOptions) {
     return this.transport.json(this.current('GET', '/usage', '/usage'), UsageSchema, call);
   }
 
-  getStorage(call?: CallOptions) {
+  async getStorage(call?: CallOptions) {
     return this.transport.json(this.current('GET', '/storage', '/storage'), StorageSchema, call);
   }
 
-  listKeys(call?: CallOptions) {
+  async listKeys(call?: CallOptions) {
     return this.transport.json(this.current('GET', '/keys', '/keys'), ApiKeyListSchema, call);
   }
 
-  createKey(request: { tier?: string } = {}, call?: CallOptions) {
+  async createKey(request: { tier?: string } = {}, call?: CallOptions) {
     return this.transport.json(
       this.current('POST', '/keys', '/keys', { body: request, idempotent: false }),
       CreateApiKeySchema,
@@ -295,7 +295,7 @@ export class DeveloperApiClient {
     );
   }
 
-  revokeKey(keyId: number, call?: CallOptions) {
+  async revokeKey(keyId: number, call?: CallOptions) {
     return this.transport.json(
       this.current('DELETE', '/keys', '/keys', { body: { keyId }, idempotent: true }),
       RevokeApiKeySchema,
@@ -304,7 +304,7 @@ export class DeveloperApiClient {
   }
 
   /** GET {platform_url}/api/v1/models. Available on both API forms. */
-  listModels(call?: CallOptions) {
+  async listModels(call?: CallOptions) {
     return this.transport.json(
       { method: 'GET', url: `${this.addresses.platformUrl}/api/v1/models`, endpoint: 'GET /api/v1/models', idempotent: true },
       ModelListSchema,

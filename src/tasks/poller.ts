@@ -98,6 +98,8 @@ export class TaskPoller {
   private inFlight = 0;
   private focused = true;
   private pausedUntil = 0;
+  /** After a pause, tasks come back one slot at a time from here. */
+  private nextResumeSlot = 0;
   private pausedForKey = false;
   private streamUnsupported = false;
   private troubled = false;
@@ -317,7 +319,7 @@ export class TaskPoller {
       }
       this.deps.store.observe(task.id, state);
       s.intervalMs = this.nextInterval(task, s, settings);
-      s.nextAt = this.clock.now() + s.intervalMs;
+      s.nextAt = this.notDuringPause(this.clock.now() + s.intervalMs, settings);
     } catch (e) {
       if (this.disposed || signal.aborted) return;
       this.onPollError(task, s, e, settings);
@@ -352,6 +354,7 @@ export class TaskPoller {
       case 'rateLimit': {
         const wait = (error as { retryAfterMs?: number }).retryAfterMs ?? DEFAULT_RATE_LIMIT_PAUSE_MS;
         this.pauseAll(now + Math.max(wait, 1000), settings);
+        s.nextAt = this.notDuringPause(now, settings);
         this.deps.log?.warn(`rate limited: polling paused for ${Math.round(wait / 1000)} s`);
         this.deps.onEvent?.({ kind: 'rateLimited', untilMs: this.pausedUntil });
         return;
@@ -381,7 +384,7 @@ export class TaskPoller {
     // Connection trouble, 5xx, timeouts, malformed bodies: keep the task and back off.
     s.failures++;
     s.intervalMs = Math.min(Math.max(settings.maxIntervalMs, settings.minIntervalMs * 4), settings.minIntervalMs * 2 ** s.failures);
-    s.nextAt = now + s.intervalMs;
+    s.nextAt = this.notDuringPause(now + s.intervalMs, settings);
     this.deps.log?.warn(`status of ${task.id} failed (${message}); next try in ${s.intervalMs} ms`);
     if ((kind === 'connection' || kind === 'timeout') && !this.troubled) {
       this.troubled = true;
@@ -398,11 +401,17 @@ export class TaskPoller {
   /** After a 429 nothing is sent until the pause ends, and then the tasks come back spread out, not in a burst. */
   private pauseAll(until: number, settings: PollerSettings): void {
     this.pausedUntil = Math.max(this.pausedUntil, until);
-    const waiting = [...this.schedules.values()].filter(s => !s.streaming).sort((a, b) => a.nextAt - b.nextAt);
-    const spacing = settings.minIntervalMs / Math.max(1, settings.maxInFlight);
-    waiting.forEach((s, i) => {
-      s.nextAt = Math.max(s.nextAt, this.pausedUntil + i * spacing);
-    });
+    this.nextResumeSlot = this.pausedUntil;
+    const waiting = [...this.schedules.values()].filter(s => !s.streaming && !s.inFlight).sort((a, b) => a.nextAt - b.nextAt);
+    for (const s of waiting) s.nextAt = this.notDuringPause(s.nextAt, settings);
+  }
+
+  /** A time inside the pause becomes the next free slot after it, spaced so the in-flight limit is never hit at once. */
+  private notDuringPause(at: number, settings: PollerSettings): number {
+    if (at >= this.nextResumeSlot || this.pausedUntil <= this.clock.now()) return at;
+    const slot = Math.max(this.nextResumeSlot, this.pausedUntil);
+    this.nextResumeSlot = slot + settings.minIntervalMs / Math.max(1, settings.maxInFlight);
+    return slot;
   }
 
   /**
@@ -412,6 +421,7 @@ export class TaskPoller {
   private nextInterval(task: TrackedTask, s: Schedule, settings: PollerSettings): number {
     const ceiling = this.focused ? settings.maxIntervalMs : Math.max(settings.maxIntervalMs, settings.unfocusedIntervalMs);
     let next = Math.min(ceiling, Math.round(s.intervalMs * 1.5));
+    if (!this.focused) next = Math.max(next, settings.unfocusedIntervalMs);
     const progress = this.deps.store.get(task.id)?.progress;
     const elapsed = this.clock.now() - task.submittedAt;
     if (this.focused && progress !== undefined && progress > 0 && progress < 1 && elapsed > 0) {

@@ -1,0 +1,75 @@
+// node out/test/emulator/cli.js [--port N] [--task-ms N] [--host 127.0.0.1] [--json] [--quiet]
+import { startEmulator } from './server';
+
+function parseArgs(argv: string[]): { port: number; taskMs?: number; host: string; json: boolean; quiet: boolean } {
+  const args = { port: Number(process.env.EMULATOR_PORT ?? 0), taskMs: undefined as number | undefined, host: '127.0.0.1', json: false, quiet: false };
+  for (let i = 0; i < argv.length; i++) {
+    const value = (): string => {
+      const next = argv[++i];
+      if (next === undefined) {
+        throw new Error(`${argv[i - 1]} needs a value`);
+      }
+      return next;
+    };
+    switch (argv[i]) {
+      case '--port':
+        args.port = Number(value());
+        break;
+      case '--task-ms':
+        args.taskMs = Number(value());
+        break;
+      case '--host':
+        args.host = value();
+        break;
+      case '--json':
+        args.json = true;
+        break;
+      case '--quiet':
+        args.quiet = true;
+        break;
+      default:
+        throw new Error(`Unknown argument ${argv[i]}`);
+    }
+  }
+  if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) {
+    throw new Error('--port must be an integer between 0 and 65535');
+  }
+  if (args.taskMs !== undefined && !(args.taskMs >= 0)) {
+    throw new Error('--task-ms must be a number >= 0');
+  }
+  return args;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const emulator = await startEmulator({ port: args.port, host: args.host, taskDurationMs: args.taskMs, quiet: args.quiet });
+  if (args.json) {
+    const { origin, baseUrl, legacyBaseUrl, apiKey } = emulator;
+    process.stdout.write(JSON.stringify({ origin, baseUrl, legacyBaseUrl, apiKey }) + '\n');
+  } else {
+    process.stdout.write(
+      [
+        'Multi-Agent Tasks emulator listening',
+        `base URL:     ${emulator.baseUrl}`,
+        `earlier form: ${emulator.legacyBaseUrl}`,
+        `platform URL: ${emulator.origin}`,
+        `API key:      ${emulator.apiKey}`,
+      ].join('\n') + '\n',
+    );
+  }
+  let stopping = false;
+  const shutdown = (): void => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    void emulator.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`emulator: ${err.message}\n`);
+  process.exit(1);
+});

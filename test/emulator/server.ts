@@ -1,0 +1,281 @@
+// Local emulator of the hosted Multi-Agent Tasks Developer API. Node built-ins + busboy only; never imports
+// vscode or the extension's sources.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handleControl } from './control';
+import { applyFault, FaultList } from './faults';
+import { ApiError, isMultipart, parseJsonBody, readBody, sendAuthError, sendProblem, type ParsedBody } from './http';
+import { dispatch } from './routes';
+import { Store } from './state';
+import {
+  CURRENT_BASE_PATH,
+  DEMO_API_KEY,
+  LEGACY_BASE_PATH,
+  SECOND_API_KEY,
+  type Emulator,
+  type EmulatorOptions,
+  type EmulatorStats,
+  type RecordedRequest,
+} from './types';
+
+export * from './types';
+
+type Listener = 'main' | 'other';
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const host = options.host ?? '127.0.0.1';
+  const apiKeys = options.apiKeys ?? [DEMO_API_KEY, SECOND_API_KEY];
+  const store = new Store(apiKeys, {
+    taskDurationMs: options.taskDurationMs ?? 4000,
+    progressSteps: options.progressSteps ?? 5,
+    streamEnabled: options.streamEnabled ?? true,
+    strictRunRequest: options.strictRunRequest ?? false,
+  });
+  const faults = new FaultList();
+  const requests: RecordedRequest[] = [];
+  const otherOriginRequests: RecordedRequest[] = [];
+  const stats: EmulatorStats = { inFlight: 0, peakInFlight: 0, total: 0, streamsOpen: 0 };
+  const openResponses = new Set<ServerResponse>();
+  const log = (line: string): void => {
+    if (!options.quiet) {
+      process.stderr.write(`[emulator] ${line}\n`);
+    }
+  };
+
+  const servers: Record<Listener, Server> = {
+    main: createServer((req, res) => void handle(req, res, 'main')),
+    other: createServer((req, res) => void handle(req, res, 'other')),
+  };
+  const ports: Record<Listener, number> = { main: options.port ?? 0, other: 0 };
+  const originOf = (port: number): string => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let origin = '';
+  let otherOrigin = '';
+
+  async function handle(req: IncomingMessage, res: ServerResponse, listener: Listener): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+    if (listener === 'main' && url.pathname.startsWith('/__emulator/')) {
+      await handleControl(req, res, url.pathname, emulator, store, () => faults.size).catch((err: Error) =>
+        sendProblem(res, 500, err.message),
+      );
+      return;
+    }
+
+    const record: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname + url.search,
+      headers: { ...req.headers },
+      startedAt: Date.now(),
+    };
+    (listener === 'main' ? requests : otherOriginRequests).push(record);
+    openResponses.add(res);
+    stats.total++;
+    stats.inFlight++;
+    stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
+    res.on('close', () => {
+      openResponses.delete(res);
+      stats.inFlight--;
+      record.endedAt = Date.now();
+      if (res.headersSent) {
+        record.status = res.statusCode;
+      }
+      log(`${listener === 'other' ? '(other origin) ' : ''}${record.method} ${record.path} -> ${record.status ?? 'dropped'} ${record.endedAt - record.startedAt}ms`);
+    });
+
+    try {
+      await serve(req, res, url, record, listener);
+    } catch (err) {
+      if (!(err instanceof ApiError)) {
+        log(`internal error: ${(err as Error).stack ?? String(err)}`);
+      }
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (isMultipart(req) && !req.readableEnded) {
+        await drain(req);
+      }
+      if (err instanceof ApiError) {
+        sendProblem(res, err.status, err.detail, err.errors, err.headers);
+      } else {
+        sendProblem(res, 500, 'Internal emulator error');
+      }
+    }
+  }
+
+  async function serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    record: RecordedRequest,
+    listener: Listener,
+  ): Promise<void> {
+    // Multipart bodies are streamed by their route; anything else is buffered so a test can see it.
+    const multipart = isMultipart(req);
+    let body: ParsedBody = { kind: 'none' };
+    if (!multipart) {
+      const raw = await readBody(req);
+      if (raw === undefined) {
+        throw new ApiError(413, 'Request body too large');
+      }
+      body = parseJsonBody(raw);
+      if (body.kind === 'json') {
+        record.body = body.value;
+      }
+    }
+
+    // Faults apply to the main listener only, so a redirect to the other origin cannot loop.
+    const fault = listener === 'main' ? faults.take(record.method, url.pathname) : undefined;
+    if (fault) {
+      if (multipart && fault.kind !== 'delay' && fault.kind !== 'drop') {
+        await drain(req);
+      }
+      const handled = await applyFault(fault, { req, res, path: record.path, pathname: url.pathname, origin, otherOrigin });
+      if (handled) {
+        return;
+      }
+    }
+
+    const rawKey = req.headers['x-api-key'];
+    const key = store.authenticate(Array.isArray(rawKey) ? rawKey[0] : rawKey);
+    if (!key) {
+      if (multipart) {
+        await drain(req);
+      }
+      sendAuthError(res);
+      return;
+    }
+    const now = Date.now();
+    const rate = store.checkRateLimit(key, now);
+    if (rate) {
+      res.setHeader('x-ratelimit-limit', String(rate.limit));
+      res.setHeader('x-ratelimit-remaining', String(rate.remaining));
+      res.setHeader('x-ratelimit-reset', String(rate.reset));
+      if (rate.limited) {
+        throw new ApiError(429, 'Rate limit exceeded: too many requests for this API key', undefined, {
+          'retry-after': String(rate.retryAfterSeconds),
+        });
+      }
+    }
+    store.recordUse(key, now);
+
+    await dispatch({
+      req,
+      res,
+      url,
+      body,
+      key,
+      store,
+      origin,
+      onStreamOpen: () => stats.streamsOpen++,
+      onStreamClose: () => stats.streamsOpen--,
+    });
+  }
+
+  async function listen(listener: Listener): Promise<void> {
+    const server = servers[listener];
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(ports[listener], host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    ports[listener] = (server.address() as AddressInfo).port;
+  }
+
+  async function stopListening(): Promise<void> {
+    await Promise.all(
+      Object.values(servers).map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            if (!server.listening) {
+              resolve();
+              return;
+            }
+            server.close(() => resolve());
+            // Open keep-alive sockets and SSE streams would hold close() back.
+            server.closeAllConnections();
+          }),
+      ),
+    );
+    // Destroyed sockets close asynchronously; wait so that stats are settled when stop() resolves.
+    await Promise.all([...openResponses].map((res) => new Promise((resolve) => res.once('close', resolve))));
+  }
+
+  let closed = false;
+  const emulator: Emulator = {
+    origin: '',
+    baseUrl: '',
+    legacyBaseUrl: '',
+    apiKey: apiKeys[0],
+    port: 0,
+    otherOrigin: '',
+    requests,
+    otherOriginRequests,
+    stats,
+    resetStats() {
+      requests.length = 0;
+      otherOriginRequests.length = 0;
+      stats.total = 0;
+      stats.peakInFlight = stats.inFlight;
+    },
+    addFault: (f) => faults.add(f),
+    clearFaults: () => faults.clear(),
+    setNextTask: (o) => store.queueOverride(o),
+    setRateLimit: (r) => {
+      store.rateLimit = r;
+    },
+    setStreamEnabled: (on) => {
+      store.config.streamEnabled = on;
+    },
+    setTaskDuration: (ms) => {
+      store.config.taskDurationMs = ms;
+    },
+    task: (id) => {
+      const t = store.tasksById.get(id);
+      return t && store.snapshot(t);
+    },
+    tasks: () => [...store.tasksById.values()].map((t) => store.snapshot(t)),
+    files: () => [...store.filesById.values()],
+    attachments: () => [...store.attachmentsById.values()],
+    stop: stopListening,
+    async start() {
+      if (closed) {
+        throw new Error('The emulator was closed');
+      }
+      for (const listener of ['main', 'other'] as const) {
+        if (!servers[listener].listening) {
+          await listen(listener);
+        }
+      }
+    },
+    async close() {
+      closed = true;
+      await stopListening();
+    },
+  };
+
+  await emulator.start();
+  origin = originOf(ports.main);
+  otherOrigin = originOf(ports.other);
+  Object.assign(emulator, {
+    origin,
+    baseUrl: origin + CURRENT_BASE_PATH,
+    legacyBaseUrl: origin + LEGACY_BASE_PATH,
+    port: ports.main,
+    otherOrigin,
+  });
+  return emulator;
+}
+
+function drain(req: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (req.readableEnded || req.destroyed) {
+      resolve();
+      return;
+    }
+    req.on('end', resolve);
+    req.on('close', resolve);
+    req.resume();
+  });
+}
