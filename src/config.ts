@@ -2,6 +2,7 @@
  * The only reader of `multiAgent.*` settings. Values are checked here; a bad value becomes a problem the
  * user is told about, never a request with a surprising body.
  */
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 
 const SECTION = 'multiAgent';
@@ -111,12 +112,42 @@ export function affects(event: vscode.ConfigurationChangeEvent, ...names: Settin
  */
 export function workspaceAddressOverrides(): string[] {
   const config = vscode.workspace.getConfiguration(SECTION);
+  // VS Code drops application-scoped keys from workspace settings before inspect() sees them, so the
+  // settings files are read too.
+  const files = [
+    ...(vscode.workspace.workspaceFolders ?? []).map(f => vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json')),
+    ...(vscode.workspace.workspaceFile?.scheme === 'file' ? [vscode.workspace.workspaceFile] : []),
+  ];
+  const texts = files.map(uri => {
+    try {
+      return fs.readFileSync(uri.fsPath, 'utf8');
+    } catch {
+      return '';
+    }
+  });
   return ADDRESS_SETTINGS.filter(name => {
     const seen = config.inspect(name);
-    return seen?.workspaceValue !== undefined || seen?.workspaceFolderValue !== undefined;
+    if (seen?.workspaceValue !== undefined || seen?.workspaceFolderValue !== undefined) return true;
+    const key = new RegExp(`["']${SECTION}\\.${name}["']\\s*:`);
+    return texts.some(text => key.test(text));
   }).map(name => `${SECTION}.${name}`);
 }
 
+/** Glob of the files whose change may bring workspace settings. */
+export const WORKSPACE_SETTINGS_GLOB = '**/{.vscode/settings.json,*.code-workspace}';
+
 export async function updateSetting(name: SettingName | 'modelId', value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration(SECTION).update(name, value, vscode.ConfigurationTarget.Global);
+}
+
+/**
+ * The `search.exclude` setting's enabled patterns as one glob for findFiles (which applies `files.exclude`
+ * itself). Patterns with braces or `when` clauses are left out: globs do not nest braces.
+ */
+export function searchExcludeGlob(): string | undefined {
+  const excluded = vscode.workspace.getConfiguration('search').get<Record<string, unknown>>('exclude') ?? {};
+  const patterns = Object.entries(excluded)
+    .filter(([pattern, on]) => on === true && !/[{}]/.test(pattern))
+    .map(([pattern]) => pattern);
+  return patterns.length ? `{${patterns.join(',')}}` : undefined;
 }

@@ -14,10 +14,38 @@ export const Commands = {
   stopTracking: 'multiAgent.stopTracking',
   showLog: 'multiAgent.showLog',
   showTasks: 'multiAgent.showTasks',
+  // Sidebar: tasks
+  refreshTasks: 'multiAgent.refreshTasks',
+  revealSource: 'multiAgent.revealSource',
+  runAgain: 'multiAgent.runAgain',
+  removeTask: 'multiAgent.removeTask',
+  clearFinished: 'multiAgent.clearFinished',
+  // Sidebar: threads
+  refreshThreads: 'multiAgent.refreshThreads',
+  loadMoreThreads: 'multiAgent.loadMoreThreads',
+  newThread: 'multiAgent.newThread',
+  runInThread: 'multiAgent.runInThread',
+  openTranscript: 'multiAgent.openTranscript',
+  // Sidebar: files
+  refreshFiles: 'multiAgent.refreshFiles',
+  loadMoreFiles: 'multiAgent.loadMoreFiles',
+  uploadFile: 'multiAgent.uploadFile',
+  openFile: 'multiAgent.openFile',
+  saveFileAs: 'multiAgent.saveFileAs',
+  deleteFile: 'multiAgent.deleteFile',
+  copyFileId: 'multiAgent.copyFileId',
+  // Attachments, models, usage
+  attachFiles: 'multiAgent.attachFiles',
+  attachToNextTask: 'multiAgent.attachToNextTask',
+  clearAttachments: 'multiAgent.clearAttachments',
+  selectModel: 'multiAgent.selectModel',
+  refreshModels: 'multiAgent.refreshModels',
+  showUsage: 'multiAgent.showUsage',
 } as const;
 
 export const ContextKeys = {
   hasApiKey: 'multiAgent.hasApiKey',
+  hasAttachments: 'multiAgent.hasAttachments',
 } as const;
 
 export const SecretKeys = {
@@ -40,4 +68,8 @@ export const Views = {
 
 /** URI scheme of the read-only result documents. */
 export const RESULT_SCHEME = 'multi-agent-result';
+/** URI scheme of the read-only thread transcripts. */
+export const THREAD_SCHEME = 'multi-agent-thread';
+/** URI scheme of service files opened as read-only text. */
+export const FILE_SCHEME = 'multi-agent-file';
 export const OUTPUT_CHANNEL_NAME = 'Multi-Agent Tasks';

@@ -7,7 +7,7 @@ import { ApiService, loadApi } from './apiService';
 import { KeyStore } from './auth/keyStore';
 import { registerCommands } from './commands/index';
 import { reportError } from './commands/run';
-import { affects, readSettings, workspaceAddressOverrides } from './config';
+import { WORKSPACE_SETTINGS_GLOB, affects, readSettings, workspaceAddressOverrides } from './config';
 import { RESULT_SCHEME, StateKeys } from './constants';
 import { createLog } from './log';
 import type { Services } from './services';
@@ -18,6 +18,7 @@ import { TaskStore } from './tasks/taskStore';
 import { SwappableUserInterface } from './ui';
 import { CompletionNotifier } from './views/completionNotifier';
 import { ResultDocumentProvider } from './views/resultDocuments';
+import { registerSidebar } from './views/sidebar';
 import { TaskStatusBar } from './views/statusBar';
 
 /** What activate() returns in the extension's test mode only: the live services, for integration tests. */
@@ -97,6 +98,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     { dispose: () => poller.dispose() },
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, new ResultDocumentProvider(store)),
     registerCommands(services),
+    registerSidebar(services),
     keys.onDidChange(() => {
       warnedKey = false;
       pausedReason = undefined;
@@ -105,6 +107,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     }),
     attachments.onDidChange(() => statusBar.refresh()),
     vscode.window.onDidChangeWindowState(state => poller.setFocused(state.focused)),
+    watchWorkspaceSettings(() => checkWorkspaceAddresses(services)),
     vscode.workspace.onDidChangeConfiguration(e => {
       if (!affects(e)) return;
       checkWorkspaceAddresses(services);
@@ -138,6 +141,11 @@ function checkWorkspaceAddresses(s: Services): void {
   void s.ui.warn(
     `This workspace sets ${overridden.join(', ')}. Multi-Agent Tasks ignores that: the API address can only be set in your user settings, so a repository cannot send your API key elsewhere.`,
   );
+}
+
+function watchWorkspaceSettings(onChange: () => void): vscode.Disposable {
+  const watcher = vscode.workspace.createFileSystemWatcher(WORKSPACE_SETTINGS_GLOB);
+  return vscode.Disposable.from(watcher, watcher.onDidCreate(onChange), watcher.onDidChange(onChange));
 }
 
 /**

@@ -7,6 +7,7 @@ import type { TaskPoller } from './tasks/poller';
 import type { TaskSubmitter } from './tasks/submitter';
 import type { TaskStore } from './tasks/taskStore';
 import type { SwappableUserInterface } from './ui';
+import type { Sidebar } from './views/sidebar';
 import type { TaskStatusBar } from './views/statusBar';
 
 /** What commands and views need, built once in activate(). */
@@ -21,4 +22,6 @@ export interface Services {
   submitter: TaskSubmitter;
   attachments: AttachmentBasket;
   statusBar: TaskStatusBar;
+  /** Set by registerSidebar: the views' providers, for tests. */
+  sidebar?: Sidebar;
 }

@@ -1,0 +1,56 @@
+/** Workspace files as context for the next task, through the attachment basket (which checks them). */
+import * as vscode from 'vscode';
+import { LIMITS } from '../api/requests';
+import { searchExcludeGlob } from '../config';
+import type { Services } from '../services';
+import { UserFacingError } from '../tasks/submitter';
+import { plural } from '../views/format';
+
+/** Enough to choose from without listing a monorepo's every file. */
+const MAX_PICKABLE = 5000;
+
+/** Picks workspace files (files.exclude and search.exclude applied) and attaches them. Returns how many. */
+export async function attachFiles(s: Services): Promise<number> {
+  if (!vscode.workspace.workspaceFolders?.length) throw new UserFacingError('Open a folder first: attached files come from the workspace.');
+  const found = await vscode.workspace.findFiles('**/*', searchExcludeGlob(), MAX_PICKABLE);
+  const attached = new Set(s.attachments.list().map(u => u.toString()));
+  const items = found
+    .filter(uri => !attached.has(uri.toString()))
+    .map(uri => ({ label: vscode.workspace.asRelativePath(uri, true), uri }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+  if (!items.length) throw new UserFacingError('There are no more workspace files to attach.');
+  const left = LIMITS.maxAttachments - attached.size;
+  const picked = await s.ui.pickMany(items, {
+    title: 'Attach Files to the Next Task',
+    placeHolder: `Choose up to ${plural(left, 'file')} (10 MB each)`,
+    matchOnDescription: true,
+  });
+  if (!picked?.length) return 0;
+  return add(s, picked.map(p => p.uri));
+}
+
+/** From the explorer: the clicked file, or every selected one. */
+export async function attachToNextTask(s: Services, uri?: unknown, uris?: unknown): Promise<number> {
+  const targets =
+    Array.isArray(uris) && uris.length && uris.every(u => u instanceof vscode.Uri)
+      ? (uris as vscode.Uri[])
+      : uri instanceof vscode.Uri
+        ? [uri]
+        : vscode.window.activeTextEditor
+          ? [vscode.window.activeTextEditor.document.uri]
+          : [];
+  if (!targets.length) throw new UserFacingError('Select a file in the explorer to attach.');
+  return add(s, targets);
+}
+
+export function clearAttachments(s: Services): void {
+  const n = s.attachments.count;
+  s.attachments.clear();
+  if (n) void s.ui.info(`Removed ${plural(n, 'attached file')}.`);
+}
+
+async function add(s: Services, uris: vscode.Uri[]): Promise<number> {
+  const added = await s.attachments.add(uris);
+  if (added) void s.ui.info(`${plural(s.attachments.count, 'file')} will go with the next task.`);
+  return added;
+}

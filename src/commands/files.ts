@@ -1,0 +1,198 @@
+/** Files stored on the service: upload, open, save as, delete, copy id. */
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import * as vscode from 'vscode';
+import type { ApiFile } from '../api';
+import { LIMITS } from '../api/requests';
+import type { Services } from '../services';
+import { UserFacingError } from '../tasks/submitter';
+import { type FileDocumentProvider, decodeText, fileDocumentUri } from '../views/fileDocuments';
+import type { FilesTreeProvider } from '../views/filesTree';
+import { formatBytes } from '../views/format';
+
+const TEXT_MIME = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|x-sh|sql|toml|x-ndjson)\b)|\+(json|xml)\b/i;
+const TEXT_EXTENSIONS =
+  /\.(txt|md|markdown|json|jsonc|jsonl|js|mjs|cjs|ts|tsx|jsx|py|rb|go|rs|java|kt|c|h|cc|cpp|hpp|cs|php|swift|sh|bash|zsh|ps1|ya?ml|toml|ini|cfg|conf|xml|html?|css|scss|less|csv|tsv|sql|log|vue|svelte)$/i;
+
+export function looksLikeTextFile(file: Pick<ApiFile, 'filename' | 'mime_type'>): boolean {
+  return TEXT_MIME.test(file.mime_type ?? '') || TEXT_EXTENSIONS.test(file.filename);
+}
+
+export class FileActions {
+  constructor(
+    private readonly s: Services,
+    private readonly tree: FilesTreeProvider,
+    private readonly documents: FileDocumentProvider,
+  ) {}
+
+  /**
+   * Uploads files from the explorer (its selection), or ones the user chooses. Every size is checked first:
+   * a file over 10 MB is an error and nothing is sent.
+   */
+  async upload(uri?: unknown, uris?: unknown): Promise<ApiFile[]> {
+    let targets = Array.isArray(uris) && uris.every(u => u instanceof vscode.Uri) && uris.length ? (uris as vscode.Uri[]) : uri instanceof vscode.Uri ? [uri] : undefined;
+    targets ??= await this.s.ui.openDialog({ canSelectMany: true, canSelectFolders: false, openLabel: 'Upload', title: 'Upload to Multi-Agent Files' });
+    if (!targets?.length) return [];
+    if (!(await this.s.keys.ensureApiKey())) return [];
+    const sizes: number[] = [];
+    for (const target of targets) {
+      const name = path.basename(target.path);
+      const info = await vscode.workspace.fs.stat(target);
+      if (info.type & vscode.FileType.Directory) throw new UserFacingError(`${name} is a folder: upload files.`);
+      if (info.size > LIMITS.maxUploadBytes) {
+        throw new UserFacingError(`${name} is ${formatBytes(info.size)}; the service accepts files up to 10 MB. Nothing was uploaded.`);
+      }
+      sizes.push(info.size);
+    }
+    const client = this.s.api.client();
+    const uploaded: ApiFile[] = [];
+    try {
+      for (const [i, target] of targets.entries()) {
+        const name = path.basename(target.path);
+        const file = await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: `Uploading ${name}`, cancellable: true },
+          async (progress, token) => {
+            const aborter = new AbortController();
+            const sub = token.onCancellationRequested(() => aborter.abort());
+            let reported = 0;
+            const onProgress = (sent: number, total: number | undefined) => {
+              const pct = Math.min(100, (sent / (total || sizes[i] || 1)) * 100);
+              if (pct > reported) {
+                progress.report({ increment: pct - reported, message: `${formatBytes(sent)} of ${formatBytes(total || sizes[i])}` });
+                reported = pct;
+              }
+            };
+            try {
+              // Files on disk stream from there; other schemes (remote, virtual) are read first.
+              const source = target.scheme === 'file' ? { path: target.fsPath, filename: name } : { data: await vscode.workspace.fs.readFile(target), filename: name };
+              return await client.uploadFile(source, { onProgress, signal: aborter.signal });
+            } finally {
+              sub.dispose();
+            }
+          },
+        );
+        uploaded.push(file);
+        this.s.log.info(`uploaded ${name} as ${file.id} (${sizes[i]} bytes)`);
+      }
+    } finally {
+      if (uploaded.length) this.tree.refresh();
+    }
+    void this.s.ui.info(uploaded.length === 1 ? `Uploaded ${uploaded[0].filename}.` : `Uploaded ${uploaded.length} files.`);
+    return uploaded;
+  }
+
+  /** Text opens read-only in an editor; anything else is saved where the user says. */
+  async open(arg: unknown): Promise<vscode.TextEditor | vscode.Uri | undefined> {
+    const file = await this.resolve(arg, 'Open which file?');
+    if (!file) return undefined;
+    if (!looksLikeTextFile(file)) return this.saveAs(file);
+    const download = await this.s.api.client().downloadFile(file.id);
+    const bytes = await readAll(download.stream, LIMITS.maxUploadBytes * 2);
+    const text = decodeText(bytes);
+    if (text === undefined) return this.saveBytes(file, bytes);
+    const uri = fileDocumentUri(file);
+    this.documents.put(uri, text);
+    const document = await vscode.workspace.openTextDocument(uri);
+    return vscode.window.showTextDocument(document, { preview: false });
+  }
+
+  /** Streams the content to a file the user chooses. Returns where it went. */
+  async saveAs(arg: unknown): Promise<vscode.Uri | undefined> {
+    const file = await this.resolve(arg, 'Save which file?');
+    if (!file) return undefined;
+    const target = await this.askTarget(file);
+    if (!target) return undefined;
+    const download = await this.s.api.client().downloadFile(file.id);
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Saving ${file.filename}…` }, () =>
+      streamToUri(download.stream, target),
+    );
+    void this.s.ui.info(`Saved ${file.filename} to ${vscode.workspace.asRelativePath(target, false)}.`);
+    return target;
+  }
+
+  async delete(arg: unknown): Promise<boolean> {
+    const file = await this.resolve(arg, 'Delete which file?');
+    if (!file) return false;
+    const ok = await this.s.ui.confirm(`Delete ${file.filename} from the service?`, 'Tasks and threads can no longer use it. This cannot be undone.', 'Delete');
+    if (!ok) return false;
+    await this.s.api.client().deleteFile(file.id);
+    this.tree.refresh();
+    return true;
+  }
+
+  async copyId(arg: unknown): Promise<string | undefined> {
+    const file = await this.resolve(arg, 'Copy the id of which file?');
+    if (!file) return undefined;
+    await vscode.env.clipboard.writeText(file.id);
+    void this.s.ui.info(`Copied ${file.id}.`);
+    return file.id;
+  }
+
+  /** A tree node, a file id, or a pick from the loaded list. */
+  private async resolve(arg: unknown, placeHolder: string): Promise<ApiFile | undefined> {
+    const candidate = (arg as { file?: unknown } | undefined)?.file ?? arg;
+    if (isApiFile(candidate)) return candidate;
+    if (typeof arg === 'string') return this.s.api.client().getFile(arg);
+    const files = await this.tree.files();
+    if (!files.length) throw new UserFacingError('No files are stored on the service.');
+    const picked = await this.s.ui.pick(
+      files.map(file => ({ label: file.filename, description: file.bytes !== undefined ? formatBytes(file.bytes) : undefined, detail: file.id, file })),
+      { placeHolder },
+    );
+    return picked?.file;
+  }
+
+  private async askTarget(file: ApiFile): Promise<vscode.Uri | undefined> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    return this.s.ui.saveDialog({
+      title: `Save ${file.filename}`,
+      saveLabel: 'Save',
+      defaultUri: folder ? vscode.Uri.joinPath(folder, file.filename) : undefined,
+    });
+  }
+
+  private async saveBytes(file: ApiFile, bytes: Uint8Array): Promise<vscode.Uri | undefined> {
+    const target = await this.askTarget(file);
+    if (!target) return undefined;
+    await vscode.workspace.fs.writeFile(target, bytes);
+    void this.s.ui.info(`${file.filename} is not text: saved it to ${vscode.workspace.asRelativePath(target, false)}.`);
+    return target;
+  }
+}
+
+function isApiFile(value: unknown): value is ApiFile {
+  const v = value as Partial<ApiFile> | undefined;
+  return typeof v?.id === 'string' && typeof v.filename === 'string';
+}
+
+/** Writes a download to disk without holding it in memory; a failed write leaves no partial file. */
+export async function streamToUri(stream: Readable, target: vscode.Uri): Promise<void> {
+  if (target.scheme === 'file') {
+    try {
+      await pipeline(stream, createWriteStream(target.fsPath));
+    } catch (e) {
+      await rm(target.fsPath, { force: true }).catch(() => undefined);
+      throw e;
+    }
+    return;
+  }
+  await vscode.workspace.fs.writeFile(target, await readAll(stream, Number.MAX_SAFE_INTEGER));
+}
+
+async function readAll(stream: Readable, maxBytes: number): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const buffer = Buffer.from(chunk as Uint8Array);
+    total += buffer.byteLength;
+    if (total > maxBytes) {
+      stream.destroy();
+      throw new UserFacingError(`The file is over ${formatBytes(maxBytes)}: use "Save As…" instead.`);
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,86 @@
+/** "Select Model…": the service's models, cached for the session, stored in the modelId setting. */
+import type * as vscode from 'vscode';
+import type { Model, ModelList } from '../api';
+import { readSettings, updateSetting } from '../config';
+import type { Services } from '../services';
+import { UserFacingError } from '../tasks/submitter';
+
+export class ModelCatalog {
+  private cached: Promise<ModelList> | undefined;
+
+  constructor(private readonly s: Services) {}
+
+  /** The list, fetched once per session unless `refresh`. A failed fetch is not cached. */
+  list(refresh = false): Promise<ModelList> {
+    if (refresh || !this.cached) {
+      const pending = this.s.api.client().listModels();
+      this.cached = pending;
+      pending.catch(() => {
+        if (this.cached === pending) this.cached = undefined;
+      });
+    }
+    return this.cached;
+  }
+}
+
+export interface ModelPickItem extends vscode.QuickPickItem {
+  /** undefined: the service default (the setting is cleared). */
+  modelId: string | undefined;
+}
+
+export function modelPickItems(list: ModelList, current: string | undefined): ModelPickItem[] {
+  const options = list.options ?? [];
+  const defaultId = list.defaultModelId ?? undefined;
+  const mark = (on: boolean) => (on ? '$(check) ' : '');
+  const items: ModelPickItem[] = [
+    {
+      label: `${mark(!current)}Service default`,
+      description: defaultId ? `currently ${options.find(m => m.id === defaultId)?.label ?? defaultId}` : undefined,
+      detail: 'Clears the multiAgent.modelId setting: the service chooses.',
+      modelId: undefined,
+    },
+  ];
+  for (const model of options) {
+    items.push({
+      label: `${mark(model.id === current)}${model.label || model.id}`,
+      description: [model.badge, model.description].filter(Boolean).join(' · ') || undefined,
+      detail: detailOf(model, defaultId, current),
+      modelId: model.id,
+    });
+  }
+  if (current && !options.some(m => m.id === current)) {
+    items.push({ label: `${mark(true)}${current}`, description: 'from your settings', detail: 'Not in the service\'s list.', modelId: current });
+  }
+  return items;
+}
+
+function detailOf(model: Model, defaultId: string | undefined, current: string | undefined): string {
+  return [
+    model.id,
+    model.id === defaultId ? 'service default' : undefined,
+    model.id === current ? 'current' : undefined,
+    model.usageMultiple ? `${model.usageMultiple}× usage` : undefined,
+    model.reasoningEffortLevels?.length ? `reasoning: ${model.reasoningEffortLevels.join('/')}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/** Returns the chosen id ('' for the service default), or undefined when the user backed out. */
+export async function selectModel(s: Services, catalog: ModelCatalog): Promise<string | undefined> {
+  const list = await catalog.list();
+  if (list.enabled === false) throw new UserFacingError('The service does not offer a choice of models for this account.');
+  const current = readSettings().settings.modelId;
+  const items = modelPickItems(list, current);
+  const picked = await s.ui.pick(items, { title: 'Model for New Tasks', placeHolder: `Current: ${current ?? 'service default'}`, matchOnDetail: true });
+  if (!picked) return undefined;
+  await updateSetting('modelId', picked.modelId);
+  return picked.modelId ?? '';
+}
+
+export async function refreshModels(s: Services, catalog: ModelCatalog): Promise<number> {
+  const list = await catalog.list(true);
+  const n = list.options?.length ?? 0;
+  void s.ui.info(`The service offers ${n} ${n === 1 ? 'model' : 'models'}.`);
+  return n;
+}

@@ -1,0 +1,99 @@
+/** Threads: create one, run a task in one (tracked like any other task), open the transcript. */
+import * as vscode from 'vscode';
+import type { Thread } from '../api';
+import { LIMITS, promptLength } from '../api/requests';
+import type { Services } from '../services';
+import type { SourceRef, TrackedTask } from '../tasks/model';
+import { buildPrompt } from '../tasks/prompt';
+import { UserFacingError } from '../tasks/submitter';
+import { EARLIER_FORM_NOTICE, type ThreadsTreeProvider, threadTitle, transcriptUri } from '../views/threadsTree';
+import type { Orchestrator } from './orchestrate';
+import { labelOf } from './orchestrate';
+
+export class ThreadActions {
+  constructor(
+    private readonly s: Services,
+    private readonly tree: ThreadsTreeProvider,
+    private readonly orchestrator: Orchestrator,
+  ) {}
+
+  async newThread(): Promise<Thread | undefined> {
+    if (!(await this.s.keys.ensureApiKey())) return undefined;
+    const title = await this.s.ui.input({
+      title: 'New Thread',
+      prompt: 'A title for the thread (optional)',
+      placeHolder: 'e.g. Refactoring the parser',
+      ignoreFocusOut: true,
+    });
+    if (title === undefined) return undefined;
+    const thread = await this.s.api.client().createThread({ title });
+    this.tree.refresh();
+    return thread;
+  }
+
+  /** An instruction plus the selection (or the whole active file, or nothing) as a task in the thread. */
+  async runInThread(arg: unknown): Promise<TrackedTask | undefined> {
+    this.s.submitter.checkedSettings();
+    if (!(await this.s.keys.ensureApiKey())) return undefined;
+    const thread = await this.resolve(arg);
+    if (!thread) return undefined;
+    const instruction = await this.orchestrator.askInstruction();
+    if (!instruction) return undefined;
+
+    const editor = vscode.window.activeTextEditor;
+    let prompt = instruction;
+    let source: SourceRef | undefined;
+    if (editor && editor.document.uri.scheme !== 'output' && editor.document.getText().trim()) {
+      const { document, selection } = editor;
+      const range = selection.isEmpty || !document.getText(selection).trim() ? undefined : selection;
+      const label = labelOf(document.uri);
+      const endLine = range && range.end.character === 0 && range.end.line > range.start.line ? range.end.line - 1 : range?.end.line;
+      prompt = buildPrompt(instruction, {
+        code: document.getText(range),
+        languageId: document.languageId,
+        label,
+        lines: range && endLine !== undefined ? { start: range.start.line + 1, end: endLine + 1 } : undefined,
+      });
+      source = {
+        uri: document.uri.toString(),
+        label,
+        languageId: document.languageId,
+        range: range && { startLine: range.start.line, startCharacter: range.start.character, endLine: range.end.line, endCharacter: range.end.character },
+      };
+    }
+    if (promptLength(prompt) > LIMITS.promptMaxChars) {
+      throw new UserFacingError(
+        `The prompt would be ${promptLength(prompt).toLocaleString('en-US')} characters; a thread run accepts at most 10,000. Select less code and try again.`,
+      );
+    }
+    const task = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Sending to the thread…' }, () =>
+      this.s.submitter.submit({ instruction, prompt, source, threadId: String(thread.id) }),
+    );
+    this.s.log.info(`task ${task.id} sent in thread ${thread.id}`);
+    return task;
+  }
+
+  async openTranscript(arg: unknown): Promise<vscode.TextEditor | undefined> {
+    const thread = await this.resolve(arg);
+    if (!thread) return undefined;
+    const document = await vscode.workspace.openTextDocument(transcriptUri(thread));
+    if (document.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+    return vscode.window.showTextDocument(document, { preview: false });
+  }
+
+  /** A thread node, a message node or id (then the thread is read), or a pick from the loaded threads. */
+  private async resolve(arg: unknown): Promise<Thread | undefined> {
+    if (this.s.api.client().form === 'earlier') throw new UserFacingError(`${EARLIER_FORM_NOTICE}: set multiAgent.baseUrl to …/api/v1/developer.`, ['Open Settings']);
+    const node = arg as { thread?: Thread; threadId?: string } | undefined;
+    if (node?.thread) return node.thread;
+    const id = typeof arg === 'string' || typeof arg === 'number' ? String(arg) : node?.threadId;
+    if (id) return this.s.api.client().getThread(id);
+    const threads = await this.tree.threads();
+    if (!threads.length) throw new UserFacingError('There are no threads yet: create one with "New Thread".');
+    const picked = await this.s.ui.pick(
+      threads.map(thread => ({ label: threadTitle(thread), description: `#${thread.id}`, thread })),
+      { placeHolder: 'Which thread?' },
+    );
+    return picked?.thread;
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * The Tasks view: this workspace's tasks first, then the others, newest first. Renders from the store and
+ * refreshes one node per progress event; never polls.
+ */
+import * as vscode from 'vscode';
+import { Commands } from '../constants';
+import { Disposable } from '../disposable';
+import { type AgentProgress, type TrackedTask, isFinished } from '../tasks/model';
+import type { TaskChange, TaskStore } from '../tasks/taskStore';
+import { formatDuration, plural } from './format';
+
+export interface TaskNode {
+  readonly kind: 'task';
+  /** Replaced in place on every change so VS Code keeps seeing the same element. */
+  task: TrackedTask;
+}
+
+export interface AgentNode {
+  readonly kind: 'agent';
+  readonly task: TrackedTask;
+  readonly agent: AgentProgress;
+}
+
+export type TasksTreeNode = TaskNode | AgentNode;
+
+/** The contextValue's status part, for menus: `task.<status>[.source]`. */
+export function statusKey(task: Pick<TrackedTask, 'status'>): string {
+  return isFinished(task) ? task.status : 'running';
+}
+
+const STATUS_ICONS: Record<string, [string, string?]> = {
+  running: ['sync~spin'],
+  completed: ['check', 'testing.iconPassed'],
+  failed: ['error', 'testing.iconFailed'],
+  canceled: ['circle-slash', 'disabledForeground'],
+  awaiting_approval: ['shield', 'notificationsWarningIcon.foreground'],
+};
+
+export class TasksTreeProvider extends Disposable implements vscode.TreeDataProvider<TasksTreeNode> {
+  private readonly changed = this._register(new vscode.EventEmitter<TasksTreeNode | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly nodes = new Map<string, TaskNode>();
+
+  constructor(
+    private readonly store: TaskStore,
+    private readonly workspaceFolders: () => readonly string[] = () => (vscode.workspace.workspaceFolders ?? []).map(f => f.uri.toString()),
+  ) {
+    super();
+    this._register(store.onDidChange(e => this.onStoreChange(e)));
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()));
+  }
+
+  refresh(): void {
+    this.changed.fire(undefined);
+  }
+
+  /** Tasks in display order: this workspace's first, each group newest first. */
+  ordered(): TrackedTask[] {
+    const here = new Set(this.workspaceFolders());
+    const all = this.store.all();
+    return [...all.filter(t => t.workspace && here.has(t.workspace)), ...all.filter(t => !t.workspace || !here.has(t.workspace))];
+  }
+
+  getChildren(element?: TasksTreeNode): TasksTreeNode[] {
+    if (!element) {
+      const tasks = this.ordered();
+      const live = new Set(tasks.map(t => t.id));
+      for (const id of this.nodes.keys()) if (!live.has(id)) this.nodes.delete(id);
+      return tasks.map(task => {
+        const node = this.nodes.get(task.id) ?? { kind: 'task' as const, task };
+        node.task = task;
+        this.nodes.set(task.id, node);
+        return node;
+      });
+    }
+    if (element.kind === 'task' && !isFinished(element.task)) {
+      return (element.task.agents ?? []).map(agent => ({ kind: 'agent' as const, task: element.task, agent }));
+    }
+    return [];
+  }
+
+  getTreeItem(element: TasksTreeNode): vscode.TreeItem {
+    return element.kind === 'task' ? this.taskItem(element.task) : agentItem(element.agent);
+  }
+
+  private taskItem(task: TrackedTask): vscode.TreeItem {
+    const running = !isFinished(task);
+    const item = new vscode.TreeItem(
+      task.title,
+      running && task.agents?.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
+    item.id = task.id;
+    const [icon, color] = STATUS_ICONS[statusKey(task)] ?? STATUS_ICONS.running;
+    item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    const elapsed = formatDuration((task.finishedAt ?? Date.now()) - task.submittedAt);
+    const pct = running && task.progress !== undefined ? `${Math.round(task.progress * 100)}% · ` : '';
+    item.description = [`${pct}${elapsed}`, task.modelId, task.threadId ? 'thread' : undefined].filter(Boolean).join(' · ');
+    item.tooltip = tooltipOf(task);
+    item.contextValue = `task.${statusKey(task)}${task.source ? '.source' : ''}`;
+    item.accessibilityInformation = { label: `${task.title}, ${task.status.replace('_', ' ')}, ${elapsed}` };
+    if (task.status === 'completed') {
+      item.command = { command: Commands.openResult, title: 'Open Result', arguments: [task.id] };
+    }
+    return item;
+  }
+
+  private onStoreChange(e: TaskChange): void {
+    if (e.kind === 'added' || e.kind === 'removed') return this.changed.fire(undefined);
+    const node = this.nodes.get(e.task.id);
+    if (!node) return this.changed.fire(undefined);
+    node.task = e.task;
+    this.changed.fire(node);
+  }
+}
+
+function agentItem(agent: AgentProgress): vscode.TreeItem {
+  const pct = agent.progress !== undefined ? `${Math.round(agent.progress * 100)}%` : '';
+  const item = new vscode.TreeItem(`Agent ${agent.id}`, vscode.TreeItemCollapsibleState.None);
+  item.description = [agent.status, pct].filter(Boolean).join(' · ');
+  item.iconPath = new vscode.ThemeIcon(agent.status === 'completed' ? 'pass' : agent.status === 'failed' ? 'error' : 'loading~spin');
+  item.contextValue = 'agent';
+  return item;
+}
+
+function tooltipOf(task: TrackedTask): vscode.MarkdownString {
+  const md = new vscode.MarkdownString('', true);
+  md.appendMarkdown('**');
+  md.appendText(task.title);
+  md.appendMarkdown('**\n\n');
+  const lines: string[] = [
+    `Status: ${task.status.replace('_', ' ')}`,
+    `Sent: ${new Date(task.submittedAt).toLocaleString()}`,
+    task.finishedAt ? `Took: ${formatDuration(task.finishedAt - task.submittedAt)}` : `Running for: ${formatDuration(Date.now() - task.submittedAt)}`,
+    task.modelId ? `Model: ${task.modelId}` : 'Model: service default',
+    task.agentCount ? `Agents: ${task.agentCount}` : '',
+    task.source ? `Source: ${task.source.label}${task.source.range ? ` (lines ${task.source.range.startLine + 1}-${task.source.range.endLine + 1})` : ''}` : '',
+    task.threadId ? `Thread: ${task.threadId}` : '',
+    task.attachmentNames?.length ? `Attached: ${task.attachmentNames.join(', ')}` : '',
+    `Id: ${task.id}`,
+  ];
+  for (const line of lines.filter(Boolean)) {
+    md.appendText(line);
+    md.appendMarkdown('  \n');
+  }
+  if (task.agents?.length) {
+    md.appendMarkdown('\n');
+    for (const agent of task.agents) {
+      const pct = agent.progress !== undefined ? ` ${Math.round(agent.progress * 100)}%` : '';
+      md.appendText(`Agent ${agent.id}: ${agent.status}${pct}`);
+      md.appendMarkdown('  \n');
+    }
+  }
+  if (task.error) {
+    md.appendMarkdown('\n');
+    md.appendText(task.error);
+  }
+  return md;
+}
+
+/** The view's badge: how many tasks are running, or nothing. */
+export function runningBadge(store: TaskStore): vscode.ViewBadge | undefined {
+  const running = store.running().length;
+  return running ? { value: running, tooltip: `${plural(running, 'task')} running` } : undefined;
+}

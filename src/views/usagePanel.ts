@@ -1,0 +1,252 @@
+/**
+ * "Show Usage": one webview panel with the request history as an inline SVG bar chart, the totals, the
+ * per-key table and storage. Strict CSP, no remote content; the only script (with the nonce) posts
+ * "refresh" and "setApiKey".
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { Storage, Usage } from '../api';
+import { errorKind } from '../apiService';
+import type { ApiService } from '../apiService';
+import type { KeyStore } from '../auth/keyStore';
+import { Commands } from '../constants';
+import { Disposable } from '../disposable';
+import { formatBytes } from './format';
+
+export interface UsageData {
+  usage?: Usage;
+  storage?: Storage;
+  /** Shown instead of the part that could not be loaded. */
+  usageError?: string;
+  storageError?: string;
+  /** No key: nothing was asked. */
+  needsKey?: boolean;
+}
+
+export class UsagePanel extends Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private loading = 0;
+
+  constructor(
+    private readonly api: ApiService,
+    private readonly keys: KeyStore,
+  ) {
+    super();
+    this._register({ dispose: () => this.panel?.dispose() });
+  }
+
+  /** The open panel, if any (tests read its html). */
+  get current(): vscode.WebviewPanel | undefined {
+    return this.panel;
+  }
+
+  /** Opens the panel (or brings it forward) and loads fresh numbers; resolves when they are shown. */
+  async show(): Promise<vscode.WebviewPanel> {
+    if (!this.panel) {
+      const panel = vscode.window.createWebviewPanel('multiAgent.usage', 'Multi-Agent Usage', vscode.ViewColumn.Active, {
+        enableScripts: true,
+        localResourceRoots: [],
+      });
+      this.panel = panel;
+      panel.onDidDispose(() => {
+        if (this.panel === panel) this.panel = undefined;
+      });
+      panel.webview.onDidReceiveMessage((message: { type?: unknown }) => {
+        if (message?.type === 'refresh') void this.load();
+        if (message?.type === 'setApiKey') void vscode.commands.executeCommand(Commands.setApiKey).then(() => this.load());
+      });
+    } else this.panel.reveal();
+    await this.load();
+    return this.panel;
+  }
+
+  async load(): Promise<void> {
+    const panel = this.panel;
+    if (!panel) return;
+    const run = ++this.loading;
+    panel.webview.html = renderUsageHtml(undefined, panel.webview.cspSource, nonce());
+    const data = await this.fetch();
+    if (run !== this.loading || this.panel !== panel) return;
+    panel.webview.html = renderUsageHtml(data, panel.webview.cspSource, nonce());
+  }
+
+  private async fetch(): Promise<UsageData> {
+    if (!(await this.keys.getApiKey())) return { needsKey: true };
+    let client;
+    try {
+      client = this.api.client();
+    } catch (e) {
+      return { usageError: describe(e) };
+    }
+    const [usage, storage] = await Promise.allSettled([client.getUsage(), client.getStorage()]);
+    return {
+      usage: usage.status === 'fulfilled' ? usage.value : undefined,
+      usageError: usage.status === 'rejected' ? describe(usage.reason) : undefined,
+      storage: storage.status === 'fulfilled' ? storage.value : undefined,
+      storageError: storage.status === 'rejected' ? describe(storage.reason) : undefined,
+    };
+  }
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  switch (errorKind(error)) {
+    case 'authentication':
+      return `The service rejected the API key (${message}). Set a valid key with "Multi-Agent: Set API Key".`;
+    case 'unsupported':
+      return `Usage is not available on the earlier API form (…/api/developer): set multiAgent.baseUrl to …/api/v1/developer. (${message})`;
+    case 'connection':
+    case 'timeout':
+      return `The service could not be reached: ${message}. Check your connection and the multiAgent.baseUrl setting.`;
+    default:
+      return message;
+  }
+}
+
+function nonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+}
+
+const num = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleString('en-US'));
+
+/** The whole document; `data` undefined renders "Loading…". Pure, so its output can be checked. */
+export function renderUsageHtml(data: UsageData | undefined, cspSource: string, nonceValue: string): string {
+  const csp = `default-src 'none'; style-src ${cspSource} 'nonce-${nonceValue}'; script-src 'nonce-${nonceValue}'; img-src ${cspSource} data:`;
+  let body: string;
+  if (!data) body = '<p class="muted">Loading…</p>';
+  else if (data.needsKey) body = `<p class="error" role="alert">Set an API key to see your usage.</p><p><button id="setKey">Set API Key</button></p>`;
+  else body = [usageSection(data), storageSection(data)].join('\n');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>Multi-Agent Usage</title>
+<style nonce="${nonceValue}">
+  body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 20px 20px; }
+  h1 { font-size: 1.4em; font-weight: 600; } h2 { font-size: 1.1em; font-weight: 600; margin-top: 1.6em; }
+  .toolbar { display: flex; gap: 12px; align-items: center; }
+  button { background: var(--vscode-button-background); color: var(--vscode-button-foreground); border: none; padding: 4px 12px; cursor: pointer; }
+  button:hover { background: var(--vscode-button-hoverBackground); }
+  button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
+  .muted { color: var(--vscode-descriptionForeground); }
+  .error { color: var(--vscode-errorForeground); border-left: 3px solid var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); padding: 6px 10px; }
+  .totals { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 12px; }
+  .total { border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); padding: 8px 12px; }
+  .total .value { font-size: 1.5em; font-weight: 600; }
+  table { border-collapse: collapse; width: 100%; }
+  th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); }
+  td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+  svg text { fill: var(--vscode-descriptionForeground); font-size: 10px; font-family: var(--vscode-font-family); }
+  svg .bar { fill: var(--vscode-charts-blue); } svg .bar:hover { fill: var(--vscode-charts-purple); }
+  svg .axis { stroke: var(--vscode-widget-border, var(--vscode-descriptionForeground)); }
+  svg .grid { stroke: var(--vscode-widget-border, var(--vscode-descriptionForeground)); stroke-opacity: .35; }
+  svg.chart { max-width: 640px; }
+  svg.meter { max-width: 480px; display: block; }
+  svg.meter .track { fill: var(--vscode-input-background); } svg.meter .fill { fill: var(--vscode-charts-green); }
+  svg.meter.high .fill { fill: var(--vscode-charts-red); }
+</style>
+</head>
+<body>
+<div class="toolbar"><h1>Multi-Agent Usage</h1><button id="refresh" title="Load the numbers again">Refresh</button></div>
+${body}
+<script nonce="${nonceValue}">
+  const vscode = acquireVsCodeApi();
+  document.getElementById('refresh')?.addEventListener('click', () => vscode.postMessage({ type: 'refresh' }));
+  document.getElementById('setKey')?.addEventListener('click', () => vscode.postMessage({ type: 'setApiKey' }));
+</script>
+</body>
+</html>`;
+}
+
+function usageSection(data: UsageData): string {
+  if (!data.usage) return `<h2>Requests</h2><p class="error" role="alert">${escapeHtml(data.usageError ?? 'No usage was returned.')}</p>`;
+  const u = data.usage;
+  const period =
+    u.periodStart && u.periodEnd
+      ? `<p class="muted">Billing period ${escapeHtml(new Date(u.periodStart).toLocaleDateString())} – ${escapeHtml(new Date(u.periodEnd).toLocaleDateString())}</p>`
+      : '';
+  const totals = [
+    ['Today', u.requestsToday],
+    ['This week', u.requestsThisWeek],
+    ['This month', u.requestsThisMonth],
+    ['Monthly quota', u.monthlyQuota],
+    ['Remaining this month', u.monthlyRemaining],
+    ['All time', u.totalRequests],
+  ]
+    .map(([label, value]) => `<div class="total"><div class="muted">${label}</div><div class="value">${num(value as number | undefined)}</div></div>`)
+    .join('');
+  return `<h2>Requests</h2>${period}<div class="totals">${totals}</div>
+<h2>Request history</h2>${historyChart(u.usageHistory ?? [])}
+<h2>API keys</h2>${keysTable(u.apiKeys ?? [])}`;
+}
+
+/** Bars per day with a y axis (0, half, max) and dates under every other bar. */
+export function historyChart(history: readonly { date: string; count: number }[]): string {
+  if (!history.length) return '<p class="muted">No requests recorded yet.</p>';
+  const width = 640;
+  const height = 220;
+  const m = { top: 12, right: 12, bottom: 36, left: 52 };
+  const plotW = width - m.left - m.right;
+  const plotH = height - m.top - m.bottom;
+  const max = Math.max(1, ...history.map(h => h.count));
+  const step = plotW / history.length;
+  const barW = Math.max(2, step * 0.7);
+  const total = history.reduce((n, h) => n + h.count, 0);
+  const labelEvery = Math.ceil(history.length / 10);
+  const ticks = [0, Math.round(max / 2), max]
+    .map(v => {
+      const y = m.top + plotH - (v / max) * plotH;
+      return `<line class="grid" x1="${m.left}" x2="${width - m.right}" y1="${y}" y2="${y}"/><text x="${m.left - 6}" y="${y + 3}" text-anchor="end">${num(v)}</text>`;
+    })
+    .join('');
+  const bars = history
+    .map((h, i) => {
+      const barH = (h.count / max) * plotH;
+      const x = m.left + i * step + (step - barW) / 2;
+      const y = m.top + plotH - barH;
+      const label = i % labelEvery === 0 ? `<text x="${x + barW / 2}" y="${height - m.bottom + 14}" text-anchor="middle">${escapeHtml(h.date.slice(5))}</text>` : '';
+      return `<rect class="bar" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${barW.toFixed(1)}" height="${barH.toFixed(1)}"><title>${escapeHtml(h.date)}: ${num(h.count)} requests</title></rect>${label}`;
+    })
+    .join('');
+  const first = escapeHtml(history[0].date);
+  const last = escapeHtml(history[history.length - 1].date);
+  return `<svg role="img" aria-labelledby="chartTitle chartDesc" viewBox="0 0 ${width} ${height}" class="chart" width="100%" preserveAspectRatio="xMinYMin meet">
+<title id="chartTitle">Requests per day, ${first} to ${last}</title>
+<desc id="chartDesc">${num(total)} requests over ${history.length} days; the busiest day had ${num(max)}.</desc>
+${ticks}
+<line class="axis" x1="${m.left}" x2="${width - m.right}" y1="${m.top + plotH}" y2="${m.top + plotH}"/>
+<line class="axis" x1="${m.left}" x2="${m.left}" y1="${m.top}" y2="${m.top + plotH}"/>
+${bars}
+<text x="${m.left + plotW / 2}" y="${height - 4}" text-anchor="middle">Date (UTC)</text>
+<text transform="translate(12 ${m.top + plotH / 2}) rotate(-90)" text-anchor="middle">Requests</text>
+</svg>`;
+}
+
+function keysTable(keys: NonNullable<Usage['apiKeys']>): string {
+  if (!keys.length) return '<p class="muted">No keys.</p>';
+  const when = (iso: string | null | undefined) => (iso ? escapeHtml(new Date(iso).toLocaleString()) : '—');
+  const rows = keys
+    .map(
+      k => `<tr><td>${escapeHtml(k.displayKey ?? String(k.keyId))}${k.revokedAt ? ' <span class="muted">(revoked)</span>' : ''}</td><td>${escapeHtml(k.tier ?? '')}</td>
+<td class="n">${num(k.currentHourlyUsage)} / ${num(k.hourlyLimit)}</td><td class="n">${num(k.dailyUsage)}</td><td class="n">${num(k.weeklyUsage)}</td>
+<td class="n">${num(k.monthlyUsage)} / ${num(k.monthlyQuota)}</td><td>${when(k.lastUsedAt)}</td></tr>`,
+    )
+    .join('');
+  return `<table><thead><tr><th>Key</th><th>Tier</th><th class="n">This hour / limit</th><th class="n">Today</th><th class="n">This week</th><th class="n">This month / quota</th><th>Last used</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function storageSection(data: UsageData): string {
+  if (!data.storage) return `<h2>Storage</h2><p class="error" role="alert">${escapeHtml(data.storageError ?? 'No storage figures were returned.')}</p>`;
+  const { usedBytes, quotaBytes, categories } = data.storage;
+  const pct = quotaBytes > 0 ? Math.min(100, (usedBytes / quotaBytes) * 100) : 0;
+  const parts = (categories ?? []).map(c => `<li>${escapeHtml(c.label ?? c.id)}: ${formatBytes(c.bytes)}${c.count !== undefined ? ` in ${num(c.count)}` : ''}</li>`).join('');
+  return `<h2>Storage</h2><p>${formatBytes(usedBytes)} of ${formatBytes(quotaBytes)} used (${pct.toFixed(1)}%)</p>
+<svg class="meter${pct > 90 ? ' high' : ''}" role="meter" aria-label="Storage used" aria-valuemin="0" aria-valuemax="${quotaBytes}" aria-valuenow="${usedBytes}" viewBox="0 0 100 4" preserveAspectRatio="none" width="100%" height="10"><title>${pct.toFixed(1)}% of the storage quota used</title><rect class="track" width="100" height="4"/><rect class="fill" width="${pct.toFixed(2)}" height="4"/></svg>
+${parts ? `<ul>${parts}</ul>` : ''}`;
+}
