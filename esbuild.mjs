@@ -33,6 +33,8 @@ const ctx = await esbuild.context({
   sourcesContent: false,
   legalComments: production ? 'none' : 'inline',
   metafile: true,
+  // The first statement of each bundle: activation time is measured from here (see extension.ts).
+  banner: { js: '"use strict";\nconst __matLoadStart = typeof performance === "object" ? performance.now() : 0;' },
   logLevel: 'warning',
   plugins: [problemMatcher],
 });

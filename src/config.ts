@@ -19,8 +19,10 @@ export interface Settings {
   mock: boolean;
   budgetUsd: number | undefined;
   roleModels: Record<string, string> | undefined;
-  /** First poll delay and the shortest poll interval, ms. */
+  /** Shortest poll interval, ms. */
   pollIntervalMs: number;
+  /** Delay before the first status check of a new task, ms. */
+  firstPollDelayMs: number;
   /** Longest poll interval while the window has focus, ms. */
   maxPollIntervalMs: number;
   /** Poll interval while the window is in the background, ms. */
@@ -42,8 +44,28 @@ export interface SettingsReading {
   problems: string[];
 }
 
-export function readSettings(): SettingsReading {
-  const config = vscode.workspace.getConfiguration(SECTION);
+/**
+ * Settings a repository could use to spend the user's money or quota (bigger or billed runs, another
+ * model, faster polling). package.json lists them in `capabilities.untrustedWorkspaces.restrictedConfigurations`,
+ * so VS Code ignores workspace values in Restricted Mode; readSettings() does the same itself, so the
+ * rule holds whatever the host does with that declaration.
+ */
+export const RESTRICTED_SETTINGS = ['modelId', 'agentCount', 'budgetUsd', 'roleModels', 'silent', 'mock', 'pollIntervalMs'] as const;
+
+/**
+ * `trusted`: whether workspace values of RESTRICTED_SETTINGS count (default: the workspace's trust).
+ */
+export function readSettings(options: { trusted?: boolean } = {}): SettingsReading {
+  const trusted = options.trusted ?? vscode.workspace.isTrusted;
+  const all = vscode.workspace.getConfiguration(SECTION);
+  const restricted = new Set<string>(RESTRICTED_SETTINGS);
+  const config = {
+    get<T>(name: string): T | undefined {
+      if (trusted || !restricted.has(name)) return all.get<T>(name);
+      const seen = all.inspect<T>(name);
+      return seen?.globalValue ?? seen?.defaultValue;
+    },
+  };
   const problems: string[] = [];
   const str = (name: string, fallback = '') => {
     const value = config.get<unknown>(name);
@@ -93,6 +115,7 @@ export function readSettings(): SettingsReading {
     budgetUsd,
     roleModels,
     pollIntervalMs,
+    firstPollDelayMs: Math.max(pollIntervalMs, int('firstPollDelayMs', 3000, 250, 60_000)),
     maxPollIntervalMs: Math.max(pollIntervalMs, int('maxPollIntervalMs', 10_000, 1000, 300_000)),
     unfocusedPollIntervalMs: int('unfocusedPollIntervalMs', 30_000, 1000, 600_000),
     openResultOnCompletion: bool('openResultOnCompletion', true),

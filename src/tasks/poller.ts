@@ -6,9 +6,19 @@
  */
 import { type ObservedState, type TrackedTask, isFinished } from './model';
 
+/**
+ * `retry: false`: the poller is the retry mechanism for reads it sends (per-task backoff, one pause for
+ * the whole scheduler on a 429). A transport that retried underneath would hold a slot through the
+ * server's Retry-After while the other tasks kept polling.
+ */
+export interface PollCall {
+  signal: AbortSignal;
+  retry: false;
+}
+
 export interface PollerApi {
-  getTaskStatus(taskId: string, call: { signal: AbortSignal }): Promise<ObservedState>;
-  getTaskResult(taskId: string, call: { signal: AbortSignal }): Promise<{ status?: string; result?: string | null; error?: string | null }>;
+  getTaskStatus(taskId: string, call: PollCall): Promise<ObservedState>;
+  getTaskResult(taskId: string, call: PollCall): Promise<{ status?: string; result?: string | null; error?: string | null }>;
   streamTask?(taskId: string, options: { signal: AbortSignal; onState: (state: ObservedState) => void }): Promise<ObservedState>;
 }
 
@@ -34,8 +44,10 @@ export const systemClock: Clock = {
 };
 
 export interface PollerSettings {
-  /** First delay and shortest interval, ms. */
+  /** Shortest interval, ms. */
   minIntervalMs: number;
+  /** Delay before the first status check of a new task, ms (default: minIntervalMs). */
+  firstPollMs?: number;
   /** Longest interval while focused, ms. */
   maxIntervalMs: number;
   /** Interval while the window is in the background, ms. */
@@ -88,6 +100,8 @@ function messageOf(error: unknown): string {
 /** Consecutive 404s before a task is given up: one may be a glitch, three over time are not. */
 const NOT_FOUND_LIMIT = 3;
 const DEFAULT_RATE_LIMIT_PAUSE_MS = 30_000;
+/** Mean agent progress from which a task is checked at the shortest interval. */
+const NEAR_DONE_PROGRESS = 0.75;
 
 export class TaskPoller {
   private readonly schedules = new Map<string, Schedule>();
@@ -194,9 +208,10 @@ export class TaskPoller {
     }
     for (const task of running) {
       if (!this.schedules.has(task.id)) {
+        const first = Math.max(settings.minIntervalMs, settings.firstPollMs ?? 0);
         this.schedules.set(task.id, {
-          nextAt: Math.max(now, task.submittedAt + settings.minIntervalMs),
-          intervalMs: settings.minIntervalMs,
+          nextAt: Math.max(now, task.submittedAt + first),
+          intervalMs: first,
           failures: 0,
           notFound: 0,
           inFlight: false,
@@ -259,9 +274,10 @@ export class TaskPoller {
           if (!isFinished(state)) this.deps.store.observe(taskId, state);
         },
       });
-      await this.complete(taskId, final, controller.signal);
-      this.schedules.delete(taskId);
-      this.recovered();
+      if (await this.complete(taskId, final, controller.signal)) {
+        this.schedules.delete(taskId);
+        this.recovered();
+      } else s.nextAt = this.clock.now();
     } catch (e) {
       if (controller.signal.aborted || this.disposed) return;
       const kind = kindOf(e);
@@ -303,21 +319,23 @@ export class TaskPoller {
       this.stats.statusRequests++;
       let state: ObservedState;
       try {
-        state = await api.getTaskStatus(task.id, { signal });
+        state = await api.getTaskStatus(task.id, { signal, retry: false });
       } catch (e) {
         if (kindOf(e) !== 'tooLarge') throw e;
-        // The state is too large to inline: the results endpoint has what we need.
-        state = { status: 'completed' };
+        // The state is too large to inline: /results says whether the task is done (and has the result).
+        this.stats.resultRequests++;
+        const read = await api.getTaskResult(task.id, { signal, retry: false });
+        state = { status: read.status ?? 'processing', result: read.result, error: read.error };
       }
       s.failures = 0;
       s.notFound = 0;
       this.recovered();
       if (isFinished(state)) {
-        await this.complete(task.id, state, signal);
-        this.schedules.delete(task.id);
-        return;
-      }
-      this.deps.store.observe(task.id, state);
+        if (await this.complete(task.id, state, signal)) {
+          this.schedules.delete(task.id);
+          return;
+        }
+      } else this.deps.store.observe(task.id, state);
       s.intervalMs = this.nextInterval(task, s, settings);
       s.nextAt = this.notDuringPause(this.clock.now() + s.intervalMs, settings);
     } catch (e) {
@@ -330,13 +348,18 @@ export class TaskPoller {
     }
   }
 
-  /** Completed without the result inline: read /results. Other terminal states carry their reason. */
-  private async complete(taskId: string, state: ObservedState, signal: AbortSignal): Promise<void> {
+  /**
+   * Completed without the result inline: read /results. Other terminal states carry their reason.
+   * Returns false when /results says the task is not finished after all: it stays tracked and is polled again.
+   */
+  private async complete(taskId: string, state: ObservedState, signal: AbortSignal): Promise<boolean> {
     let final = state;
     if (state.status === 'completed' && (state.result === undefined || state.result === null)) {
       this.stats.resultRequests++;
       try {
-        const result = await this.deps.api().getTaskResult(taskId, { signal });
+        const result = await this.deps.api().getTaskResult(taskId, { signal, retry: false });
+        // A replica that has not seen the completion yet answers {status: processing}: not a result-less completion.
+        if (result.status !== undefined && !isFinished({ status: result.status })) return false;
         final = { ...state, result: result.result ?? undefined, error: result.result ? undefined : 'The service reported the task completed but sent no result.' };
       } catch (e) {
         if (kindOf(e) !== 'tooLarge') throw e;
@@ -344,6 +367,7 @@ export class TaskPoller {
       }
     }
     await this.deps.store.finish(taskId, final);
+    return true;
   }
 
   private onPollError(task: TrackedTask, s: Schedule, error: unknown, settings: PollerSettings): void {
@@ -415,16 +439,19 @@ export class TaskPoller {
   }
 
   /**
-   * Backs off geometrically, but polls around the moment the agents' progress says the task will finish,
-   * so a result shows up soon after it is ready without a request every second for a long task.
+   * Backs off geometrically while a task is far from done, and checks densely once the agents' progress
+   * says it is near the end: a result shows up soon after it is ready without a request every second
+   * for the whole of a long task (every poll counts against the user's hourly rate limit).
    */
   private nextInterval(task: TrackedTask, s: Schedule, settings: PollerSettings): number {
     const ceiling = this.focused ? settings.maxIntervalMs : Math.max(settings.maxIntervalMs, settings.unfocusedIntervalMs);
     let next = Math.min(ceiling, Math.round(s.intervalMs * 1.5));
-    if (!this.focused) next = Math.max(next, settings.unfocusedIntervalMs);
+    if (!this.focused) return Math.max(next, settings.unfocusedIntervalMs);
     const progress = this.deps.store.get(task.id)?.progress;
     const elapsed = this.clock.now() - task.submittedAt;
-    if (this.focused && progress !== undefined && progress > 0 && progress < 1 && elapsed > 0) {
+    if (progress !== undefined && progress > 0 && progress < 1 && elapsed > 0) {
+      // Progress comes in coarse steps: from three quarters on, the end can come at any moment.
+      if (progress >= NEAR_DONE_PROGRESS) return settings.minIntervalMs;
       const remaining = (elapsed * (1 - progress)) / progress;
       next = Math.min(next, Math.max(settings.minIntervalMs, Math.round(remaining / 2)));
     }

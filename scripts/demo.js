@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+// npm run demo: the product for real, offline. Builds the .vsix, starts the local emulator of the
+// Developer API and a real VS Code (code-server on 127.0.0.1) with the extension installed, its settings
+// pointing at the emulator, the demo key stored and a small sample workspace open; prints the URL.
+// Ctrl+C stops everything it started.
+//   npm run demo -- --desktop   use a desktop `code` on PATH instead of code-server
+//   npm run demo -- --port 8080 code-server on a fixed port (default: a free one)
+//   npm run demo -- --task-seconds 20   how long the emulator's agents "work" (default 12)
+'use strict';
+const { spawnSync, spawn } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const ROOT = path.resolve(__dirname, '..');
+const args = process.argv.slice(2);
+const flag = name => args.includes(`--${name}`);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
+};
+const step = message => console.log(`\x1b[36m›\x1b[0m ${message}`);
+
+function sh(cmd, cmdArgs, opts = {}) {
+  const r = spawnSync(cmd, cmdArgs, { cwd: ROOT, stdio: opts.quiet ? 'pipe' : 'inherit', encoding: 'utf8', ...opts });
+  if (r.status !== 0) {
+    if (opts.quiet) process.stderr.write(`${r.stdout || ''}${r.stderr || ''}`);
+    throw new Error(`${cmd} ${cmdArgs.join(' ')} failed (exit ${r.status})`);
+  }
+  return r.stdout;
+}
+
+const which = bin => spawnSync('sh', ['-c', `command -v ${bin}`], { encoding: 'utf8' }).stdout.trim() || undefined;
+
+async function main() {
+  const desktop = flag('desktop');
+  const taskMs = Number(option('task-seconds', '12')) * 1000;
+
+  step('building the extension package (.vsix) and the emulator');
+  sh('npm', ['run', '--silent', 'package'], { quiet: true });
+  sh('npm', ['run', '--silent', 'build:tests'], { quiet: true });
+  const vsix = path.join(ROOT, 'multi-agent-tasks.vsix');
+
+  step('starting the Developer API emulator');
+  const { startEmulator } = require(path.join(ROOT, 'out/test/emulator/server.js'));
+  const emulator = await startEmulator({ taskDurationMs: taskMs, quiet: true, port: Number(process.env.EMULATOR_PORT || 0) });
+
+  const sample = fs.mkdtempSync(path.join(os.tmpdir(), 'mat-demo-'));
+  const workspace = path.join(sample, 'sample-workspace');
+  fs.cpSync(path.join(ROOT, 'test/workspace'), workspace, { recursive: true });
+  const settings = {
+    'multiAgent.baseUrl': emulator.baseUrl,
+    'workbench.startupEditor': 'none',
+    'security.workspace.trust.enabled': false,
+  };
+  const env = { MULTI_AGENT_TASKS_DEMO_KEY: emulator.apiKey };
+
+  const stops = [() => emulator.close()];
+  let stopping = false;
+  const stopAll = async code => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nstopping the demo…');
+    for (const stop of stops.reverse()) await Promise.resolve(stop()).catch(() => {});
+    fs.rmSync(sample, { recursive: true, force: true });
+    process.exit(code);
+  };
+  process.on('SIGINT', () => stopAll(0));
+  process.on('SIGTERM', () => stopAll(0));
+
+  if (desktop) {
+    const code = which('code');
+    if (!code) throw new Error('--desktop needs the `code` command on PATH');
+    const userData = path.join(sample, 'user-data');
+    const extensions = path.join(sample, 'extensions');
+    fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
+    fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+    sh(code, ['--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', vsix], { quiet: true });
+    step('starting desktop VS Code');
+    const child = spawn(code, ['--wait', '--new-window', '--user-data-dir', userData, '--extensions-dir', extensions, workspace], {
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+    });
+    stops.push(() => child.kill('SIGTERM'));
+    printBanner({ url: '(desktop window)', emulator });
+    child.on('exit', () => stopAll(0));
+    return;
+  }
+
+  const harness = require(path.join(ROOT, 'test/harness/codeserver.js'));
+  try {
+    harness.resolveCodeServer();
+  } catch {
+    step('installing code-server (first run only; about a minute)');
+    sh('bash', [path.join(ROOT, 'scripts/install-vscode.sh'), '20']);
+  }
+  step('starting VS Code (code-server) with the extension installed');
+  const extensionsDir = path.join(sample, 'extensions');
+  harness.installExtension(vsix, extensionsDir);
+  const port = Number(option('port', process.env.DEMO_PORT || 0)) || undefined;
+  const server = await harness.startCodeServer({ settings, extensionsDir, env, port });
+  stops.push(() => server.cleanup());
+  printBanner({ url: harness.workbenchUrl(server, workspace), emulator });
+}
+
+function printBanner({ url, emulator }) {
+  console.log(`
+  Multi-Agent Tasks demo is running.
+
+    Open VS Code:   ${url}
+    Emulator:       ${emulator.baseUrl}  (demo key stored in VS Code's secret storage)
+
+  Try it: open src/math.ts, select the mean() function, press Ctrl+Alt+O (or run
+  "Multi-Agent: Orchestrate Selection" from the command palette), type an instruction,
+  and watch the status bar; the result opens beside the code when the agents finish.
+
+  Press Ctrl+C to stop everything.
+`);
+}
+
+main().catch(e => {
+  console.error(`demo failed: ${e.message}`);
+  process.exit(1);
+});

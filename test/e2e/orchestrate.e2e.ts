@@ -1,0 +1,85 @@
+// A user's path through the real UI: the packaged extension in code-server, driven in Chromium against
+// the emulator. Saves the screenshots the README shows.
+import * as assert from 'assert';
+import { type Emulator, startEmulator } from '../emulator/server';
+import { openWorkbench, type Workbench } from './harness';
+
+describe('e2e: orchestrate a selection from the command palette', function () {
+  let emulator: Emulator;
+  let wb: Workbench | undefined;
+  let failed = false;
+
+  before(async () => {
+    emulator = await startEmulator({ taskDurationMs: 6_000, quiet: true });
+    wb = await openWorkbench({
+      settings: { 'multiAgent.baseUrl': emulator.baseUrl, 'multiAgent.pollIntervalMs': 500, 'multiAgent.maxPollIntervalMs': 1000 },
+      env: { MULTI_AGENT_TASKS_DEMO_KEY: emulator.apiKey },
+    });
+    await wb.waitForExplorer('README.md');
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && wb) {
+      failed = true;
+      await wb.screenshot(`FAILED-${this.currentTest.fullTitle()}`).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await wb?.close(failed);
+    await emulator?.close();
+  });
+
+  it('runs "Orchestrate Selection" and sees the status bar, then the result tab', async () => {
+    const page = wb!.page;
+    // Open src/math.ts with Quick Open and select its whole text.
+    await page.keyboard.press('ControlOrMeta+P');
+    await page.locator('.quick-input-widget input').first().fill('math.ts');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'math.ts' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tabs-container .tab', { hasText: 'math.ts' }).first().waitFor();
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('ControlOrMeta+A');
+
+    await wb!.runCommand('Multi-Agent: Orchestrate Selection');
+    const input = page.locator('.quick-input-widget input').first();
+    await input.waitFor({ state: 'visible' });
+    await input.fill('Review mean() for edge cases');
+    await page.keyboard.press('Enter');
+
+    const item = await wb!.waitForStatusBarItem(/1 task running/, 20_000);
+    assert.match(await item.innerText(), /1 task running/);
+    await item.hover();
+    await page.waitForTimeout(800);
+    await wb!.screenshot('status-bar');
+
+    const tab = page.locator('.tabs-container .tab', { hasText: 'Review mean() for edge cases.md' }).first();
+    await tab.waitFor({ timeout: 30_000 });
+    await page.locator('.monaco-editor .view-lines', { hasText: 'Review mean() for edge cases' }).first().waitFor();
+    await wb!.waitForNotification(/task done/);
+    await wb!.screenshot('result-tab');
+
+    const runs = emulator.requests.filter(r => r.path.endsWith('/run'));
+    assert.strictEqual(runs.length, 1, 'exactly one submission');
+    assert.strictEqual(runs[0].headers['x-api-key'], emulator.apiKey);
+  });
+
+  it('opens the sidebar with the task listed', async () => {
+    const page = wb!.page;
+    await page.locator('.activitybar .action-item a[aria-label^="Multi-Agent"]').first().click();
+    await page.locator('.sidebar .pane-header', { hasText: /Tasks/i }).first().waitFor();
+    await page.locator('.sidebar .monaco-list-row', { hasText: 'Review mean() for edge cases' }).first().waitFor({ timeout: 20_000 });
+    await wb!.screenshot('sidebar');
+  });
+
+  it('shows the usage chart', async () => {
+    const page = wb!.page;
+    await wb!.runCommand('Multi-Agent: Show Usage');
+    await page.locator('.tabs-container .tab', { hasText: /Usage/ }).first().waitFor({ timeout: 20_000 });
+    // The chart lives in the webview's nested iframes.
+    const frame = page.frameLocator('iframe.webview').frameLocator('iframe');
+    await frame.locator('svg').first().waitFor({ timeout: 20_000 });
+    await page.waitForTimeout(500);
+    await wb!.screenshot('usage');
+  });
+});
