@@ -1,0 +1,202 @@
+// e2e helpers: the packaged .vsix installed into a real code-server, driven by headless Chromium
+// through Playwright, like a user would. Runs in plain Node (mocha), not in the extension host.
+//
+//   const wb = await openWorkbench({ settings: { 'multiAgentTasks.foo': 1 } });
+//   await wb.runCommand('Multi-Agent Tasks: Do Something');        // F1, type, pick, Enter
+//   await wb.waitForStatusBarItem(/Agents: \d+ running/);
+//   await wb.waitForNotification('Done');
+//   await wb.screenshot('after-run');                              // test-output/screenshots/after-run.png
+//   await wb.close();
+import * as fs from 'fs';
+import * as path from 'path';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+
+function findRepoRoot(dir: string): string {
+  for (let d = dir; d !== path.dirname(d); d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, 'package.json')) && fs.existsSync(path.join(d, 'test', 'harness', 'codeserver.js'))) return d;
+  }
+  throw new Error(`repo root not found above ${dir}`);
+}
+
+export const REPO_ROOT = findRepoRoot(__dirname);
+export const WORKSPACE = path.join(REPO_ROOT, 'test', 'workspace');
+export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output', 'screenshots');
+/** The .vsix under test: env MAT_VSIX, else multi-agent-tasks.vsix at the repo root (`npm run package`). */
+export const VSIX = path.resolve(process.env.MAT_VSIX || path.join(REPO_ROOT, 'multi-agent-tasks.vsix'));
+
+// The plain-JS harness in test/harness (shared with the integration layer).
+interface CodeServer {
+  port: number; url: string; root: string; logFile: string; label: string;
+  stop(): void; cleanup(): Promise<void>;
+}
+const harness = require(path.join(REPO_ROOT, 'test', 'harness', 'codeserver.js')) as {
+  makeRunDir(prefix?: string): string;
+  copyWorkspace(src: string, dir: string): string;
+  installExtension(vsix: string, extensionsDir: string): void;
+  startCodeServer(opts: { settings?: Record<string, unknown>; extensionsDir?: string; env?: Record<string, string> }): Promise<CodeServer>;
+  workbenchUrl(server: CodeServer, folder?: string | null, query?: string): string;
+};
+const { launchChromium } = require(path.join(REPO_ROOT, 'test', 'harness', 'chromium.js')) as {
+  launchChromium(opts?: { profileDir?: string }): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }>;
+};
+
+export interface WorkbenchOptions {
+  /** User settings (merged over the harness defaults). */
+  settings?: Record<string, unknown>;
+  /** Folder to open; default: a fresh copy of test/workspace; null = no folder. */
+  workspace?: string | null;
+  /** .vsix to install; default VSIX; null = none. */
+  vsix?: string | null;
+  /** Extra environment for code-server and its extension host. */
+  env?: Record<string, string>;
+}
+
+export class Workbench {
+  constructor(
+    readonly page: Page,
+    readonly context: BrowserContext,
+    readonly server: CodeServer,
+    private readonly closeBrowser: () => Promise<void>,
+    private readonly scratchDir: string,
+    /** The folder opened in the workbench (a copy of test/workspace by default). */
+    readonly workspace: string | null,
+  ) {}
+
+  /**
+   * Runs a command from the command palette by its title as shown there (e.g. "View: Toggle Zen Mode";
+   * matched as a substring: the first matching row is picked).
+   */
+  async runCommand(title: string, timeout = 30_000): Promise<void> {
+    const row = await this.paletteRow(title, timeout);
+    if (!row) throw new Error(`command "${title}" not found in the command palette within ${timeout} ms`);
+    await row.click();
+    await this.page.locator('.quick-input-widget input').first().waitFor({ state: 'hidden', timeout: 5_000 })
+      .catch(() => { /* the command may open its own quick input */ });
+  }
+
+  /** Opens the palette (F1) and types `text`; returns the input. Keeps the editor's selection. */
+  async openPalette(text = '>', timeout = 15_000): Promise<Locator> {
+    await this.page.locator('.monaco-workbench').waitFor({ timeout });
+    const input = this.page.locator('.quick-input-widget input').first();
+    // Escape only closes an open quick input: in an editor it would clear the selection.
+    if (await input.isVisible()) await this.page.keyboard.press('Escape');
+    await this.page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout });
+    await input.fill(text);
+    return input;
+  }
+
+  /** Labels of the palette rows containing `title` (empty if none shows up within `timeout`); closes the palette. */
+  async findCommandsInPalette(title: string, timeout = 30_000): Promise<string[]> {
+    const row = await this.paletteRow(title, timeout);
+    const labels = row
+      ? (await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).allInnerTexts()).map(t => t.split('\n')[0].trim())
+      : [];
+    await this.page.keyboard.press('Escape');
+    return labels;
+  }
+
+  // The palette's command list is taken when it opens: commands contributed by an extension that
+  // the workbench has not registered yet never show up in it. So reopen it until the row appears.
+  private async paletteRow(title: string, timeout: number): Promise<Locator | undefined> {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      await this.openPalette(`>${title}`, Math.max(deadline - Date.now(), 5_000));
+      const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+      try {
+        await row.waitFor({ timeout: Math.max(Math.min(3_000, deadline - Date.now()), 500) });
+        return row;
+      } catch {
+        if (Date.now() >= deadline) { await this.page.keyboard.press('Escape'); return undefined; }
+      }
+    }
+  }
+
+  statusBarItem(text: string | RegExp): Locator {
+    return this.page.locator('.statusbar-item', { hasText: text }).first();
+  }
+
+  async waitForStatusBarItem(text: string | RegExp, timeout = 30_000): Promise<Locator> {
+    const item = this.statusBarItem(text);
+    await item.waitFor({ state: 'visible', timeout });
+    return item;
+  }
+
+  /** A notification toast containing `text`. */
+  async waitForNotification(text: string | RegExp, timeout = 30_000): Promise<Locator> {
+    const toast = this.page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+    await toast.waitFor({ state: 'visible', timeout });
+    return toast;
+  }
+
+  /** Opens the Extensions view filtered to "@installed"; returns the row of the extension named `displayName`. */
+  async installedExtension(displayName: string, timeout = 30_000): Promise<Locator> {
+    await this.runCommand('View: Show Extensions', timeout);
+    const search = this.page.locator('.extensions-viewlet .suggest-input-container').first();
+    await search.waitFor({ timeout });
+    await search.click();
+    await this.page.keyboard.press('ControlOrMeta+A');
+    await this.page.keyboard.type('@installed ');
+    const row = this.page.locator('.extensions-viewlet .extension-list-item', { hasText: displayName }).first();
+    await row.waitFor({ timeout });
+    return row;
+  }
+
+  /** Waits until the explorer shows the workspace's files. */
+  async waitForExplorer(fileName = 'README.md', timeout = 60_000): Promise<void> {
+    await this.page.locator('.explorer-folders-view .monaco-list-row', { hasText: fileName }).first().waitFor({ timeout });
+  }
+
+  /** Saves test-output/screenshots/<name>.png; returns the path. */
+  async screenshot(name: string): Promise<string> {
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '_')}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /** Closes Chromium and code-server. keep=true leaves code-server's run folder (logs) for inspection. */
+  async close(keep = false): Promise<void> {
+    await this.closeBrowser();
+    if (keep || process.env.MAT_KEEP_TMP) {
+      this.server.stop();
+      console.log(`      [e2e] kept ${this.server.root} (code-server.log) and ${this.scratchDir}`);
+    } else {
+      await this.server.cleanup();
+      fs.rmSync(this.scratchDir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Installs the .vsix into a fresh extensions dir, starts code-server on the workspace and opens it in Chromium. */
+export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbench> {
+  const vsix = opts.vsix === undefined ? VSIX : opts.vsix;
+  const scratchDir = harness.makeRunDir('mat-e2e-');
+  const extensionsDir = path.join(scratchDir, 'extensions');
+  fs.mkdirSync(extensionsDir);
+  const workspace = opts.workspace === undefined ? harness.copyWorkspace(WORKSPACE, scratchDir) : opts.workspace;
+  if (vsix) {
+    if (!fs.existsSync(vsix)) throw new Error(`${vsix} not found: run \`npm run package\``);
+    harness.installExtension(vsix, extensionsDir);
+  }
+  const server = await harness.startCodeServer({ settings: opts.settings, extensionsDir, env: opts.env });
+  let browser;
+  try {
+    browser = await launchChromium({ profileDir: path.join(server.root, 'chrome-profile') });
+    await browser.page.goto(harness.workbenchUrl(server, workspace));
+    await browser.page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+  } catch (e) {
+    await browser?.close();
+    server.stop();
+    throw e;
+  }
+  return new Workbench(browser.page, browser.context, server, browser.close, scratchDir, workspace);
+}
+
+/** The extension's package.json (from the repo root). */
+export function extensionManifest(): {
+  name: string; publisher: string; displayName: string;
+  contributes?: { commands?: { command: string; title: string; category?: string }[] };
+} {
+  return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+}

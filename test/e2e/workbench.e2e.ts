@@ -1,0 +1,44 @@
+import * as assert from 'assert';
+import { extensionManifest, openWorkbench, Workbench } from './harness';
+
+describe('e2e: workbench with the packaged extension', function () {
+  const manifest = extensionManifest();
+  let wb: Workbench | undefined;
+  let failed = false;
+
+  before(async () => {
+    wb = await openWorkbench();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && wb) {
+      failed = true;
+      const shot = await wb.screenshot(`FAILED-${this.currentTest.fullTitle()}`).catch(() => undefined);
+      if (shot) console.log(`      [e2e] failure screenshot ${shot}`);
+    }
+  });
+
+  after(async () => {
+    await wb?.close(failed);
+  });
+
+  it('loads the workbench on the sample workspace', async () => {
+    await wb!.waitForExplorer('README.md');
+    await wb!.screenshot('workbench');
+  });
+
+  it('lists the extension in the Extensions view (Installed)', async () => {
+    const row = await wb!.installedExtension(manifest.displayName);
+    assert.match(await row.innerText(), new RegExp(manifest.displayName));
+    await wb!.screenshot('extensions-installed');
+  });
+
+  it('offers its contributed commands in the command palette', async function () {
+    const commands = manifest.contributes?.commands ?? [];
+    if (!commands.length) this.skip();
+    const c = commands[0];
+    const title = c.category ? `${c.category}: ${c.title}` : c.title;
+    const found = await wb!.findCommandsInPalette(title);
+    assert.ok(found.some(l => l.includes(title)), `"${title}" not in the palette (rows: ${found.join(' | ')})`);
+  });
+});
