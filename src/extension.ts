@@ -27,7 +27,7 @@ declare const __matLoadStart: number | undefined;
 /** What activate() returns in the extension's test mode only: the live services, for integration tests. */
 export type TestApi = Services & { loadApi: typeof loadApi };
 
-export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
+export function activate(context: vscode.ExtensionContext): TestApi | undefined {
   const log = createLog();
   context.subscriptions.push(log);
   const ui = new SwappableUserInterface();
@@ -119,12 +119,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     }),
   );
 
-  await seedDemoKey(keys);
-  await keys.refresh();
-  checkWorkspaceAddresses(services);
-  poller.setFocused(vscode.window.state.focused);
-  if (store.running().length) poller.wake();
-  void notifier.catchUp();
+  // Everything that waits on another process (secret storage lives in the window, not the extension
+  // host) happens after activate() returns, so activation costs only what it builds.
+  void (async () => {
+    await seedDemoKey(keys);
+    await keys.refresh();
+    checkWorkspaceAddresses(services);
+    poller.setFocused(vscode.window.state.focused);
+    if (store.running().length) poller.wake();
+    await notifier.catchUp();
+  })().catch(e => log.warn(`start-up: ${(e as Error).message}`));
 
   if (typeof __matLoadStart === 'number') {
     log.info(`activated in ${(performance.now() - __matLoadStart).toFixed(1)} ms (bundle load and activate)`);

@@ -2,10 +2,11 @@
  * The Developer API, one method per endpoint. Pure Node: never imports vscode, so it runs in unit tests,
  * benchmarks and the extension host alike.
  */
-import { openAsBlob } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { type AddressSettings, type ApiAddresses, resolveAddresses } from './addresses';
 import {
   AbortedError,
@@ -215,9 +216,9 @@ export class DeveloperApiClient {
   /** POST /files, multipart, streamed from disk. The 10 MB limit is checked before sending. */
   async uploadFile(source: UploadSource, options: UploadOptions & { purpose?: string } = {}) {
     this.requireCurrent('/files');
-    const form = await multipart(source, { purpose: options.purpose ?? 'assistants' });
+    const form = await multipart(source, { purpose: options.purpose ?? 'assistants' }, options.onProgress);
     return this.transport.json(
-      this.current('POST', '/files', '/files', { body: form, idempotent: false, onUploadProgress: options.onProgress }),
+      this.current('POST', '/files', '/files', { body: form.stream, headers: form.headers, idempotent: false }),
       FileSchema,
       options,
     );
@@ -315,15 +316,15 @@ export class DeveloperApiClient {
   /** POST {platform_url}/api/v1/attachments/upload: an id for `attachmentIds` of the next task. */
   async uploadAttachment(source: UploadSource, options: UploadOptions = {}) {
     this.requireCurrent('/api/v1/attachments/upload');
-    const form = await multipart(source, {});
+    const form = await multipart(source, {}, options.onProgress);
     return this.transport.json(
       {
         method: 'POST',
         url: `${this.addresses.platformUrl}/api/v1/attachments/upload`,
         endpoint: 'POST /api/v1/attachments/upload',
-        body: form,
+        body: form.stream,
+        headers: form.headers,
         idempotent: false,
-        onUploadProgress: options.onProgress,
       },
       AttachmentSchema,
       options,
@@ -353,25 +354,60 @@ export class DeveloperApiClient {
   }
 }
 
-/** Builds multipart form data whose file part streams from disk. */
-async function multipart(source: UploadSource, fields: Record<string, string>): Promise<FormData> {
-  let blob: Blob;
+/** A multipart body whose file part streams from disk in small chunks, with an exact Content-Length. */
+interface MultipartBody {
+  stream: Readable;
+  headers: Record<string, string>;
+}
+
+async function multipart(
+  source: UploadSource,
+  fields: Record<string, string>,
+  onProgress?: (sentBytes: number, totalBytes: number) => void,
+): Promise<MultipartBody> {
+  let size: number;
   let filename: string;
   if ('path' in source) {
     const info = await stat(source.path).catch(() => undefined);
     if (!info?.isFile()) throw new InvalidRequestError(`Cannot read ${source.path}: not a file.`);
-    checkUploadSize(info.size, source.path);
+    size = info.size;
     filename = source.filename ?? path.basename(source.path);
-    blob = await openAsBlob(source.path, { type: mimeTypeOf(filename) });
   } else {
-    checkUploadSize(source.data.byteLength, source.filename);
+    size = source.data.byteLength;
     filename = source.filename;
-    blob = new Blob([source.data], { type: mimeTypeOf(filename) });
   }
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  form.append('file', blob, filename);
-  return form;
+  checkUploadSize(size, filename);
+  const boundary = `----multi-agent-tasks-${randomUUID()}`;
+  const quoted = filename.replace(/["\\\r\n]/g, '_');
+  let head = '';
+  for (const [name, value] of Object.entries(fields)) {
+    head += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  }
+  head +=
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quoted}"; filename*=UTF-8''${encodeURIComponent(filename)}\r\n` +
+    `Content-Type: ${mimeTypeOf(filename)}\r\n\r\n`;
+  const preamble = Buffer.from(head, 'utf8');
+  const epilogue = Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8');
+  const total = preamble.length + size + epilogue.length;
+  async function* parts(): AsyncGenerator<Buffer> {
+    let sent = 0;
+    const emit = (chunk: Buffer) => {
+      sent += chunk.length;
+      onProgress?.(sent, total);
+      return chunk;
+    };
+    yield emit(preamble);
+    if ('path' in source) {
+      for await (const chunk of createReadStream(source.path, { highWaterMark: 64 * 1024 })) yield emit(chunk as Buffer);
+    } else {
+      yield emit(Buffer.from(source.data.buffer, source.data.byteOffset, source.data.byteLength));
+    }
+    yield emit(epilogue);
+  }
+  return {
+    stream: Readable.from(parts(), { objectMode: false }),
+    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(total) },
+  };
 }
 
 function checkUploadSize(bytes: number, name: string): void {

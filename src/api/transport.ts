@@ -52,12 +52,11 @@ export interface RequestSpec {
   /** `METHOD /path/{param}`: names the endpoint in errors and logs. */
   endpoint: string;
   query?: Record<string, string | number | undefined>;
-  /** A JSON value, or FormData for multipart. */
+  /** A JSON value, or a stream sent as is (multipart uploads, with their headers in `headers`). */
   body?: unknown;
   /** Safe to send twice. Submissions are not: they are retried only when they never left this machine. */
   idempotent: boolean;
   headers?: Record<string, string>;
-  onUploadProgress?: (sentBytes: number, totalBytes: number | undefined) => void;
 }
 
 export interface StreamResponse {
@@ -197,9 +196,6 @@ export class Transport {
         signal,
         maxBodyLength: Infinity,
         maxContentLength: Infinity,
-        onUploadProgress: spec.onUploadProgress
-          ? event => spec.onUploadProgress?.(event.loaded, event.total ?? undefined)
-          : undefined,
       });
       this.options.logger?.info(`${spec.method} ${url.pathname}${url.search} → ${response.status} (${Date.now() - t0} ms)`);
       const status = response.status;

@@ -21,6 +21,11 @@ export class ModelCatalog {
     }
     return this.cached;
   }
+
+  /** The address changed: the next list comes from there. */
+  invalidate(): void {
+    this.cached = undefined;
+  }
 }
 
 export interface ModelPickItem extends vscode.QuickPickItem {

@@ -75,6 +75,10 @@ export class Orchestrator {
         throw new UserFacingError(`At most ${LIMITS.maxAttachments} attachments can go with a task; remove one and try again.`);
       }
       const filename = path.basename(document.uri.path) || 'code.txt';
+      // Checked before the upload: a prompt that cannot be sent anyway must not cost a request.
+      if (promptLength(buildAttachmentPrompt(instruction, context, filename)) > LIMITS.promptMaxChars) {
+        throw new UserFacingError('The instruction alone is over 10,000 characters: shorten it. Nothing was sent.');
+      }
       const settings = this.s.submitter.checkedSettings();
       const uploaded = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Window, title: `Uploading ${filename}…` },

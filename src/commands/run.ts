@@ -62,7 +62,11 @@ export function reportError(host: CommandHost, error: unknown, context?: string)
     case 'validation':
     case 'permission':
       return offer(host.ui.error(message, 'Show Log'));
-    default:
-      return offer(host.ui.error(`Multi-Agent Tasks: ${message}`, 'Show Log'));
+    default: {
+      // A bare "Not found" or "Bad gateway" does not say what failed: name the status and the call.
+      const { status, endpoint } = error as { status?: unknown; endpoint?: unknown };
+      const where = typeof status === 'number' ? ` (HTTP ${status}${typeof endpoint === 'string' ? ` from ${endpoint}` : ''})` : '';
+      return offer(host.ui.error(`Multi-Agent Tasks: ${message}${where}`, 'Show Log'));
+    }
   }
 }

@@ -21,6 +21,22 @@ export class UserFacingError extends Error {
   }
 }
 
+/**
+ * A submission that failed after it may have reached the service (a 5xx, a reset or timed-out
+ * answer, a garbled body) is never sent again, because a duplicate task costs money. The user must
+ * hear that, not "nothing was lost".
+ */
+function mayHaveArrived(error: unknown): UserFacingError | undefined {
+  const e = error as { kind?: unknown; notSent?: unknown; message?: unknown };
+  const unsure =
+    e?.kind === 'server' || e?.kind === 'timeout' || e?.kind === 'responseFormat' || (e?.kind === 'connection' && e.notSent !== true);
+  if (!unsure) return undefined;
+  return new UserFacingError(
+    `Sending the task failed (${String(e.message).replace(/\.$/, '')}). It was not sent again, so there is no duplicate; if it reached the service it is listed in the web console.`,
+    ['Show Log'],
+  );
+}
+
 export interface Submission {
   instruction: string;
   prompt: string;
@@ -39,10 +55,14 @@ export class TaskSubmitter {
     private readonly poller: TaskPoller,
   ) {}
 
-  /** Settings as they must be for a submission; throws a UserFacingError naming each bad value. */
+  /**
+   * Settings as they must be for a submission; throws a UserFacingError naming each bad value, or the
+   * api layer's ConfigurationError for an address that cannot be used, before the user types anything.
+   */
   checkedSettings() {
     const { settings, problems } = readSettings();
     if (problems.length) throw new UserFacingError(problems.join(' '), ['Open Settings']);
+    this.api.client(settings);
     return settings;
   }
 
@@ -50,9 +70,9 @@ export class TaskSubmitter {
     const settings = this.checkedSettings();
     const client = this.api.client(settings);
     const gatewayKey = await this.keys.getGatewayKey();
-    const sent = submission.threadId
-      ? await client.runInThread(submission.threadId, { prompt: submission.prompt, modelId: settings.modelId })
-      : await client.submitTask({
+    const sent = await (submission.threadId
+      ? client.runInThread(submission.threadId, { prompt: submission.prompt, modelId: settings.modelId })
+      : client.submitTask({
           prompt: submission.prompt,
           modelId: settings.modelId,
           agentCount: settings.agentCount,
@@ -62,7 +82,10 @@ export class TaskSubmitter {
           attachmentIds: submission.attachmentIds?.length ? submission.attachmentIds : undefined,
           roleModels: settings.roleModels,
           gatewayKey,
-        });
+        })
+    ).catch(e => {
+      throw mayHaveArrived(e) ?? e;
+    });
     const now = Date.now();
     const task: TrackedTask = {
       id: sent.taskId,

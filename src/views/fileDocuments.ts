@@ -29,6 +29,8 @@ export function decodeText(bytes: Uint8Array): string | undefined {
 
 export class FileDocumentProvider extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
+  private readonly changed = this._register(new vscode.EventEmitter<vscode.Uri>());
+  readonly onDidChange = this.changed.event;
 
   constructor(private readonly api: ApiService) {
     super();
@@ -38,6 +40,8 @@ export class FileDocumentProvider extends Disposable implements vscode.TextDocum
   /** Remembers text already downloaded, so opening does not download twice. */
   put(uri: vscode.Uri, text: string): void {
     this.texts.set(uri.toString(), text);
+    // An already open document shows the fresh text too.
+    if (vscode.workspace.textDocuments.some(d => d.uri.toString() === uri.toString())) this.changed.fire(uri);
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {

@@ -117,6 +117,7 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
 
   /** `total` when the service sends it; otherwise a full last page means there may be more. */
   private hasMore(page: { files: ApiFile[]; total: number | undefined; lastCount: number }): boolean {
+    if (page.lastCount === 0) return false;
     return page.total !== undefined ? page.files.length < page.total : page.lastCount >= PAGE_SIZE;
   }
 }

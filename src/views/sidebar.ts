@@ -84,7 +84,8 @@ export function registerSidebar(s: Services): vscode.Disposable {
       files.refresh();
     }),
     vscode.workspace.onDidChangeConfiguration(e => {
-      if (!affects(e, 'baseUrl', 'platformUrl', 'requestTimeoutMs')) return;
+      if (!affects(e, 'baseUrl', 'platformUrl')) return;
+      models.invalidate();
       threads.refresh();
       files.refresh();
     }),

@@ -148,7 +148,7 @@ export function renderUsageHtml(data: UsageData | undefined, cspSource: string, 
   svg .grid { stroke: var(--vscode-widget-border, var(--vscode-descriptionForeground)); stroke-opacity: .35; }
   svg.chart { max-width: 640px; }
   svg.meter { max-width: 480px; display: block; }
-  svg.meter .track { fill: var(--vscode-input-background); } svg.meter .fill { fill: var(--vscode-charts-green); }
+  svg.meter .track { fill: var(--vscode-input-background); stroke: var(--vscode-widget-border, var(--vscode-descriptionForeground)); stroke-width: 1px; vector-effect: non-scaling-stroke; } svg.meter .fill { fill: var(--vscode-charts-green); }
   svg.meter.high .fill { fill: var(--vscode-charts-red); }
 </style>
 </head>
@@ -245,7 +245,7 @@ function storageSection(data: UsageData): string {
   if (!data.storage) return `<h2>Storage</h2><p class="error" role="alert">${escapeHtml(data.storageError ?? 'No storage figures were returned.')}</p>`;
   const { usedBytes, quotaBytes, categories } = data.storage;
   const pct = quotaBytes > 0 ? Math.min(100, (usedBytes / quotaBytes) * 100) : 0;
-  const parts = (categories ?? []).map(c => `<li>${escapeHtml(c.label ?? c.id)}: ${formatBytes(c.bytes)}${c.count !== undefined ? ` in ${num(c.count)}` : ''}</li>`).join('');
+  const parts = (categories ?? []).map(c => `<li>${escapeHtml(c.label ?? c.id)}: ${formatBytes(c.bytes)}${c.count !== undefined ? ` in ${num(c.count)} ${c.count === 1 ? 'item' : 'items'}` : ''}</li>`).join('');
   return `<h2>Storage</h2><p>${formatBytes(usedBytes)} of ${formatBytes(quotaBytes)} used (${pct.toFixed(1)}%)</p>
 <svg class="meter${pct > 90 ? ' high' : ''}" role="meter" aria-label="Storage used" aria-valuemin="0" aria-valuemax="${quotaBytes}" aria-valuenow="${usedBytes}" viewBox="0 0 100 4" preserveAspectRatio="none" width="100%" height="10"><title>${pct.toFixed(1)}% of the storage quota used</title><rect class="track" width="100" height="4"/><rect class="fill" width="${pct.toFixed(2)}" height="4"/></svg>
 ${parts ? `<ul>${parts}</ul>` : ''}`;
