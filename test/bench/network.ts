@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { spawn } from 'node:child_process';
 import { DeveloperApiClient } from '../../src/api';
 import type { ObservedState, TrackedTask } from '../../src/tasks/model';
 import { type PollerSettings, type PollerStore, TaskPoller } from '../../src/tasks/poller';
@@ -162,8 +163,24 @@ async function hundred(emulator: Emulator) {
   };
 }
 
+/** The emulator in its own process, so that its buffers do not count in this process's memory. */
+async function emulatorProcess(): Promise<{ baseUrl: string; apiKey: string; stop(): void }> {
+  const child = spawn(process.execPath, [path.join(__dirname, '../emulator/cli.js'), '--json', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    child.stdout.on('data', d => {
+      buf += d;
+      if (buf.includes('\n')) resolve(buf.split('\n')[0]);
+    });
+    child.on('exit', code => reject(new Error(`emulator exited ${code}`)));
+  });
+  const info = JSON.parse(line) as { baseUrl: string; apiKey: string };
+  return { ...info, stop: () => child.kill('SIGTERM') };
+}
+
 /** A 10 MB upload streamed from disk and its download streamed to disk: throughput and peak RSS growth. */
-async function transfer(emulator: Emulator) {
+async function transfer() {
+  const emulator = await emulatorProcess();
   const client = new DeveloperApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, timeoutMs: 120_000 });
   const dir = mkdtempSync(path.join(tmpdir(), 'mat-bench-'));
   const source = path.join(dir, 'ten-mb.bin');
@@ -198,6 +215,7 @@ async function transfer(emulator: Emulator) {
       roundTripExact: same,
     };
   } finally {
+    emulator.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -207,7 +225,7 @@ async function main() {
   const emulator = await startEmulator({ quiet: true });
   try {
     // Transfer first, while the process is quiet, so other work does not blur its memory numbers.
-    const files = await transfer(emulator);
+    const files = await transfer();
     const [rows, burst] = await Promise.all([
       latency(emulator, durations, Number(process.env.BENCH_REPS ?? 3)),
       (async () => {
