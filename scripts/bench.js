@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench: measures on this machine, in one run, against the local emulator, and prints a markdown
-// table (also written to bench/RESULTS.md): package and bundle sizes, activation time in a real extension
+// table (also written to test/bench/RESULTS.md): package and bundle sizes, activation time in a real extension
 // host (median of fresh starts), result latency and requests per task for polling, the stream and the
 // official SDK's 2 s polling, 100 tasks at once, a 10 MB upload and download, and the Tasks view with
 // 1,000 tasks. Env BENCH_DURATIONS (default 3,15,60,120 s), BENCH_REPS (3), BENCH_STARTS (5).
@@ -134,10 +134,10 @@ async function main() {
     ...rows,
     ``,
   ].join('\n');
-  fs.mkdirSync(path.join(ROOT, 'bench'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench', 'RESULTS.md'), table);
+  fs.mkdirSync(path.join(ROOT, 'test', 'bench'), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, 'test', 'bench', 'RESULTS.md'), table);
   console.log(`\n${table}`);
-  console.log('written to bench/RESULTS.md');
+  console.log('written to test/bench/RESULTS.md');
 }
 
 main().catch(e => {
