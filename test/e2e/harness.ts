@@ -193,10 +193,13 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   return new Workbench(browser.page, browser.context, server, browser.close, scratchDir, workspace);
 }
 
-/** The extension's package.json (from the repo root). */
+/** The extension's package.json (from the repo root), with %placeholders% resolved from package.nls.json as VS Code shows them. */
 export function extensionManifest(): {
   name: string; publisher: string; displayName: string;
   contributes?: { commands?: { command: string; title: string; category?: string }[] };
 } {
-  return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+  const nlsFile = path.join(REPO_ROOT, 'package.nls.json');
+  const nls: Record<string, string> = fs.existsSync(nlsFile) ? JSON.parse(fs.readFileSync(nlsFile, 'utf8')) : {};
+  return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'), (_key, value) =>
+    typeof value === 'string' && /^%[^%]+%$/.test(value) && nls[value.slice(1, -1)] !== undefined ? nls[value.slice(1, -1)] : value);
 }
