@@ -34,7 +34,7 @@ export class CompletionNotifier extends Disposable {
       if (!(await this.store.markNotified(task.id))) return;
       this.log.info(`task ${task.id} ${task.status}${task.error ? `: ${task.error}` : ''}`);
       if (task.status === 'completed' && !task.error) {
-        if (readSettings().settings.openResultOnCompletion) await showResult(task, { preserveFocus: true });
+        if (readSettings().settings.openResultOnCompletion) await showResult(task, { preserveFocus: true, stillWanted: () => this.store.get(task.id) !== undefined });
         const action = await this.ui.info(`Multi-Agent task done: ${task.title}`, 'Open', 'Copy', 'Insert at Cursor');
         if (action === 'Open') await vscode.commands.executeCommand(Commands.openResult, task.id);
         if (action === 'Copy') await vscode.commands.executeCommand(Commands.copyResult, task.id);

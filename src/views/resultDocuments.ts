@@ -31,9 +31,14 @@ export class ResultDocumentProvider implements vscode.TextDocumentContentProvide
 }
 
 /** Opens the result beside the code, as a real tab (not a preview that the next click replaces). */
-export async function showResult(task: TrackedTask, options: { preserveFocus?: boolean } = {}): Promise<vscode.TextEditor> {
+export async function showResult(
+  task: TrackedTask,
+  options: { preserveFocus?: boolean; stillWanted?: () => boolean } = {},
+): Promise<vscode.TextEditor | undefined> {
   const document = await vscode.workspace.openTextDocument(resultUri(task));
   if (document.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+  // Opening takes a few awaits: a task removed meanwhile (Remove, Clear Finished) must not pop up a tab.
+  if (options.stillWanted && !options.stillWanted()) return undefined;
   return vscode.window.showTextDocument(document, {
     viewColumn: vscode.ViewColumn.Beside,
     preview: false,

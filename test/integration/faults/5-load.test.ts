@@ -1,0 +1,74 @@
+// Case 5: 100 tasks submitted within a minute.
+import * as assert from 'assert';
+import type { PollerDeps } from '../../../src/tasks/poller';
+import type { RecordedRequest } from '../../emulator/server';
+import { useExtensionWithEmulator, waitFor } from '../helpers';
+import { orchestrate, runPosts, useSettings } from './common';
+import { kase } from './table';
+
+
+/** What was open at the moment most requests were, from the recorded start and end times. */
+function peakMix(requests: RecordedRequest[]): string {
+  let best: RecordedRequest[] = [];
+  for (const r of requests) {
+    const open = requests.filter(o => o.startedAt <= r.startedAt && (o.endedAt ?? Infinity) > r.startedAt);
+    if (open.length > best.length) best = open;
+  }
+  const kinds = new Map<string, number>();
+  for (const r of best) {
+    const kind = `${r.method} ${r.path.replace(/task_[\w-]+/, '{id}')}`;
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  return [...kinds].map(([k, n]) => `${n}× ${k}`).join(', ');
+}
+
+describe('faults: 5 load', () => {
+  const ctx = useExtensionWithEmulator({ taskDurationMs: 4000 });
+  useSettings({ useStream: true, openResultOnCompletion: false, firstPollDelayMs: 250 });
+
+  kase('5 100 tasks within a minute: in-flight within limits, none lost, status bar and views match the store', async function () {
+    this.timeout(120_000);
+    const mismatches: string[] = [];
+    const check = () => {
+      const running = ctx.api.store.running().length;
+      const text = ctx.api.statusBar.item.text;
+      const shown = /(\d+) tasks? (running|waiting)/.exec(text);
+      if (running && (!shown || Number(shown[1]) !== running)) mismatches.push(`status bar "${text}" vs ${running} running`);
+      const badge = ctx.api.sidebar?.views.tasks.badge?.value ?? 0;
+      if (badge !== running) mismatches.push(`badge ${badge} vs ${running} running`);
+      const rows = ctx.api.sidebar?.tasks.getChildren().length;
+      if (rows !== ctx.api.store.all().length) mismatches.push(`tree ${rows} rows vs ${ctx.api.store.all().length} tasks`);
+    };
+    const sampler = setInterval(check, 100);
+    const started = Date.now();
+    const ids: string[] = [];
+    try {
+      for (let i = 0; i < 100; i++) {
+        const task = await orchestrate(ctx, `Load ${i}`);
+        assert.ok(task, `task ${i} submitted: ${JSON.stringify(ctx.user.shown.slice(-1))}`);
+        ids.push(task.id);
+      }
+      const submitSeconds = (Date.now() - started) / 1000;
+      assert.ok(submitSeconds < 60, `100 submissions took ${submitSeconds} s`);
+      await waitFor(() => ctx.api.store.running().length === 0, 'every task to finish', 90_000);
+      check();
+    } finally {
+      clearInterval(sampler);
+    }
+    assert.deepStrictEqual(mismatches.slice(0, 5), [], `${mismatches.length} mismatches`);
+    assert.strictEqual(new Set(ids).size, 100);
+    assert.strictEqual(runPosts(ctx).length, 100, 'exactly 100 submissions');
+    for (const id of ids) {
+      const task = ctx.api.store.get(id);
+      assert.strictEqual(task?.status, 'completed', `${id}: ${task?.status} ${task?.error ?? ''}`);
+      assert.strictEqual(await ctx.api.store.readResult(id), ctx.emulator.task(id)?.result, `${id} result cached`);
+    }
+    // The limits the extension configured its poller with (extension.ts), read live so the test follows them.
+    const { maxInFlight: MAX_POLLS, maxStreams: MAX_STREAMS } = (ctx.api.poller as unknown as { deps: PollerDeps }).deps.settings();
+    assert.ok(ctx.api.poller.stats.peakInFlight <= MAX_POLLS, `poller peak ${ctx.api.poller.stats.peakInFlight}`);
+    const limit = MAX_POLLS + MAX_STREAMS + 1;
+    assert.ok(ctx.emulator.stats.peakInFlight <= limit, `emulator saw ${ctx.emulator.stats.peakInFlight} in flight (limit ${limit}); at the peak: ${peakMix(ctx.emulator.requests)}`);
+    assert.strictEqual(ctx.user.messages('info').filter(m => m.includes('task done')).length, 100, 'one notification per task');
+    console.log(`      100 tasks: peak in flight ${ctx.emulator.stats.peakInFlight} (poller ${ctx.api.poller.stats.peakInFlight}), ${ctx.emulator.stats.total} requests`);
+  });
+});

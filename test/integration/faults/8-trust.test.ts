@@ -1,0 +1,50 @@
+// Case 8: untrusted workspaces. The harness starts code-server with --disable-workspace-trust, so every
+// workspace is trusted here; the restricted behaviour is tested through readSettings({ trusted: false }),
+// the same code path activation takes when vscode.workspace.isTrusted is false.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { RESTRICTED_SETTINGS, readSettings } from '../../../src/config';
+import { EXT_ID, useExtensionWithEmulator, waitFor, workspaceUri } from '../helpers';
+import { kase } from './table';
+
+describe('faults: 8 untrusted workspaces', () => {
+  useExtensionWithEmulator();
+
+  kase('8 package.json declares limited support and restricts the settings that cost money', async () => {
+    const ext = vscode.extensions.getExtension(EXT_ID)!;
+    const pkg = JSON.parse(fs.readFileSync(path.join(ext.extensionPath, 'package.json'), 'utf8'));
+    const declared = pkg.capabilities?.untrustedWorkspaces;
+    assert.strictEqual(declared?.supported, 'limited');
+    assert.ok(typeof declared.description === 'string' && declared.description.length > 20);
+    const restricted: string[] = declared.restrictedConfigurations;
+    assert.deepStrictEqual([...restricted].sort(), RESTRICTED_SETTINGS.map(n => `multiAgent.${n}`).sort(), 'package.json and config.ts agree');
+    const contributed = Object.keys(pkg.contributes.configuration.properties);
+    for (const name of restricted) assert.ok(contributed.includes(name), `${name} is a contributed setting`);
+    for (const name of ['baseUrl', 'platformUrl', 'streamUrl']) {
+      assert.strictEqual(pkg.contributes.configuration.properties[`multiAgent.${name}`].scope, 'application', `${name} is user-only`);
+    }
+  });
+
+  kase('8 restricted mode ignores workspace values of the restricted settings (harness: trust disabled, isTrusted true)', async () => {
+    assert.strictEqual(vscode.workspace.isTrusted, true, 'the harness runs with --disable-workspace-trust');
+    const file = workspaceUri('.vscode', 'settings.json');
+    await vscode.workspace.fs.writeFile(
+      file,
+      Buffer.from(JSON.stringify({ 'multiAgent.agentCount': 8, 'multiAgent.mock': true, 'multiAgent.modelId': 'expensive/model', 'multiAgent.budgetUsd': 500, 'multiAgent.openResultOnCompletion': false })),
+    );
+    try {
+      await waitFor(() => vscode.workspace.getConfiguration('multiAgent').get('agentCount') === 8, 'the workspace settings to load');
+      const trusted = readSettings({ trusted: true }).settings;
+      assert.deepStrictEqual([trusted.agentCount, trusted.mock, trusted.modelId, trusted.budgetUsd], [8, true, 'expensive/model', 500]);
+      const restricted = readSettings({ trusted: false }).settings;
+      assert.deepStrictEqual([restricted.agentCount, restricted.mock, restricted.modelId, restricted.budgetUsd], [4, false, undefined, undefined], 'user values only');
+      assert.strictEqual(restricted.openResultOnCompletion, false, 'harmless settings still come from the workspace');
+      assert.strictEqual(readSettings().settings.agentCount, 8, 'default follows vscode.workspace.isTrusted');
+    } finally {
+      await vscode.workspace.fs.delete(workspaceUri('.vscode'), { recursive: true });
+      await waitFor(() => vscode.workspace.getConfiguration('multiAgent').get('agentCount') === 4, 'the workspace settings to go');
+    }
+  });
+});
