@@ -124,8 +124,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   // Everything that waits on another process (secret storage lives in the window, not the extension
   // host) happens after activate() returns, so activation costs only what it builds.
   void (async () => {
-    await seedDemoKey(keys);
-    await keys.refresh();
+    await keys.initialize(demoKey());
     checkWorkspaceAddresses(services);
     poller.setFocused(vscode.window.state.focused);
     if (store.running().length) poller.wake();
@@ -165,16 +164,15 @@ function watchWorkspaceSettings(onChange: () => void): vscode.Disposable {
 
 /**
  * The demo (npm run demo) starts VS Code with MULTI_AGENT_TASKS_DEMO_KEY and the emulator's loopback
- * address. Only then, and only when no key is stored, is it saved, like the user typing it in.
+ * address. Only then is that key used (stored when no key is set, like the user typing it in).
  */
-async function seedDemoKey(keys: KeyStore): Promise<void> {
-  const demoKey = process.env.MULTI_AGENT_TASKS_DEMO_KEY;
-  if (!demoKey || (await keys.getApiKey())) return;
-  const base = readSettings().settings.baseUrl;
+function demoKey(): string | undefined {
+  const key = process.env.MULTI_AGENT_TASKS_DEMO_KEY;
+  if (!key) return undefined;
   try {
-    const host = new URL(base).hostname;
-    if (host === '127.0.0.1' || host === 'localhost') await keys.setApiKey(demoKey);
+    const host = new URL(readSettings().settings.baseUrl).hostname;
+    return host === '127.0.0.1' || host === 'localhost' ? key : undefined;
   } catch {
-    // Not a URL: the demo key is not for this configuration.
+    return undefined; // not a URL: the demo key is not for this configuration
   }
 }

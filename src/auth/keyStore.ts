@@ -13,6 +13,8 @@ export class KeyStore extends Disposable {
   readonly onDidChange = this.changed.event;
   private cached: string | undefined;
   private loaded = false;
+  /** Start-up reading of the store (see `initialize`); reads wait for it so they never race a seeded key. */
+  private ready: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -28,6 +30,18 @@ export class KeyStore extends Disposable {
     );
   }
 
+  /**
+   * Reads the store once at start-up, after activation returns (secret storage answers from the window).
+   * `demoKey` (the demo's emulator key) is stored first when no key is set.
+   */
+  initialize(demoKey?: string): Promise<void> {
+    this.ready = (async () => {
+      if (demoKey && !(await this.secrets.get(SecretKeys.apiKey))) await this.secrets.store(SecretKeys.apiKey, demoKey);
+      await this.refresh();
+    })();
+    return this.ready;
+  }
+
   /** Reads the key once at start so menus and welcome views are right before any command runs. */
   async refresh(): Promise<void> {
     this.cached = (await this.secrets.get(SecretKeys.apiKey)) || undefined;
@@ -36,6 +50,7 @@ export class KeyStore extends Disposable {
   }
 
   async getApiKey(): Promise<string | undefined> {
+    await this.ready.catch(() => undefined);
     if (!this.loaded) await this.refresh();
     return this.cached;
   }
