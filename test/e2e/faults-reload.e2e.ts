@@ -47,26 +47,12 @@ describe('e2e: faults 4 window reload while tasks run', function () {
     await emulator?.close();
   });
 
-  async function orchestrateFromPalette(instruction: string): Promise<void> {
-    const page = wb!.page;
-    await page.keyboard.press('ControlOrMeta+P');
-    await page.locator('.quick-input-widget input').first().fill('math.ts');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'math.ts' }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('.tabs-container .tab', { hasText: 'math.ts' }).first().waitFor();
-    await page.locator('.monaco-editor .view-lines').first().click();
-    await page.keyboard.press('ControlOrMeta+A');
-    await wb!.runCommand('Multi-Agent: Orchestrate Selection');
-    const input = page.locator('.quick-input-widget input').first();
-    await input.waitFor({ state: 'visible' });
-    await input.fill(instruction);
-    await page.keyboard.press('Enter');
-  }
+
 
   it('4 reload: two tasks submitted from the palette are running', async () => {
-    await orchestrateFromPalette('Reload survivor A');
+    await wb!.orchestrateSelection('math.ts', 'Reload survivor A');
     await wb!.waitForStatusBarItem(/1 task running/, 20_000);
-    await orchestrateFromPalette('Reload survivor B');
+    await wb!.orchestrateSelection('math.ts', 'Reload survivor B');
     await wb!.waitForStatusBarItem(/2 tasks running/, 20_000);
     assert.strictEqual(emulator.requests.filter(r => r.path.endsWith('/run')).length, 2);
   });

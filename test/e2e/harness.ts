@@ -112,6 +112,23 @@ export class Workbench {
     }
   }
 
+  /** Opens `fileName` with Quick Open, selects all of it and runs "Orchestrate Selection" with `instruction`. */
+  async orchestrateSelection(fileName: string, instruction: string): Promise<void> {
+    const page = this.page;
+    await page.keyboard.press('ControlOrMeta+P');
+    await page.locator('.quick-input-widget input').first().fill(fileName);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tabs-container .tab', { hasText: fileName }).first().waitFor();
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await this.runCommand('Multi-Agent: Orchestrate Selection');
+    const input = page.locator('.quick-input-widget input').first();
+    await input.waitFor({ state: 'visible' });
+    await input.fill(instruction);
+    await page.keyboard.press('Enter');
+  }
+
   statusBarItem(text: string | RegExp): Locator {
     return this.page.locator('.statusbar-item', { hasText: text }).first();
   }

@@ -32,20 +32,7 @@ describe('e2e: orchestrate a selection from the command palette', function () {
 
   it('runs "Orchestrate Selection" and sees the status bar, then the result tab', async () => {
     const page = wb!.page;
-    // Open src/math.ts with Quick Open and select its whole text.
-    await page.keyboard.press('ControlOrMeta+P');
-    await page.locator('.quick-input-widget input').first().fill('math.ts');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'math.ts' }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('.tabs-container .tab', { hasText: 'math.ts' }).first().waitFor();
-    await page.locator('.monaco-editor .view-lines').first().click();
-    await page.keyboard.press('ControlOrMeta+A');
-
-    await wb!.runCommand('Multi-Agent: Orchestrate Selection');
-    const input = page.locator('.quick-input-widget input').first();
-    await input.waitFor({ state: 'visible' });
-    await input.fill('Review mean() for edge cases');
-    await page.keyboard.press('Enter');
+    await wb!.orchestrateSelection('math.ts', 'Review mean() for edge cases');
 
     const item = await wb!.waitForStatusBarItem(/1 task running/, 20_000);
     assert.match(await item.innerText(), /1 task running/);

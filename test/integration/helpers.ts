@@ -3,6 +3,8 @@
  * host, and replaces the UI with a scripted one that answers prompts and records what the user saw.
  */
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
 import type { UserInterface } from '../../src/ui';
@@ -150,4 +152,33 @@ export async function openAndSelect(relative: string, from?: number, to?: number
 
 export function resultTabs(): vscode.Tab[] {
   return vscode.window.tabGroups.all.flatMap(g => g.tabs).filter(t => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'multi-agent-result');
+}
+
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => {
+    const full = path.join(dir, e.name);
+    return e.isDirectory() ? filesUnder(full) : e.isFile() ? [full] : [];
+  });
+}
+
+/**
+ * Where any of `secrets` is stored in plain text: files under the extension's storage and log folders,
+ * globalState, workspaceState, and the settings. Fails when the log has no request lines, so a scan of
+ * the wrong folder cannot pass.
+ */
+export async function placesHoldingSecrets(api: TestApi, secrets: string[]): Promise<string[]> {
+  await new Promise(r => setTimeout(r, 1500)); // the log channel flushes to disk asynchronously
+  const logDir = path.dirname(api.context.logUri.fsPath);
+  const logText = filesUnder(logDir).map(f => fs.readFileSync(f, 'utf8')).join('\n');
+  assert.ok(/POST \/api\/v1\/developer\/run → /.test(logText), 'the scan reads the extension log');
+  const files = [api.context.globalStorageUri.fsPath, api.context.storageUri?.fsPath, logDir].flatMap(r => (r ? filesUnder(r) : []));
+  const config = vscode.workspace.getConfiguration('multiAgent');
+  const places: [string, string][] = [
+    ...files.map(f => [f, fs.readFileSync(f, 'latin1')] as [string, string]),
+    ...api.context.globalState.keys().map(k => [`globalState:${k}`, JSON.stringify(api.context.globalState.get(k))] as [string, string]),
+    ...api.context.workspaceState.keys().map(k => [`workspaceState:${k}`, JSON.stringify(api.context.workspaceState.get(k))] as [string, string]),
+    ['settings', JSON.stringify(config) + JSON.stringify(Object.keys(config).map(k => config.inspect(k)))],
+  ];
+  return places.filter(([, text]) => secrets.some(secret => text.includes(secret))).map(([where]) => where);
 }
