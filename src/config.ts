@@ -79,7 +79,9 @@ export function readSettings(options: { trusted?: boolean } = {}): SettingsReadi
     const value = config.get<unknown>(name);
     if (value === undefined || value === null) return fallback;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-      problems.push(`The setting ${SECTION}.${name} must be a whole number from ${min} to ${max} (it is ${JSON.stringify(value)}).`);
+      problems.push(
+        vscode.l10n.t('The setting {0} must be a whole number from {1} to {2} (it is {3}).', `${SECTION}.${name}`, min, max, JSON.stringify(value)),
+      );
       return fallback;
     }
     return value;
@@ -89,7 +91,7 @@ export function readSettings(options: { trusted?: boolean } = {}): SettingsReadi
   let budgetUsd: number | undefined;
   if (budget !== undefined && budget !== null) {
     if (typeof budget === 'number' && Number.isFinite(budget) && budget >= 0) budgetUsd = budget;
-    else problems.push(`The setting ${SECTION}.budgetUsd must be a number of USD, 0 or more (it is ${JSON.stringify(budget)}).`);
+    else problems.push(vscode.l10n.t('The setting {0} must be a number of USD, 0 or more (it is {1}).', `${SECTION}.budgetUsd`, JSON.stringify(budget)));
   }
 
   const roles = config.get<unknown>('roleModels');
@@ -100,7 +102,7 @@ export function readSettings(options: { trusted?: boolean } = {}): SettingsReadi
       !Array.isArray(roles) &&
       Object.entries(roles).every(([role, model]) => role.trim() && typeof model === 'string' && model.trim());
     if (valid) roleModels = Object.keys(roles).length ? (roles as Record<string, string>) : undefined;
-    else problems.push(`The setting ${SECTION}.roleModels must map role names to model ids, e.g. { "critic": "zai/glm-5.2" }.`);
+    else problems.push(vscode.l10n.t('The setting {0} must map role names to model ids, e.g. {1}.', `${SECTION}.roleModels`, '{ "critic": "zai/glm-5.2" }'));
   }
 
   const pollIntervalMs = int('pollIntervalMs', 1000, 250, 60_000);

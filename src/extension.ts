@@ -66,25 +66,25 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   function onPollerEvent(event: PollerEvent): void {
     switch (event.kind) {
       case 'rateLimited':
-        pausedReason = `Rate limited: polling resumes at ${new Date(event.untilMs).toLocaleTimeString()}.`;
+        pausedReason = vscode.l10n.t('Rate limited: polling resumes at {0}.', new Date(event.untilMs).toLocaleTimeString());
         setTimeout(() => {
           pausedReason = undefined;
           statusBar.refresh();
         }, Math.max(0, event.untilMs - Date.now()));
         break;
       case 'authenticationFailed':
-        pausedReason = 'Paused: the service rejected the API key.';
+        pausedReason = vscode.l10n.t('Paused: the service rejected the API key.');
         if (!warnedKey) {
           warnedKey = true;
           reportError({ ui, log }, Object.assign(new Error(event.message), { kind: 'authentication' }), 'poller');
         }
         break;
       case 'configurationError':
-        pausedReason = `Paused: ${event.message}`;
+        pausedReason = vscode.l10n.t('Paused: {0}', event.message);
         reportError({ ui, log }, Object.assign(new Error(event.message), { kind: 'configuration' }), 'poller');
         break;
       case 'connectionTrouble':
-        pausedReason = `Cannot reach the service (${event.message}); retrying. Nothing is lost.`;
+        pausedReason = vscode.l10n.t('Cannot reach the service ({0}); retrying. Nothing is lost.', event.message);
         break;
       case 'recovered':
         pausedReason = undefined;
@@ -153,7 +153,10 @@ function checkWorkspaceAddresses(s: Services): void {
   void s.context.workspaceState.update(StateKeys.warnedWorkspaceAddress, overridden.join());
   s.log.warn(`ignored workspace settings: ${overridden.join(', ')}`);
   void s.ui.warn(
-    `This workspace sets ${overridden.join(', ')}. Multi-Agent Tasks ignores that: the API address can only be set in your user settings, so a repository cannot send your API key elsewhere.`,
+    vscode.l10n.t(
+      'This workspace sets {0}. Multi-Agent Tasks ignores that: the API address can only be set in your user settings, so a repository cannot send your API key elsewhere.',
+      overridden.join(', '),
+    ),
   );
 }
 

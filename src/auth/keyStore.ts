@@ -80,12 +80,13 @@ export class KeyStore extends Disposable {
   /** Asks for the API key; returns it, or undefined when the user backs out. */
   async promptForApiKey(reason?: string): Promise<string | undefined> {
     const key = await this.ui.input({
-      title: 'Multi-Agent Tasks: API Key',
-      prompt: reason ?? 'Enter your Developer API key (create one in the web console, developer settings).',
+      title: vscode.l10n.t('Multi-Agent Tasks: API Key'),
+      prompt: reason ?? vscode.l10n.t('Enter your Developer API key (create one in the web console, developer settings).'),
       placeHolder: 'tfai_…',
       password: true,
       ignoreFocusOut: true,
-      validateInput: value => (value.trim() ? (/\s/.test(value.trim()) ? 'An API key has no spaces.' : undefined) : 'Enter a key.'),
+      validateInput: value =>
+        value.trim() ? (/\s/.test(value.trim()) ? vscode.l10n.t('An API key has no spaces.') : undefined) : vscode.l10n.t('Enter a key.'),
     });
     if (!key?.trim()) return undefined;
     await this.setApiKey(key);
@@ -94,6 +95,6 @@ export class KeyStore extends Disposable {
 
   /** The key, asking for it first when none is set. */
   async ensureApiKey(): Promise<string | undefined> {
-    return (await this.getApiKey()) ?? this.promptForApiKey('An API key is needed first. Enter your Developer API key:');
+    return (await this.getApiKey()) ?? this.promptForApiKey(vscode.l10n.t('An API key is needed first. Enter your Developer API key:'));
   }
 }

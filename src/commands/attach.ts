@@ -4,25 +4,24 @@ import { LIMITS } from '../api/requests';
 import { searchExcludeGlob } from '../config';
 import type { Services } from '../services';
 import { UserFacingError } from '../tasks/submitter';
-import { plural } from '../views/format';
 
 /** Enough to choose from without listing a monorepo's every file. */
 const MAX_PICKABLE = 5000;
 
 /** Picks workspace files (files.exclude and search.exclude applied) and attaches them. Returns how many. */
 export async function attachFiles(s: Services): Promise<number> {
-  if (!vscode.workspace.workspaceFolders?.length) throw new UserFacingError('Open a folder first: attached files come from the workspace.');
+  if (!vscode.workspace.workspaceFolders?.length) throw new UserFacingError(vscode.l10n.t('Open a folder first: attached files come from the workspace.'));
   const found = await vscode.workspace.findFiles('**/*', searchExcludeGlob(), MAX_PICKABLE);
   const attached = new Set(s.attachments.list().map(u => u.toString()));
   const items = found
     .filter(uri => !attached.has(uri.toString()))
     .map(uri => ({ label: vscode.workspace.asRelativePath(uri, true), uri }))
     .sort((a, b) => a.label.localeCompare(b.label));
-  if (!items.length) throw new UserFacingError('There are no more workspace files to attach.');
+  if (!items.length) throw new UserFacingError(vscode.l10n.t('There are no more workspace files to attach.'));
   const left = LIMITS.maxAttachments - attached.size;
   const picked = await s.ui.pickMany(items, {
-    title: 'Attach Files to the Next Task',
-    placeHolder: `Choose up to ${plural(left, 'file')} (10 MB each)`,
+    title: vscode.l10n.t('Attach Files to the Next Task'),
+    placeHolder: left === 1 ? vscode.l10n.t('Choose up to 1 file (10 MB each)') : vscode.l10n.t('Choose up to {0} files (10 MB each)', left),
     matchOnDescription: true,
   });
   if (!picked?.length) return 0;
@@ -39,18 +38,19 @@ export async function attachToNextTask(s: Services, uri?: unknown, uris?: unknow
         : vscode.window.activeTextEditor
           ? [vscode.window.activeTextEditor.document.uri]
           : [];
-  if (!targets.length) throw new UserFacingError('Select a file in the explorer to attach.');
+  if (!targets.length) throw new UserFacingError(vscode.l10n.t('Select a file in the explorer to attach.'));
   return add(s, targets);
 }
 
 export function clearAttachments(s: Services): void {
   const n = s.attachments.count;
   s.attachments.clear();
-  if (n) void s.ui.info(`Removed ${plural(n, 'attached file')}.`);
+  if (n) void s.ui.info(n === 1 ? vscode.l10n.t('Removed 1 attached file.') : vscode.l10n.t('Removed {0} attached files.', n));
 }
 
 async function add(s: Services, uris: vscode.Uri[]): Promise<number> {
   const added = await s.attachments.add(uris);
-  if (added) void s.ui.info(`${plural(s.attachments.count, 'file')} will go with the next task.`);
+  const count = s.attachments.count;
+  if (added) void s.ui.info(count === 1 ? vscode.l10n.t('1 file will go with the next task.') : vscode.l10n.t('{0} files will go with the next task.', count));
   return added;
 }

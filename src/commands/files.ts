@@ -34,16 +34,16 @@ export class FileActions {
    */
   async upload(uri?: unknown, uris?: unknown): Promise<ApiFile[]> {
     let targets = Array.isArray(uris) && uris.every(u => u instanceof vscode.Uri) && uris.length ? (uris as vscode.Uri[]) : uri instanceof vscode.Uri ? [uri] : undefined;
-    targets ??= await this.s.ui.openDialog({ canSelectMany: true, canSelectFolders: false, openLabel: 'Upload', title: 'Upload to Multi-Agent Files' });
+    targets ??= await this.s.ui.openDialog({ canSelectMany: true, canSelectFolders: false, openLabel: vscode.l10n.t('Upload'), title: vscode.l10n.t('Upload to Multi-Agent Files') });
     if (!targets?.length) return [];
     if (!(await this.s.keys.ensureApiKey())) return [];
     const sizes: number[] = [];
     for (const target of targets) {
       const name = path.basename(target.path);
       const info = await vscode.workspace.fs.stat(target);
-      if (info.type & vscode.FileType.Directory) throw new UserFacingError(`${name} is a folder: upload files.`);
+      if (info.type & vscode.FileType.Directory) throw new UserFacingError(vscode.l10n.t('{0} is a folder: upload files.', name));
       if (info.size > LIMITS.maxUploadBytes) {
-        throw new UserFacingError(`${name} is ${formatBytes(info.size)}; the service accepts files up to 10 MB. Nothing was uploaded.`);
+        throw new UserFacingError(vscode.l10n.t('{0} is {1}; the service accepts files up to 10 MB. Nothing was uploaded.', name, formatBytes(info.size)));
       }
       sizes.push(info.size);
     }
@@ -53,7 +53,7 @@ export class FileActions {
       for (const [i, target] of targets.entries()) {
         const name = path.basename(target.path);
         const file = await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: `Uploading ${name}`, cancellable: true },
+          { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Uploading {0}', name), cancellable: true },
           async (progress, token) => {
             const aborter = new AbortController();
             const sub = token.onCancellationRequested(() => aborter.abort());
@@ -61,7 +61,7 @@ export class FileActions {
             const onProgress = (sent: number, total: number | undefined) => {
               const pct = Math.min(100, (sent / (total || sizes[i] || 1)) * 100);
               if (pct > reported) {
-                progress.report({ increment: pct - reported, message: `${formatBytes(sent)} of ${formatBytes(total || sizes[i])}` });
+                progress.report({ increment: pct - reported, message: vscode.l10n.t('{0} of {1}', formatBytes(sent), formatBytes(total || sizes[i])) });
                 reported = pct;
               }
             };
@@ -80,13 +80,15 @@ export class FileActions {
     } finally {
       if (uploaded.length) this.tree.refresh();
     }
-    void this.s.ui.info(uploaded.length === 1 ? `Uploaded ${uploaded[0].filename}.` : `Uploaded ${uploaded.length} files.`);
+    void this.s.ui.info(
+      uploaded.length === 1 ? vscode.l10n.t('Uploaded {0}.', uploaded[0].filename) : vscode.l10n.t('Uploaded {0} files.', uploaded.length),
+    );
     return uploaded;
   }
 
   /** Text opens read-only in an editor; anything else is saved where the user says. */
   async open(arg: unknown): Promise<vscode.TextEditor | vscode.Uri | undefined> {
-    const file = await this.resolve(arg, 'Open which file?');
+    const file = await this.resolve(arg, vscode.l10n.t('Open which file?'));
     if (!file) return undefined;
     if (!looksLikeTextFile(file)) return this.saveAs(file);
     const download = await this.s.api.client().downloadFile(file.id);
@@ -101,22 +103,26 @@ export class FileActions {
 
   /** Streams the content to a file the user chooses. Returns where it went. */
   async saveAs(arg: unknown): Promise<vscode.Uri | undefined> {
-    const file = await this.resolve(arg, 'Save which file?');
+    const file = await this.resolve(arg, vscode.l10n.t('Save which file?'));
     if (!file) return undefined;
     const target = await this.askTarget(file);
     if (!target) return undefined;
     const download = await this.s.api.client().downloadFile(file.id);
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Saving ${file.filename}…` }, () =>
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Saving {0}…', file.filename) }, () =>
       streamToUri(download.stream, target),
     );
-    void this.s.ui.info(`Saved ${file.filename} to ${vscode.workspace.asRelativePath(target, false)}.`);
+    void this.s.ui.info(vscode.l10n.t('Saved {0} to {1}.', file.filename, vscode.workspace.asRelativePath(target, false)));
     return target;
   }
 
   async delete(arg: unknown): Promise<boolean> {
-    const file = await this.resolve(arg, 'Delete which file?');
+    const file = await this.resolve(arg, vscode.l10n.t('Delete which file?'));
     if (!file) return false;
-    const ok = await this.s.ui.confirm(`Delete ${file.filename} from the service?`, 'Tasks and threads can no longer use it. This cannot be undone.', 'Delete');
+    const ok = await this.s.ui.confirm(
+      vscode.l10n.t('Delete {0} from the service?', file.filename),
+      vscode.l10n.t('Tasks and threads can no longer use it. This cannot be undone.'),
+      vscode.l10n.t('Delete'),
+    );
     if (!ok) return false;
     await this.s.api.client().deleteFile(file.id);
     this.tree.refresh();
@@ -124,10 +130,10 @@ export class FileActions {
   }
 
   async copyId(arg: unknown): Promise<string | undefined> {
-    const file = await this.resolve(arg, 'Copy the id of which file?');
+    const file = await this.resolve(arg, vscode.l10n.t('Copy the id of which file?'));
     if (!file) return undefined;
     await vscode.env.clipboard.writeText(file.id);
-    void this.s.ui.info(`Copied ${file.id}.`);
+    void this.s.ui.info(vscode.l10n.t('Copied {0}.', file.id));
     return file.id;
   }
 
@@ -137,7 +143,7 @@ export class FileActions {
     if (isApiFile(candidate)) return candidate;
     if (typeof arg === 'string') return this.s.api.client().getFile(arg);
     const files = await this.tree.files();
-    if (!files.length) throw new UserFacingError('No files are stored on the service.');
+    if (!files.length) throw new UserFacingError(vscode.l10n.t('No files are stored on the service.'));
     const picked = await this.s.ui.pick(
       files.map(file => ({ label: file.filename, description: file.bytes !== undefined ? formatBytes(file.bytes) : undefined, detail: file.id, file })),
       { placeHolder },
@@ -148,8 +154,8 @@ export class FileActions {
   private async askTarget(file: ApiFile): Promise<vscode.Uri | undefined> {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     return this.s.ui.saveDialog({
-      title: `Save ${file.filename}`,
-      saveLabel: 'Save',
+      title: vscode.l10n.t('Save {0}', file.filename),
+      saveLabel: vscode.l10n.t('Save'),
       defaultUri: folder ? vscode.Uri.joinPath(folder, file.filename) : undefined,
     });
   }
@@ -158,7 +164,7 @@ export class FileActions {
     const target = await this.askTarget(file);
     if (!target) return undefined;
     await vscode.workspace.fs.writeFile(target, bytes);
-    void this.s.ui.info(`${file.filename} is not text: saved it to ${vscode.workspace.asRelativePath(target, false)}.`);
+    void this.s.ui.info(vscode.l10n.t('{0} is not text: saved it to {1}.', file.filename, vscode.workspace.asRelativePath(target, false)));
     return target;
   }
 }
@@ -190,7 +196,7 @@ async function readAll(stream: Readable, maxBytes: number): Promise<Uint8Array> 
     total += buffer.byteLength;
     if (total > maxBytes) {
       stream.destroy();
-      throw new UserFacingError(`The file is over ${formatBytes(maxBytes)}: use "Save As…" instead.`);
+      throw new UserFacingError(vscode.l10n.t('The file is over {0}: use "Save As…" instead.', formatBytes(maxBytes)));
     }
     chunks.push(buffer);
   }

@@ -1,5 +1,5 @@
 /** "Select Model…": the service's models, cached for the session, stored in the modelId setting. */
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { Model, ModelList } from '../api';
 import { readSettings, updateSetting } from '../config';
 import type { Services } from '../services';
@@ -39,9 +39,9 @@ export function modelPickItems(list: ModelList, current: string | undefined): Mo
   const mark = (on: boolean) => (on ? '$(check) ' : '');
   const items: ModelPickItem[] = [
     {
-      label: `${mark(!current)}Service default`,
-      description: defaultId ? `currently ${options.find(m => m.id === defaultId)?.label ?? defaultId}` : undefined,
-      detail: 'Clears the multiAgent.modelId setting: the service chooses.',
+      label: `${mark(!current)}${vscode.l10n.t('Service default')}`,
+      description: defaultId ? vscode.l10n.t('currently {0}', options.find(m => m.id === defaultId)?.label ?? defaultId) : undefined,
+      detail: vscode.l10n.t('Clears the multiAgent.modelId setting: the service chooses.'),
       modelId: undefined,
     },
   ];
@@ -54,7 +54,12 @@ export function modelPickItems(list: ModelList, current: string | undefined): Mo
     });
   }
   if (current && !options.some(m => m.id === current)) {
-    items.push({ label: `${mark(true)}${current}`, description: 'from your settings', detail: 'Not in the service\'s list.', modelId: current });
+    items.push({
+      label: `${mark(true)}${current}`,
+      description: vscode.l10n.t('from your settings'),
+      detail: vscode.l10n.t("Not in the service's list."),
+      modelId: current,
+    });
   }
   return items;
 }
@@ -62,10 +67,10 @@ export function modelPickItems(list: ModelList, current: string | undefined): Mo
 function detailOf(model: Model, defaultId: string | undefined, current: string | undefined): string {
   return [
     model.id,
-    model.id === defaultId ? 'service default' : undefined,
-    model.id === current ? 'current' : undefined,
-    model.usageMultiple ? `${model.usageMultiple}× usage` : undefined,
-    model.reasoningEffortLevels?.length ? `reasoning: ${model.reasoningEffortLevels.join('/')}` : undefined,
+    model.id === defaultId ? vscode.l10n.t('service default') : undefined,
+    model.id === current ? vscode.l10n.t('current') : undefined,
+    model.usageMultiple ? vscode.l10n.t('{0}× usage', model.usageMultiple) : undefined,
+    model.reasoningEffortLevels?.length ? vscode.l10n.t('reasoning: {0}', model.reasoningEffortLevels.join('/')) : undefined,
   ]
     .filter(Boolean)
     .join(' · ');
@@ -74,10 +79,14 @@ function detailOf(model: Model, defaultId: string | undefined, current: string |
 /** Returns the chosen id ('' for the service default), or undefined when the user backed out. */
 export async function selectModel(s: Services, catalog: ModelCatalog): Promise<string | undefined> {
   const list = await catalog.list();
-  if (list.enabled === false) throw new UserFacingError('The service does not offer a choice of models for this account.');
+  if (list.enabled === false) throw new UserFacingError(vscode.l10n.t('The service does not offer a choice of models for this account.'));
   const current = readSettings().settings.modelId;
   const items = modelPickItems(list, current);
-  const picked = await s.ui.pick(items, { title: 'Model for New Tasks', placeHolder: `Current: ${current ?? 'service default'}`, matchOnDetail: true });
+  const picked = await s.ui.pick(items, {
+    title: vscode.l10n.t('Model for New Tasks'),
+    placeHolder: vscode.l10n.t('Current: {0}', current ?? vscode.l10n.t('service default')),
+    matchOnDetail: true,
+  });
   if (!picked) return undefined;
   await updateSetting('modelId', picked.modelId);
   return picked.modelId ?? '';
@@ -86,6 +95,6 @@ export async function selectModel(s: Services, catalog: ModelCatalog): Promise<s
 export async function refreshModels(s: Services, catalog: ModelCatalog): Promise<number> {
   const list = await catalog.list(true);
   const n = list.options?.length ?? 0;
-  void s.ui.info(`The service offers ${n} ${n === 1 ? 'model' : 'models'}.`);
+  void s.ui.info(n === 1 ? vscode.l10n.t('The service offers 1 model.') : vscode.l10n.t('The service offers {0} models.', n));
   return n;
 }

@@ -15,13 +15,14 @@ export class Orchestrator {
 
   async orchestrateSelection(): Promise<TrackedTask | undefined> {
     const editor = vscode.window.activeTextEditor;
-    if (!editor) throw new UserFacingError('Open a file and select the code to send first.');
+    if (!editor) throw new UserFacingError(vscode.l10n.t('Open a file and select the code to send first.'));
     const document = editor.document;
     const selection = editor.selection;
     if (selection.isEmpty || !document.getText(selection).trim()) {
-      if (!document.getText().trim()) throw new UserFacingError(`${labelOf(document.uri)} is empty: there is nothing to send.`);
-      const choice = await this.s.ui.info('No code is selected. Send the whole file instead?', 'Send Whole File');
-      if (choice !== 'Send Whole File') return undefined;
+      if (!document.getText().trim()) throw new UserFacingError(vscode.l10n.t('{0} is empty: there is nothing to send.', labelOf(document.uri)));
+      const sendWholeFile = vscode.l10n.t('Send Whole File');
+      const choice = await this.s.ui.info(vscode.l10n.t('No code is selected. Send the whole file instead?'), sendWholeFile);
+      if (choice !== sendWholeFile) return undefined;
       return this.orchestrate(document, undefined);
     }
     return this.orchestrate(document, selection);
@@ -30,17 +31,17 @@ export class Orchestrator {
   /** From the explorer (a URI, maybe one of several selected), the editor title, or the palette. */
   async orchestrateFile(uri?: unknown): Promise<TrackedTask | undefined> {
     const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
-    if (!target) throw new UserFacingError('Open or select a file to send first.');
+    if (!target) throw new UserFacingError(vscode.l10n.t('Open or select a file to send first.'));
     const name = labelOf(target);
     const info = await vscode.workspace.fs.stat(target);
-    if (info.type & vscode.FileType.Directory) throw new UserFacingError(`${name} is a folder: choose a file.`);
+    if (info.type & vscode.FileType.Directory) throw new UserFacingError(vscode.l10n.t('{0} is a folder: choose a file.', name));
     if (info.size > LIMITS.maxUploadBytes) {
-      throw new UserFacingError(`${name} is ${(info.size / 1024 / 1024).toFixed(1)} MB; files up to 10 MB can be sent.`);
+      throw new UserFacingError(vscode.l10n.t('{0} is {1} MB; files up to 10 MB can be sent.', name, (info.size / 1024 / 1024).toFixed(1)));
     }
     const bytes = await vscode.workspace.fs.readFile(target);
-    if (looksBinary(bytes)) throw new UserFacingError(`${name} looks like a binary file: only text can be sent as a prompt.`);
+    if (looksBinary(bytes)) throw new UserFacingError(vscode.l10n.t('{0} looks like a binary file: only text can be sent as a prompt.', name));
     const document = await vscode.workspace.openTextDocument(target);
-    if (!document.getText().trim()) throw new UserFacingError(`${name} is empty: there is nothing to send.`);
+    if (!document.getText().trim()) throw new UserFacingError(vscode.l10n.t('{0} is empty: there is nothing to send.', name));
     return this.orchestrate(document, undefined);
   }
 
@@ -66,34 +67,35 @@ export class Orchestrator {
 
     if (promptLength(prompt) > LIMITS.promptMaxChars) {
       const length = promptLength(prompt).toLocaleString('en-US');
+      const sendAsAttachment = vscode.l10n.t('Send as Attachment');
       const choice = await this.s.ui.warn(
-        `The prompt would be ${length} characters; the service accepts at most 10,000. Nothing was sent. Send the code as an attachment instead?`,
-        'Send as Attachment',
+        vscode.l10n.t('The prompt would be {0} characters; the service accepts at most 10,000. Nothing was sent. Send the code as an attachment instead?', length),
+        sendAsAttachment,
       );
-      if (choice !== 'Send as Attachment') return undefined;
+      if (choice !== sendAsAttachment) return undefined;
       if (attachmentIds.length >= LIMITS.maxAttachments) {
-        throw new UserFacingError(`At most ${LIMITS.maxAttachments} attachments can go with a task; remove one and try again.`);
+        throw new UserFacingError(vscode.l10n.t('At most {0} attachments can go with a task; remove one and try again.', LIMITS.maxAttachments));
       }
       const filename = path.basename(document.uri.path) || 'code.txt';
       // Checked before the upload: a prompt that cannot be sent anyway must not cost a request.
       if (promptLength(buildAttachmentPrompt(instruction, context, filename)) > LIMITS.promptMaxChars) {
-        throw new UserFacingError('The instruction alone is over 10,000 characters: shorten it. Nothing was sent.');
+        throw new UserFacingError(vscode.l10n.t('The instruction alone is over 10,000 characters: shorten it. Nothing was sent.'));
       }
       const settings = this.s.submitter.checkedSettings();
       const uploaded = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: `Uploading ${filename}…` },
+        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Uploading {0}…', filename) },
         () => this.s.api.client(settings).uploadAttachment({ data: new TextEncoder().encode(context.code), filename }),
       );
       attachmentIds.push(uploaded.id);
       attachmentNames.push(filename);
       prompt = buildAttachmentPrompt(instruction, context, filename) + attached.prompt.slice(buildPrompt(instruction, context).length);
       if (promptLength(prompt) > LIMITS.promptMaxChars) {
-        throw new UserFacingError('The instruction alone is over 10,000 characters: shorten it.');
+        throw new UserFacingError(vscode.l10n.t('The instruction alone is over 10,000 characters: shorten it.'));
       }
     }
 
     const task = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: 'Sending to the agents…' },
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Sending to the agents…') },
       () => this.s.submitter.submit({ instruction, prompt, source, attachmentIds, attachmentNames }),
     );
     this.s.attachments.clearSent(attached);
@@ -105,13 +107,13 @@ export class Orchestrator {
   async askInstruction(): Promise<string | undefined> {
     const recent = this.s.context.globalState.get<string[]>(StateKeys.recentInstructions, []);
     const value = await this.s.ui.input({
-      title: 'Multi-Agent Tasks',
-      prompt: 'What should the agents do with this code?',
-      placeHolder: 'e.g. Review for bugs and suggest a fix',
+      title: vscode.l10n.t('Multi-Agent Tasks'),
+      prompt: vscode.l10n.t('What should the agents do with this code?'),
+      placeHolder: vscode.l10n.t('e.g. Review for bugs and suggest a fix'),
       value: recent[0],
       valueSelection: recent[0] ? [0, recent[0].length] : undefined,
       ignoreFocusOut: true,
-      validateInput: v => (v.trim() ? undefined : 'Describe what the agents should do.'),
+      validateInput: v => (v.trim() ? undefined : vscode.l10n.t('Describe what the agents should do.')),
     });
     const instruction = value?.trim();
     if (!instruction) return undefined;

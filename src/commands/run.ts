@@ -3,6 +3,7 @@
  * for a rejected key, "Open Settings" for a bad setting, "Show Log" otherwise), never an unhandled error.
  */
 import * as vscode from 'vscode';
+import { Actions } from '../actions';
 import { errorKind, retryAfterOf } from '../apiService';
 import { Commands } from '../constants';
 import type { Logger } from '../log';
@@ -37,36 +38,46 @@ export function reportError(host: CommandHost, error: unknown, context?: string)
   host.log.error(`${context ? `${context}: ` : ''}${message}`);
   const offer = (shown: Thenable<string | undefined>) =>
     void Promise.resolve(shown).then(async action => {
-      if (action === 'Set API Key') await vscode.commands.executeCommand(Commands.setApiKey);
-      else if (action === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'multiAgent');
-      else if (action === 'Show Log') await vscode.commands.executeCommand(Commands.showLog);
+      if (action === Actions.setApiKey()) await vscode.commands.executeCommand(Commands.setApiKey);
+      else if (action === Actions.openSettings()) await vscode.commands.executeCommand('workbench.action.openSettings', 'multiAgent');
+      else if (action === Actions.showLog()) await vscode.commands.executeCommand(Commands.showLog);
     });
 
   if (error instanceof UserFacingError) return offer(host.ui.error(message, ...error.actions));
   switch (kind) {
     case 'authentication':
-      return offer(host.ui.error(`The service rejected the API key (${message}). Set a valid key and try again.`, 'Set API Key'));
+      return offer(host.ui.error(vscode.l10n.t('The service rejected the API key ({0}). Set a valid key and try again.', message), Actions.setApiKey()));
     case 'rateLimit': {
       const wait = retryAfterOf(error);
-      const when = wait ? ` Try again in ${Math.ceil(wait / 1000)} s.` : ' Try again in a moment.';
-      return offer(host.ui.warn(`The service is busy or your rate limit is reached: ${message}.${when}`));
+      return offer(
+        host.ui.warn(
+          wait
+            ? vscode.l10n.t('The service is busy or your rate limit is reached: {0}. Try again in {1} s.', message, Math.ceil(wait / 1000))
+            : vscode.l10n.t('The service is busy or your rate limit is reached: {0}. Try again in a moment.', message),
+        ),
+      );
     }
     case 'configuration':
-      return offer(host.ui.error(message, 'Open Settings'));
+      return offer(host.ui.error(message, Actions.openSettings()));
     case 'connection':
     case 'timeout':
-      return offer(host.ui.error(`${message}. Check your connection and the multiAgent.baseUrl setting; nothing was lost.`, 'Show Log'));
+      return offer(host.ui.error(vscode.l10n.t('{0}. Check your connection and the multiAgent.baseUrl setting; nothing was lost.', message), Actions.showLog()));
     case 'invalidRequest':
     case 'tooLarge':
     case 'unsupported':
     case 'validation':
     case 'permission':
-      return offer(host.ui.error(message, 'Show Log'));
+      return offer(host.ui.error(message, Actions.showLog()));
     default: {
       // A bare "Not found" or "Bad gateway" does not say what failed: name the status and the call.
       const { status, endpoint } = error as { status?: unknown; endpoint?: unknown };
-      const where = typeof status === 'number' ? ` (HTTP ${status}${typeof endpoint === 'string' ? ` from ${endpoint}` : ''})` : '';
-      return offer(host.ui.error(`Multi-Agent Tasks: ${message}${where}`, 'Show Log'));
+      const shown =
+        typeof status !== 'number'
+          ? vscode.l10n.t('Multi-Agent Tasks: {0}', message)
+          : typeof endpoint === 'string'
+            ? vscode.l10n.t('Multi-Agent Tasks: {0} (HTTP {1} from {2})', message, status, endpoint)
+            : vscode.l10n.t('Multi-Agent Tasks: {0} (HTTP {1})', message, status);
+      return offer(host.ui.error(shown, Actions.showLog()));
     }
   }
 }

@@ -10,7 +10,7 @@ import { UserFacingError } from '../tasks/submitter';
 function taskOf(s: Services, arg: unknown): TrackedTask {
   const id = typeof arg === 'string' ? arg : (arg as { task?: { id?: unknown } } | undefined)?.task?.id;
   const task = typeof id === 'string' ? s.store.get(id) : undefined;
-  if (!task) throw new UserFacingError('Choose a task in the Tasks view.');
+  if (!task) throw new UserFacingError(vscode.l10n.t('Choose a task in the Tasks view.'));
   return task;
 }
 
@@ -23,13 +23,13 @@ async function openSource(source: SourceRef): Promise<vscode.TextDocument> {
   try {
     return await vscode.workspace.openTextDocument(vscode.Uri.parse(source.uri));
   } catch {
-    throw new UserFacingError(`${source.label} can no longer be opened: it was moved or deleted.`);
+    throw new UserFacingError(vscode.l10n.t('{0} can no longer be opened: it was moved or deleted.', source.label));
   }
 }
 
 export async function revealSource(s: Services, arg: unknown): Promise<vscode.TextEditor> {
   const task = taskOf(s, arg);
-  if (!task.source) throw new UserFacingError(`"${task.title}" was not sent from a file.`);
+  if (!task.source) throw new UserFacingError(vscode.l10n.t('"{0}" was not sent from a file.', task.title));
   const document = await openSource(task.source);
   const range = rangeOf(task.source);
   const selection = range && document.validateRange(range);
@@ -41,14 +41,14 @@ export async function revealSource(s: Services, arg: unknown): Promise<vscode.Te
 /** The same instruction over the source as it is now (the same lines, re-read), as a new task. */
 export async function runAgain(s: Services, arg: unknown): Promise<TrackedTask | undefined> {
   const task = taskOf(s, arg);
-  if (!task.source) throw new UserFacingError(`"${task.title}" was not sent from a file, so it cannot be run again.`);
+  if (!task.source) throw new UserFacingError(vscode.l10n.t('"{0}" was not sent from a file, so it cannot be run again.', task.title));
   s.submitter.checkedSettings();
   if (!(await s.keys.ensureApiKey())) return undefined;
   const document = await openSource(task.source);
   const range = rangeOf(task.source);
   const valid = range && document.validateRange(range);
   const code = document.getText(valid);
-  if (!code.trim()) throw new UserFacingError(`${task.source.label} has nothing there any more to send.`);
+  if (!code.trim()) throw new UserFacingError(vscode.l10n.t('{0} has nothing there any more to send.', task.source.label));
   const endLine = valid && valid.end.character === 0 && valid.end.line > valid.start.line ? valid.end.line - 1 : valid?.end.line;
   const prompt = buildPrompt(task.instruction, {
     code,
@@ -57,14 +57,19 @@ export async function runAgain(s: Services, arg: unknown): Promise<TrackedTask |
     lines: valid && endLine !== undefined ? { start: valid.start.line + 1, end: endLine + 1 } : undefined,
   });
   if (promptLength(prompt) > LIMITS.promptMaxChars) {
-    throw new UserFacingError(`The code has grown: the prompt would be over ${LIMITS.promptMaxChars.toLocaleString('en-US')} characters. Select less and orchestrate it instead.`);
+    throw new UserFacingError(
+      vscode.l10n.t(
+        'The code has grown: the prompt would be over {0} characters. Select less and orchestrate it instead.',
+        LIMITS.promptMaxChars.toLocaleString('en-US'),
+      ),
+    );
   }
   const source: SourceRef = {
     ...task.source,
     languageId: document.languageId,
     range: valid && { startLine: valid.start.line, startCharacter: valid.start.character, endLine: valid.end.line, endCharacter: valid.end.character },
   };
-  const next = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Sending to the agents…' }, () =>
+  const next = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Sending to the agents…') }, () =>
     s.submitter.submit({ instruction: task.instruction, prompt, source, threadId: task.threadId }),
   );
   s.log.info(`task ${next.id} sent again from ${task.id}`);

@@ -60,22 +60,27 @@ export class AttachmentBasket extends Disposable {
     const fresh = uris.filter(u => !this.files.some(f => f.toString() === u.toString()));
     if (this.files.length + fresh.length > LIMITS.maxAttachments) {
       throw new UserFacingError(
-        `At most ${LIMITS.maxAttachments} files can go with a task: ${this.files.length} attached already, ${fresh.length} more chosen.`,
+        vscode.l10n.t(
+          'At most {0} files can go with a task: {1} attached already, {2} more chosen.',
+          LIMITS.maxAttachments,
+          this.files.length,
+          fresh.length,
+        ),
       );
     }
     const accepted: vscode.Uri[] = [];
     for (const uri of fresh) {
       const name = path.basename(uri.path);
       const info = await vscode.workspace.fs.stat(uri);
-      if (info.type & vscode.FileType.Directory) throw new UserFacingError(`${name} is a folder: attach files.`);
+      if (info.type & vscode.FileType.Directory) throw new UserFacingError(vscode.l10n.t('{0} is a folder: attach files.', name));
       if (info.size > LIMITS.maxUploadBytes) {
-        throw new UserFacingError(`${name} is ${(info.size / 1024 / 1024).toFixed(1)} MB; attachments can be up to 10 MB.`);
+        throw new UserFacingError(vscode.l10n.t('{0} is {1} MB; attachments can be up to 10 MB.', name, (info.size / 1024 / 1024).toFixed(1)));
       }
       if (looksLikeSecret(name)) {
         const ok = await this.ui.confirm(
-          `${name} looks like it holds secrets. Attach it anyway?`,
-          'Its content will be sent to the service with your next task.',
-          'Attach Anyway',
+          vscode.l10n.t('{0} looks like it holds secrets. Attach it anyway?', name),
+          vscode.l10n.t('Its content will be sent to the service with your next task.'),
+          vscode.l10n.t('Attach Anyway'),
         );
         if (!ok) continue;
       }
@@ -120,7 +125,7 @@ export class AttachmentBasket extends Disposable {
     for (const uri of large) {
       const name = path.basename(uri.path);
       const uploaded = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: `Uploading ${name}…` },
+        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Uploading {0}…', name) },
         () => client.uploadAttachment({ path: uri.fsPath, filename: name }),
       );
       ids.push(uploaded.id);

@@ -3,6 +3,7 @@
  * request. The task is stored before anything else can fail, so a submission is never lost.
  */
 import * as vscode from 'vscode';
+import { Actions } from '../actions';
 import type { ApiService } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
 import { readSettings } from '../config';
@@ -32,8 +33,11 @@ function mayHaveArrived(error: unknown): UserFacingError | undefined {
     e?.kind === 'server' || e?.kind === 'timeout' || e?.kind === 'responseFormat' || (e?.kind === 'connection' && e.notSent !== true);
   if (!unsure) return undefined;
   return new UserFacingError(
-    `Sending the task failed (${String(e.message).replace(/\.$/, '')}). It was not sent again, so there is no duplicate; if it reached the service it is listed in the web console.`,
-    ['Show Log'],
+    vscode.l10n.t(
+      'Sending the task failed ({0}). It was not sent again, so there is no duplicate; if it reached the service it is listed in the web console.',
+      String(e.message).replace(/\.$/, ''),
+    ),
+    [Actions.showLog()],
   );
 }
 
@@ -61,7 +65,7 @@ export class TaskSubmitter {
    */
   checkedSettings() {
     const { settings, problems } = readSettings();
-    if (problems.length) throw new UserFacingError(problems.join(' '), ['Open Settings']);
+    if (problems.length) throw new UserFacingError(problems.join(' '), [Actions.openSettings()]);
     this.api.client(settings);
     return settings;
   }

@@ -80,7 +80,7 @@ export class TaskStore extends Disposable implements PollerStore {
       updatedAt: Date.now(),
     };
     if (state.status === 'completed' && result !== undefined) delete next.error;
-    if (state.status === 'completed' && result === undefined) next.error = state.error ?? 'No result was returned.';
+    if (state.status === 'completed' && result === undefined) next.error = state.error ?? vscode.l10n.t('No result was returned.');
     this.tasks.set(taskId, next);
     this.changed.fire({ kind: 'finished', task: next });
     await this.save();

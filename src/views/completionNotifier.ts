@@ -3,6 +3,7 @@
  * offers Open / Copy / Insert at Cursor; a failed task opens nothing but says why.
  */
 import * as vscode from 'vscode';
+import { Actions } from '../actions';
 import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import { readSettings } from '../config';
@@ -35,15 +36,25 @@ export class CompletionNotifier extends Disposable {
       this.log.info(`task ${task.id} ${task.status}${task.error ? `: ${task.error}` : ''}`);
       if (task.status === 'completed' && !task.error) {
         if (readSettings().settings.openResultOnCompletion) await showResult(task, { preserveFocus: true, stillWanted: () => this.store.get(task.id) !== undefined });
-        const action = await this.ui.info(`Multi-Agent task done: ${task.title}`, 'Open', 'Copy', 'Insert at Cursor');
-        if (action === 'Open') await vscode.commands.executeCommand(Commands.openResult, task.id);
-        if (action === 'Copy') await vscode.commands.executeCommand(Commands.copyResult, task.id);
-        if (action === 'Insert at Cursor') await vscode.commands.executeCommand(Commands.insertResult, task.id);
+        const open = vscode.l10n.t('Open');
+        const copy = vscode.l10n.t('Copy');
+        const insert = vscode.l10n.t('Insert at Cursor');
+        const action = await this.ui.info(vscode.l10n.t('Multi-Agent task done: {0}', task.title), open, copy, insert);
+        if (action === open) await vscode.commands.executeCommand(Commands.openResult, task.id);
+        if (action === copy) await vscode.commands.executeCommand(Commands.copyResult, task.id);
+        if (action === insert) await vscode.commands.executeCommand(Commands.insertResult, task.id);
       } else if (task.status === 'awaiting_approval') {
-        await this.ui.warn(`Multi-Agent task "${task.title}" needs approval: ${task.error ?? 'approve it in the web console.'}`);
+        await this.ui.warn(vscode.l10n.t('Multi-Agent task "{0}" needs approval: {1}', task.title, task.error ?? vscode.l10n.t('approve it in the web console.')));
       } else {
-        const action = await this.ui.error(`Multi-Agent task "${task.title}" ${task.status === 'completed' ? 'has no result' : task.status}: ${task.error ?? 'no reason given.'}`, 'Show Log');
-        if (action === 'Show Log') await vscode.commands.executeCommand(Commands.showLog);
+        const reason = task.error ?? vscode.l10n.t('no reason given.');
+        const showLog = Actions.showLog();
+        const action = await this.ui.error(
+          task.status === 'completed'
+            ? vscode.l10n.t('Multi-Agent task "{0}" has no result: {1}', task.title, reason)
+            : vscode.l10n.t('Multi-Agent task "{0}" {1}: {2}', task.title, task.status, reason),
+          showLog,
+        );
+        if (action === showLog) await vscode.commands.executeCommand(Commands.showLog);
       }
     } catch (e) {
       this.log.warn(`could not announce ${task.id}: ${(e as Error).message}`);

@@ -54,9 +54,9 @@ export class FileDocumentProvider extends Disposable implements vscode.TextDocum
       const chunks: Buffer[] = [];
       for await (const chunk of download.stream) chunks.push(Buffer.from(chunk as Uint8Array));
       const text = decodeText(Buffer.concat(chunks));
-      return text ?? `This file is not text. Use "Save As…" in the Files view to save it to disk.\n`;
+      return text ?? `${vscode.l10n.t('This file is not text. Use "Save As…" in the Files view to save it to disk.')}\n`;
     } catch (e) {
-      return `The file could not be downloaded: ${e instanceof Error ? e.message : String(e)}\n`;
+      return `${vscode.l10n.t('The file could not be downloaded: {0}', e instanceof Error ? e.message : String(e))}\n`;
     }
   }
 }

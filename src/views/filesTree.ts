@@ -57,7 +57,7 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
     try {
       const client = this.api.client();
       if (client.form === 'earlier') {
-        return [{ kind: 'notice', label: 'Files are not available on the earlier API form (…/api/developer)', icon: 'info' }];
+        return [{ kind: 'notice', label: vscode.l10n.t('Files are not available on the earlier API form (…/api/developer)'), icon: 'info' }];
       }
       if (!this.page) {
         const generation = this.generation;
@@ -69,15 +69,15 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
       const nodes: FilesTreeNode[] = this.page.files.map(file => ({ kind: 'file', file }));
       return this.hasMore(this.page) ? [...nodes, { kind: 'loadMore' }] : nodes;
     } catch (e) {
-      return [errorNotice('Could not load the files', e, Commands.refreshFiles)];
+      return [errorNotice(vscode.l10n.t('Could not load the files'), e, Commands.refreshFiles)];
     }
   }
 
   getTreeItem(element: FilesTreeNode): vscode.TreeItem {
     if (element.kind === 'loadMore') {
-      const item = new vscode.TreeItem('Load more…');
+      const item = new vscode.TreeItem(vscode.l10n.t('Load more…'));
       item.iconPath = new vscode.ThemeIcon('ellipsis');
-      item.command = { command: Commands.loadMoreFiles, title: 'Load More' };
+      item.command = { command: Commands.loadMoreFiles, title: vscode.l10n.t('Load More') };
       item.contextValue = 'loadMore';
       return item;
     }
@@ -100,11 +100,11 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
     md.appendText(file.filename);
     md.appendMarkdown('**\n\n');
     const lines = [
-      file.bytes !== undefined ? `Size: ${formatBytes(file.bytes)} (${file.bytes.toLocaleString()} bytes)` : '',
-      file.created_at !== undefined ? `Uploaded: ${new Date(file.created_at * 1000).toLocaleString()}` : '',
-      file.purpose ? `Purpose: ${file.purpose}` : '',
-      file.mime_type ? `Type: ${file.mime_type}` : '',
-      `Id: ${file.id}`,
+      file.bytes !== undefined ? vscode.l10n.t('Size: {0} ({1} bytes)', formatBytes(file.bytes), file.bytes.toLocaleString()) : '',
+      file.created_at !== undefined ? vscode.l10n.t('Uploaded: {0}', new Date(file.created_at * 1000).toLocaleString()) : '',
+      file.purpose ? vscode.l10n.t('Purpose: {0}', file.purpose) : '',
+      file.mime_type ? vscode.l10n.t('Type: {0}', file.mime_type) : '',
+      vscode.l10n.t('Id: {0}', file.id),
     ];
     for (const line of lines.filter(Boolean)) {
       md.appendText(line);

@@ -35,7 +35,3 @@ export function firstLine(text: string | null | undefined, max = 80): string {
   const line = (text ?? '').trim().split(/\r?\n/).find(l => l.trim())?.trim() ?? '';
   return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
 }
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}

@@ -26,7 +26,8 @@ export class ResultDocumentProvider implements vscode.TextDocumentContentProvide
     const text = taskId ? await this.store.readResult(taskId) : undefined;
     if (text !== undefined) return text;
     if (task?.error) return `# ${task.title}\n\n${task.error}\n`;
-    return `# Result not available\n\nNo result is stored for ${taskId ?? 'this task'} yet.\n`;
+    const missing = taskId ? vscode.l10n.t('No result is stored for {0} yet.', taskId) : vscode.l10n.t('No result is stored for this task yet.');
+    return `# ${vscode.l10n.t('Result not available')}\n\n${missing}\n`;
   }
 }
 

@@ -15,7 +15,6 @@ import { Commands, ContextKeys, FILE_SCHEME, THREAD_SCHEME, Views } from '../con
 import type { Services } from '../services';
 import { FileDocumentProvider } from './fileDocuments';
 import { type FilesTreeNode, FilesTreeProvider } from './filesTree';
-import { plural } from './format';
 import { type TasksTreeNode, TasksTreeProvider, runningBadge } from './tasksTree';
 import { ThreadTranscriptProvider, type ThreadsTreeNode, ThreadsTreeProvider } from './threadsTree';
 import { UsagePanel } from './usagePanel';
@@ -52,7 +51,11 @@ export function registerSidebar(s: Services): vscode.Disposable {
   const renderTasksChrome = () => {
     views.tasks.badge = runningBadge(s.store);
     const attached = s.attachments.count;
-    views.tasks.description = attached ? `${plural(attached, 'file')} attached` : undefined;
+    views.tasks.description = attached
+      ? attached === 1
+        ? vscode.l10n.t('1 file attached')
+        : vscode.l10n.t('{0} files attached', attached)
+      : undefined;
   };
   const onAttachmentsChanged = () => {
     renderTasksChrome();

@@ -24,7 +24,7 @@ export class TaskStatusBar extends Disposable {
     private readonly extras: StatusExtras,
   ) {
     super();
-    this.item.name = 'Multi-Agent Tasks';
+    this.item.name = vscode.l10n.t('Multi-Agent Tasks');
     this.item.command = Commands.showTasks;
     this._register(store.onDidChange(e => this.onChange(e)));
     this._register({ dispose: () => clearTimeout(this.flashTimer) });
@@ -38,9 +38,14 @@ export class TaskStatusBar extends Disposable {
 
   private onChange(e: TaskChange): void {
     if (e.kind === 'finished') {
-      const ok = e.task.status === 'completed' && !e.task.error;
+      const { status, title } = e.task;
+      const ok = status === 'completed' && !e.task.error;
       this.flash = {
-        text: ok ? `$(check) Task done: ${e.task.title}` : `$(error) Task ${e.task.status === 'completed' ? 'incomplete' : e.task.status.replace('_', ' ')}: ${e.task.title}`,
+        text: ok
+          ? `$(check) ${vscode.l10n.t('Task done: {0}', title)}`
+          : status === 'completed'
+            ? `$(error) ${vscode.l10n.t('Task incomplete: {0}', title)}`
+            : `$(error) ${vscode.l10n.t('Task {0}: {1}', status.replace('_', ' '), title)}`,
         until: Date.now() + FLASH_MS,
       };
       clearTimeout(this.flashTimer);
@@ -59,9 +64,10 @@ export class TaskStatusBar extends Disposable {
     let text: string | undefined;
     if (this.flash && this.flash.until > Date.now() && running.length === 0) text = this.flash.text;
     else if (running.length) {
-      text = `$(sync~spin) ${running.length} ${running.length === 1 ? 'task' : 'tasks'} running`;
-      if (paused) text = `$(watch) ${running.length} ${running.length === 1 ? 'task' : 'tasks'} waiting`;
-    } else if (attached) text = `$(paperclip) ${attached} attached`;
+      const n = running.length;
+      text = `$(sync~spin) ${n === 1 ? vscode.l10n.t('1 task running') : vscode.l10n.t('{0} tasks running', n)}`;
+      if (paused) text = `$(watch) ${n === 1 ? vscode.l10n.t('1 task waiting') : vscode.l10n.t('{0} tasks waiting', n)}`;
+    } else if (attached) text = `$(paperclip) ${vscode.l10n.t('{0} attached', attached)}`;
     if (!text) {
       this.item.hide();
       return;
@@ -69,23 +75,27 @@ export class TaskStatusBar extends Disposable {
     this.item.text = text;
     this.item.tooltip = this.tooltip(running, paused, attached);
     const spoken = text.replace(/\$\([^)]+\)\s*/g, '');
-    this.item.accessibilityInformation = { label: `Multi-Agent Tasks: ${spoken}`, role: 'button' };
+    this.item.accessibilityInformation = { label: vscode.l10n.t('Multi-Agent Tasks: {0}', spoken), role: 'button' };
     this.item.show();
   }
 
   private tooltip(running: TrackedTask[], paused: string | undefined, attached: number): vscode.MarkdownString {
     const md = new vscode.MarkdownString('', true);
-    md.appendMarkdown('**Multi-Agent Tasks**\n\n');
+    md.appendMarkdown(`**${vscode.l10n.t('Multi-Agent Tasks')}**\n\n`);
     for (const task of running.slice(0, 10)) {
       const pct = task.progress !== undefined ? ` — ${Math.round(task.progress * 100)}%` : '';
       md.appendMarkdown(`$(sync~spin) `);
       md.appendText(`${task.title}${pct}`);
       md.appendMarkdown('\n\n');
     }
-    if (running.length > 10) md.appendText(`…and ${running.length - 10} more\n\n`);
+    if (running.length > 10) md.appendText(`${vscode.l10n.t('…and {0} more', running.length - 10)}\n\n`);
     if (paused) md.appendText(`${paused}\n\n`);
-    if (attached) md.appendText(`${attached} ${attached === 1 ? 'file' : 'files'} attached to the next task\n\n`);
-    md.appendMarkdown('Click to show the tasks.');
+    if (attached) {
+      md.appendText(
+        `${attached === 1 ? vscode.l10n.t('1 file attached to the next task') : vscode.l10n.t('{0} files attached to the next task', attached)}\n\n`,
+      );
+    }
+    md.appendMarkdown(vscode.l10n.t('Click to show the tasks.'));
     return md;
   }
 }

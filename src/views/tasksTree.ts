@@ -7,7 +7,7 @@ import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import { type AgentProgress, type TrackedTask, isFinished } from '../tasks/model';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
-import { formatDuration, plural } from './format';
+import { formatDuration } from './format';
 
 export interface TaskNode {
   readonly kind: 'task';
@@ -94,12 +94,12 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     const elapsed = formatDuration((task.finishedAt ?? Date.now()) - task.submittedAt);
     const pct = running && task.progress !== undefined ? `${Math.round(task.progress * 100)}% · ` : '';
-    item.description = [`${pct}${elapsed}`, task.modelId, task.threadId ? 'thread' : undefined].filter(Boolean).join(' · ');
+    item.description = [`${pct}${elapsed}`, task.modelId, task.threadId ? vscode.l10n.t('thread') : undefined].filter(Boolean).join(' · ');
     item.tooltip = tooltipOf(task);
     item.contextValue = `task.${statusKey(task)}${task.source ? '.source' : ''}`;
     item.accessibilityInformation = { label: `${task.title}, ${task.status.replace('_', ' ')}, ${elapsed}` };
     if (task.status === 'completed') {
-      item.command = { command: Commands.openResult, title: 'Open Result', arguments: [task.id] };
+      item.command = { command: Commands.openResult, title: vscode.l10n.t('Open Result'), arguments: [task.id] };
     }
     return item;
   }
@@ -115,7 +115,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
 
 function agentItem(agent: AgentProgress): vscode.TreeItem {
   const pct = agent.progress !== undefined ? `${Math.round(agent.progress * 100)}%` : '';
-  const item = new vscode.TreeItem(`Agent ${agent.id}`, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(vscode.l10n.t('Agent {0}', agent.id), vscode.TreeItemCollapsibleState.None);
   item.description = [agent.status, pct].filter(Boolean).join(' · ');
   item.iconPath = new vscode.ThemeIcon(agent.status === 'completed' ? 'pass' : agent.status === 'failed' ? 'error' : 'loading~spin');
   item.contextValue = 'agent';
@@ -128,15 +128,17 @@ function tooltipOf(task: TrackedTask): vscode.MarkdownString {
   md.appendText(task.title);
   md.appendMarkdown('**\n\n');
   const lines: string[] = [
-    `Status: ${task.status.replace('_', ' ')}`,
-    `Sent: ${new Date(task.submittedAt).toLocaleString()}`,
-    task.finishedAt ? `Took: ${formatDuration(task.finishedAt - task.submittedAt)}` : `Running for: ${formatDuration(Date.now() - task.submittedAt)}`,
-    task.modelId ? `Model: ${task.modelId}` : 'Model: service default',
-    task.agentCount ? `Agents: ${task.agentCount}` : '',
-    task.source ? `Source: ${task.source.label}${task.source.range ? ` (lines ${task.source.range.startLine + 1}-${task.source.range.endLine + 1})` : ''}` : '',
-    task.threadId ? `Thread: ${task.threadId}` : '',
-    task.attachmentNames?.length ? `Attached: ${task.attachmentNames.join(', ')}` : '',
-    `Id: ${task.id}`,
+    vscode.l10n.t('Status: {0}', task.status.replace('_', ' ')),
+    vscode.l10n.t('Sent: {0}', new Date(task.submittedAt).toLocaleString()),
+    task.finishedAt
+      ? vscode.l10n.t('Took: {0}', formatDuration(task.finishedAt - task.submittedAt))
+      : vscode.l10n.t('Running for: {0}', formatDuration(Date.now() - task.submittedAt)),
+    task.modelId ? vscode.l10n.t('Model: {0}', task.modelId) : vscode.l10n.t('Model: service default'),
+    task.agentCount ? vscode.l10n.t('Agents: {0}', task.agentCount) : '',
+    task.source ? sourceLine(task.source) : '',
+    task.threadId ? vscode.l10n.t('Thread: {0}', task.threadId) : '',
+    task.attachmentNames?.length ? vscode.l10n.t('Attached: {0}', task.attachmentNames.join(', ')) : '',
+    vscode.l10n.t('Id: {0}', task.id),
   ];
   for (const line of lines.filter(Boolean)) {
     md.appendText(line);
@@ -146,7 +148,7 @@ function tooltipOf(task: TrackedTask): vscode.MarkdownString {
     md.appendMarkdown('\n');
     for (const agent of task.agents) {
       const pct = agent.progress !== undefined ? ` ${Math.round(agent.progress * 100)}%` : '';
-      md.appendText(`Agent ${agent.id}: ${agent.status}${pct}`);
+      md.appendText(`${vscode.l10n.t('Agent {0}', agent.id)}: ${agent.status}${pct}`);
       md.appendMarkdown('  \n');
     }
   }
@@ -157,8 +159,14 @@ function tooltipOf(task: TrackedTask): vscode.MarkdownString {
   return md;
 }
 
+function sourceLine(source: NonNullable<TrackedTask['source']>): string {
+  const { label, range } = source;
+  return range ? vscode.l10n.t('Source: {0} (lines {1}-{2})', label, range.startLine + 1, range.endLine + 1) : vscode.l10n.t('Source: {0}', label);
+}
+
 /** The view's badge: how many tasks are running, or nothing. */
 export function runningBadge(store: TaskStore): vscode.ViewBadge | undefined {
   const running = store.running().length;
-  return running ? { value: running, tooltip: `${plural(running, 'task')} running` } : undefined;
+  if (!running) return undefined;
+  return { value: running, tooltip: running === 1 ? vscode.l10n.t('1 task running') : vscode.l10n.t('{0} tasks running', running) };
 }

@@ -12,7 +12,7 @@ import type { TaskStore } from '../tasks/taskStore';
 import { firstLine, formatWhen } from './format';
 
 const PAGE_SIZE = 20;
-export const EARLIER_FORM_NOTICE = 'Threads are not available on the earlier API form (…/api/developer)';
+const earlierFormNotice = () => vscode.l10n.t('Threads are not available on the earlier API form (…/api/developer)');
 
 export interface ThreadNode {
   readonly kind: 'thread';
@@ -37,7 +37,7 @@ export interface LoadMoreNode {
 export type ThreadsTreeNode = ThreadNode | MessageNode | ThreadNoticeNode | LoadMoreNode;
 
 export function threadTitle(thread: Pick<Thread, 'id' | 'title' | 'user_input'>): string {
-  return firstLine(thread.title, 60) || firstLine(thread.user_input, 60) || `Thread ${thread.id}`;
+  return firstLine(thread.title, 60) || firstLine(thread.user_input, 60) || vscode.l10n.t('Thread {0}', thread.id);
 }
 
 /** `multi-agent-thread:/12/My thread.md`: the title names the tab. */
@@ -125,10 +125,10 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         this.messages.set(id, messages);
         if (thread) element.thread = thread;
       }
-      if (!messages.length) return [{ kind: 'notice', label: 'No messages yet', icon: 'info' }];
+      if (!messages.length) return [{ kind: 'notice', label: vscode.l10n.t('No messages yet'), icon: 'info' }];
       return messages.map((message, index) => ({ kind: 'message', threadId: id, message, index }));
     } catch (e) {
-      return [errorNotice('Could not load the messages', e)];
+      return [errorNotice(vscode.l10n.t('Could not load the messages'), e)];
     }
   }
 
@@ -145,7 +145,11 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         md.appendText(threadTitle(thread));
         md.appendMarkdown('**\n\n');
         md.appendText(
-          [`Thread ${thread.id}`, thread.timestamp && `Started ${new Date(thread.timestamp).toLocaleString()}`, thread.model && `Model ${thread.model}`]
+          [
+            vscode.l10n.t('Thread {0}', thread.id),
+            thread.timestamp && vscode.l10n.t('Started {0}', new Date(thread.timestamp).toLocaleString()),
+            thread.model && vscode.l10n.t('Model {0}', thread.model),
+          ]
             .filter(Boolean)
             .join(' · '),
         );
@@ -155,16 +159,16 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
       }
       case 'message': {
         const { message } = element;
-        const item = new vscode.TreeItem(firstLine(message.content) || (message.error ? firstLine(message.error) : '(empty)'));
+        const item = new vscode.TreeItem(firstLine(message.content) || (message.error ? firstLine(message.error) : vscode.l10n.t('(empty)')));
         item.id = `thread:${element.threadId}:message:${message.id ?? message.message_id ?? element.index}`;
         item.iconPath = new vscode.ThemeIcon(message.error ? 'error' : roleIcon(message.role));
         item.description = message.created_at ? formatWhen(new Date(message.created_at)) : undefined;
         const md = new vscode.MarkdownString();
-        md.appendMarkdown(`**${message.role === 'user' ? 'You' : message.role === 'assistant' ? 'Agents' : escapeMd(message.role)}**\n\n`);
+        md.appendMarkdown(`**${escapeMd(roleName(message.role))}**\n\n`);
         md.appendText((message.content ?? message.error ?? '').slice(0, 2000));
         item.tooltip = md;
         item.contextValue = 'threadMessage';
-        item.command = { command: Commands.openTranscript, title: 'Open Transcript', arguments: [element.threadId] };
+        item.command = { command: Commands.openTranscript, title: vscode.l10n.t('Open Transcript'), arguments: [element.threadId] };
         return item;
       }
       case 'notice': {
@@ -176,9 +180,9 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         return item;
       }
       case 'loadMore': {
-        const item = new vscode.TreeItem('Load more…');
+        const item = new vscode.TreeItem(vscode.l10n.t('Load more…'));
         item.iconPath = new vscode.ThemeIcon('ellipsis');
-        item.command = { command: Commands.loadMoreThreads, title: 'Load More' };
+        item.command = { command: Commands.loadMoreThreads, title: vscode.l10n.t('Load More') };
         item.contextValue = 'loadMore';
         return item;
       }
@@ -190,7 +194,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
     if (!(await this.keys.getApiKey())) return [];
     try {
       const client = this.api.client();
-      if (client.form === 'earlier') return [{ kind: 'notice', label: EARLIER_FORM_NOTICE, icon: 'info' }];
+      if (client.form === 'earlier') return [{ kind: 'notice', label: earlierFormNotice(), icon: 'info' }];
       if (!this.page) {
         const generation = this.generation;
         const first = await client.listThreads({ limit: PAGE_SIZE, offset: 0 });
@@ -200,9 +204,16 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
       }
       return this.page.hasMore ? [...this.page.nodes, { kind: 'loadMore' }] : this.page.nodes;
     } catch (e) {
-      return [errorNotice('Could not load the threads', e, Commands.refreshThreads)];
+      return [errorNotice(vscode.l10n.t('Could not load the threads'), e, Commands.refreshThreads)];
     }
   }
+}
+
+/** "You", "Agents", or the service's role name. */
+function roleName(role: string): string {
+  if (role === 'user') return vscode.l10n.t('You');
+  if (role === 'assistant') return vscode.l10n.t('Agents');
+  return role;
 }
 
 function roleIcon(role: string): string {
@@ -220,9 +231,9 @@ export function errorNotice(what: string, error: unknown, retry?: string): Threa
   return {
     kind: 'notice',
     label: `${what}: ${message}`,
-    detail: retry ? `${message}\n\nClick to try again.` : message,
+    detail: retry ? `${message}\n\n${vscode.l10n.t('Click to try again.')}` : message,
     icon: 'warning',
-    command: retry ? { command: retry, title: 'Retry' } : undefined,
+    command: retry ? { command: retry, title: vscode.l10n.t('Retry') } : undefined,
   };
 }
 
@@ -245,29 +256,34 @@ export class ThreadTranscriptProvider extends Disposable implements vscode.TextD
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const id = threadIdOfTranscript(uri);
-    if (!id) return '# Thread not found\n';
+    if (!id) return `# ${vscode.l10n.t('Thread not found')}\n`;
     try {
       const client = this.api.client();
       const [thread, list] = await Promise.all([client.getThread(id), client.listThreadMessages(id)]);
       return renderTranscript(thread, list.messages ?? [], !!list.truncated);
     } catch (e) {
-      return `# Thread ${id}\n\nThe transcript could not be loaded: ${e instanceof Error ? e.message : String(e)}\n`;
+      const reason = e instanceof Error ? e.message : String(e);
+      return `# ${vscode.l10n.t('Thread {0}', id)}\n\n${vscode.l10n.t('The transcript could not be loaded: {0}', reason)}\n`;
     }
   }
 }
 
 export function renderTranscript(thread: Thread, messages: readonly ThreadMessage[], truncated: boolean): string {
   const out = [`# ${threadTitle(thread)}`, ''];
-  const meta = [`Thread ${thread.id}`, thread.timestamp && `started ${new Date(thread.timestamp).toLocaleString()}`, thread.model && `model ${thread.model}`];
+  const meta = [
+    vscode.l10n.t('Thread {0}', thread.id),
+    thread.timestamp && vscode.l10n.t('started {0}', new Date(thread.timestamp).toLocaleString()),
+    thread.model && vscode.l10n.t('model {0}', thread.model),
+  ];
   out.push(`_${meta.filter(Boolean).join(' · ')}_`, '');
-  if (truncated) out.push('> Older messages were left out by the service.', '');
+  if (truncated) out.push(`> ${vscode.l10n.t('Older messages were left out by the service.')}`, '');
   for (const m of messages.filter(m => !m.is_agent_status)) {
-    const who = m.role === 'user' ? 'You' : m.role === 'assistant' ? 'Agents' : m.role;
+    const who = roleName(m.role);
     const when = m.created_at ? ` · ${new Date(m.created_at).toLocaleString()}` : '';
     out.push(`## ${who}${when}`, '');
     if (m.content) out.push(m.content.trimEnd(), '');
-    if (m.error) out.push(`> Error: ${m.error}`, '');
+    if (m.error) out.push(`> ${vscode.l10n.t('Error: {0}', m.error)}`, '');
   }
-  if (!messages.length) out.push('No messages yet.', '');
+  if (!messages.length) out.push(vscode.l10n.t('No messages yet.'), '');
   return out.join('\n');
 }

@@ -43,7 +43,7 @@ export class UsagePanel extends Disposable {
   /** Opens the panel (or brings it forward) and loads fresh numbers; resolves when they are shown. */
   async show(): Promise<vscode.WebviewPanel> {
     if (!this.panel) {
-      const panel = vscode.window.createWebviewPanel('multiAgent.usage', 'Multi-Agent Usage', vscode.ViewColumn.Active, {
+      const panel = vscode.window.createWebviewPanel('multiAgent.usage', vscode.l10n.t('Multi-Agent Usage'), vscode.ViewColumn.Active, {
         enableScripts: true,
         localResourceRoots: [],
       });
@@ -92,12 +92,12 @@ function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   switch (errorKind(error)) {
     case 'authentication':
-      return `The service rejected the API key (${message}). Set a valid key with "Multi-Agent: Set API Key".`;
+      return vscode.l10n.t('The service rejected the API key ({0}). Set a valid key with "Multi-Agent: Set API Key".', message);
     case 'unsupported':
-      return `Usage is not available on the earlier API form (…/api/developer): set multiAgent.baseUrl to …/api/v1/developer. (${message})`;
+      return vscode.l10n.t('Usage is not available on the earlier API form (…/api/developer): set multiAgent.baseUrl to …/api/v1/developer. ({0})', message);
     case 'connection':
     case 'timeout':
-      return `The service could not be reached: ${message}. Check your connection and the multiAgent.baseUrl setting.`;
+      return vscode.l10n.t('The service could not be reached: {0}. Check your connection and the multiAgent.baseUrl setting.', message);
     default:
       return message;
   }
@@ -117,16 +117,18 @@ const num = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleStri
 export function renderUsageHtml(data: UsageData | undefined, cspSource: string, nonceValue: string): string {
   const csp = `default-src 'none'; style-src ${cspSource} 'nonce-${nonceValue}'; script-src 'nonce-${nonceValue}'; img-src ${cspSource} data:`;
   let body: string;
-  if (!data) body = '<p class="muted">Loading…</p>';
-  else if (data.needsKey) body = `<p class="error" role="alert">Set an API key to see your usage.</p><p><button id="setKey">Set API Key</button></p>`;
+  if (!data) body = `<p class="muted">${escapeHtml(vscode.l10n.t('Loading…'))}</p>`;
+  else if (data.needsKey) {
+    body = `<p class="error" role="alert">${escapeHtml(vscode.l10n.t('Set an API key to see your usage.'))}</p><p><button id="setKey">${escapeHtml(vscode.l10n.t('Set API Key'))}</button></p>`;
+  }
   else body = [usageSection(data), storageSection(data)].join('\n');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(vscode.env.language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Multi-Agent Usage</title>
+<title>${escapeHtml(vscode.l10n.t('Multi-Agent Usage'))}</title>
 <style nonce="${nonceValue}">
   body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 20px 20px; }
   h1 { font-size: 1.4em; font-weight: 600; } h2 { font-size: 1.1em; font-weight: 600; margin-top: 1.6em; }
@@ -153,7 +155,7 @@ export function renderUsageHtml(data: UsageData | undefined, cspSource: string, 
 </style>
 </head>
 <body>
-<div class="toolbar"><h1>Multi-Agent Usage</h1><button id="refresh" title="Load the numbers again">Refresh</button></div>
+<div class="toolbar"><h1>${escapeHtml(vscode.l10n.t('Multi-Agent Usage'))}</h1><button id="refresh" title="${escapeHtml(vscode.l10n.t('Load the numbers again'))}">${escapeHtml(vscode.l10n.t('Refresh'))}</button></div>
 ${body}
 <script nonce="${nonceValue}">
   const vscode = acquireVsCodeApi();
@@ -165,30 +167,31 @@ ${body}
 }
 
 function usageSection(data: UsageData): string {
-  if (!data.usage) return `<h2>Requests</h2><p class="error" role="alert">${escapeHtml(data.usageError ?? 'No usage was returned.')}</p>`;
+  const requests = escapeHtml(vscode.l10n.t('Requests'));
+  if (!data.usage) return `<h2>${requests}</h2><p class="error" role="alert">${escapeHtml(data.usageError ?? vscode.l10n.t('No usage was returned.'))}</p>`;
   const u = data.usage;
   const period =
     u.periodStart && u.periodEnd
-      ? `<p class="muted">Billing period ${escapeHtml(new Date(u.periodStart).toLocaleDateString())} – ${escapeHtml(new Date(u.periodEnd).toLocaleDateString())}</p>`
+      ? `<p class="muted">${escapeHtml(vscode.l10n.t('Billing period {0} – {1}', new Date(u.periodStart).toLocaleDateString(), new Date(u.periodEnd).toLocaleDateString()))}</p>`
       : '';
   const totals = [
-    ['Today', u.requestsToday],
-    ['This week', u.requestsThisWeek],
-    ['This month', u.requestsThisMonth],
-    ['Monthly quota', u.monthlyQuota],
-    ['Remaining this month', u.monthlyRemaining],
-    ['All time', u.totalRequests],
+    [vscode.l10n.t('Today'), u.requestsToday],
+    [vscode.l10n.t('This week'), u.requestsThisWeek],
+    [vscode.l10n.t('This month'), u.requestsThisMonth],
+    [vscode.l10n.t('Monthly quota'), u.monthlyQuota],
+    [vscode.l10n.t('Remaining this month'), u.monthlyRemaining],
+    [vscode.l10n.t('All time'), u.totalRequests],
   ]
-    .map(([label, value]) => `<div class="total"><div class="muted">${label}</div><div class="value">${num(value as number | undefined)}</div></div>`)
+    .map(([label, value]) => `<div class="total"><div class="muted">${escapeHtml(String(label))}</div><div class="value">${num(value as number | undefined)}</div></div>`)
     .join('');
-  return `<h2>Requests</h2>${period}<div class="totals">${totals}</div>
-<h2>Request history</h2>${historyChart(u.usageHistory ?? [])}
-<h2>API keys</h2>${keysTable(u.apiKeys ?? [])}`;
+  return `<h2>${requests}</h2>${period}<div class="totals">${totals}</div>
+<h2>${escapeHtml(vscode.l10n.t('Request history'))}</h2>${historyChart(u.usageHistory ?? [])}
+<h2>${escapeHtml(vscode.l10n.t('API keys'))}</h2>${keysTable(u.apiKeys ?? [])}`;
 }
 
 /** Bars per day with a y axis (0, half, max) and dates under every other bar. */
 export function historyChart(history: readonly { date: string; count: number }[]): string {
-  if (!history.length) return '<p class="muted">No requests recorded yet.</p>';
+  if (!history.length) return `<p class="muted">${escapeHtml(vscode.l10n.t('No requests recorded yet.'))}</p>`;
   const width = 640;
   const height = 220;
   const m = { top: 12, right: 12, bottom: 36, left: 52 };
@@ -211,42 +214,62 @@ export function historyChart(history: readonly { date: string; count: number }[]
       const x = m.left + i * step + (step - barW) / 2;
       const y = m.top + plotH - barH;
       const label = i % labelEvery === 0 ? `<text x="${x + barW / 2}" y="${height - m.bottom + 14}" text-anchor="middle">${escapeHtml(h.date.slice(5))}</text>` : '';
-      return `<rect class="bar" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${barW.toFixed(1)}" height="${barH.toFixed(1)}"><title>${escapeHtml(h.date)}: ${num(h.count)} requests</title></rect>${label}`;
+      return `<rect class="bar" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${barW.toFixed(1)}" height="${barH.toFixed(1)}"><title>${escapeHtml(vscode.l10n.t('{0}: {1} requests', h.date, num(h.count)))}</title></rect>${label}`;
     })
     .join('');
-  const first = escapeHtml(history[0].date);
-  const last = escapeHtml(history[history.length - 1].date);
+  const first = history[0].date;
+  const last = history[history.length - 1].date;
   return `<svg role="img" aria-labelledby="chartTitle chartDesc" viewBox="0 0 ${width} ${height}" class="chart" width="100%" preserveAspectRatio="xMinYMin meet">
-<title id="chartTitle">Requests per day, ${first} to ${last}</title>
-<desc id="chartDesc">${num(total)} requests over ${history.length} days; the busiest day had ${num(max)}.</desc>
+<title id="chartTitle">${escapeHtml(vscode.l10n.t('Requests per day, {0} to {1}', first, last))}</title>
+<desc id="chartDesc">${escapeHtml(vscode.l10n.t('{0} requests over {1} days; the busiest day had {2}.', num(total), history.length, num(max)))}</desc>
 ${ticks}
 <line class="axis" x1="${m.left}" x2="${width - m.right}" y1="${m.top + plotH}" y2="${m.top + plotH}"/>
 <line class="axis" x1="${m.left}" x2="${m.left}" y1="${m.top}" y2="${m.top + plotH}"/>
 ${bars}
-<text x="${m.left + plotW / 2}" y="${height - 4}" text-anchor="middle">Date (UTC)</text>
-<text transform="translate(12 ${m.top + plotH / 2}) rotate(-90)" text-anchor="middle">Requests</text>
+<text x="${m.left + plotW / 2}" y="${height - 4}" text-anchor="middle">${escapeHtml(vscode.l10n.t('Date (UTC)'))}</text>
+<text transform="translate(12 ${m.top + plotH / 2}) rotate(-90)" text-anchor="middle">${escapeHtml(vscode.l10n.t('Requests'))}</text>
 </svg>`;
 }
 
 function keysTable(keys: NonNullable<Usage['apiKeys']>): string {
-  if (!keys.length) return '<p class="muted">No keys.</p>';
+  if (!keys.length) return `<p class="muted">${escapeHtml(vscode.l10n.t('No keys.'))}</p>`;
   const when = (iso: string | null | undefined) => (iso ? escapeHtml(new Date(iso).toLocaleString()) : '—');
+  const revoked = ` <span class="muted">${escapeHtml(vscode.l10n.t('(revoked)'))}</span>`;
   const rows = keys
     .map(
-      k => `<tr><td>${escapeHtml(k.displayKey ?? String(k.keyId))}${k.revokedAt ? ' <span class="muted">(revoked)</span>' : ''}</td><td>${escapeHtml(k.tier ?? '')}</td>
+      k => `<tr><td>${escapeHtml(k.displayKey ?? String(k.keyId))}${k.revokedAt ? revoked : ''}</td><td>${escapeHtml(k.tier ?? '')}</td>
 <td class="n">${num(k.currentHourlyUsage)} / ${num(k.hourlyLimit)}</td><td class="n">${num(k.dailyUsage)}</td><td class="n">${num(k.weeklyUsage)}</td>
 <td class="n">${num(k.monthlyUsage)} / ${num(k.monthlyQuota)}</td><td>${when(k.lastUsedAt)}</td></tr>`,
     )
     .join('');
-  return `<table><thead><tr><th>Key</th><th>Tier</th><th class="n">This hour / limit</th><th class="n">Today</th><th class="n">This week</th><th class="n">This month / quota</th><th>Last used</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const th = (label: string, numeric = false) => `<th${numeric ? ' class="n"' : ''}>${escapeHtml(label)}</th>`;
+  const head = [
+    th(vscode.l10n.t('Key')),
+    th(vscode.l10n.t('Tier')),
+    th(vscode.l10n.t('This hour / limit'), true),
+    th(vscode.l10n.t('Today'), true),
+    th(vscode.l10n.t('This week'), true),
+    th(vscode.l10n.t('This month / quota'), true),
+    th(vscode.l10n.t('Last used')),
+  ].join('');
+  return `<table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function storageSection(data: UsageData): string {
-  if (!data.storage) return `<h2>Storage</h2><p class="error" role="alert">${escapeHtml(data.storageError ?? 'No storage figures were returned.')}</p>`;
+  const heading = `<h2>${escapeHtml(vscode.l10n.t('Storage'))}</h2>`;
+  if (!data.storage) return `${heading}<p class="error" role="alert">${escapeHtml(data.storageError ?? vscode.l10n.t('No storage figures were returned.'))}</p>`;
   const { usedBytes, quotaBytes, categories } = data.storage;
   const pct = quotaBytes > 0 ? Math.min(100, (usedBytes / quotaBytes) * 100) : 0;
-  const parts = (categories ?? []).map(c => `<li>${escapeHtml(c.label ?? c.id)}: ${formatBytes(c.bytes)}${c.count !== undefined ? ` in ${num(c.count)} ${c.count === 1 ? 'item' : 'items'}` : ''}</li>`).join('');
-  return `<h2>Storage</h2><p>${formatBytes(usedBytes)} of ${formatBytes(quotaBytes)} used (${pct.toFixed(1)}%)</p>
-<svg class="meter${pct > 90 ? ' high' : ''}" role="meter" aria-label="Storage used" aria-valuemin="0" aria-valuemax="${quotaBytes}" aria-valuenow="${usedBytes}" viewBox="0 0 100 4" preserveAspectRatio="none" width="100%" height="10"><title>${pct.toFixed(1)}% of the storage quota used</title><rect class="track" width="100" height="4"/><rect class="fill" width="${pct.toFixed(2)}" height="4"/></svg>
+  const parts = (categories ?? []).map(c => `<li>${escapeHtml(categoryLine(c.label ?? c.id, formatBytes(c.bytes), c.count))}</li>`).join('');
+  const used = vscode.l10n.t('{0} of {1} used ({2}%)', formatBytes(usedBytes), formatBytes(quotaBytes), pct.toFixed(1));
+  const meterTitle = vscode.l10n.t('{0}% of the storage quota used', pct.toFixed(1));
+  return `${heading}<p>${escapeHtml(used)}</p>
+<svg class="meter${pct > 90 ? ' high' : ''}" role="meter" aria-label="${escapeHtml(vscode.l10n.t('Storage used'))}" aria-valuemin="0" aria-valuemax="${quotaBytes}" aria-valuenow="${usedBytes}" viewBox="0 0 100 4" preserveAspectRatio="none" width="100%" height="10"><title>${escapeHtml(meterTitle)}</title><rect class="track" width="100" height="4"/><rect class="fill" width="${pct.toFixed(2)}" height="4"/></svg>
 ${parts ? `<ul>${parts}</ul>` : ''}`;
+}
+
+/** `Cache: 1.2 MB in 3 items`. */
+function categoryLine(label: string, size: string, count: number | undefined): string {
+  if (count === undefined) return vscode.l10n.t('{0}: {1}', label, size);
+  return count === 1 ? vscode.l10n.t('{0}: {1} in 1 item', label, size) : vscode.l10n.t('{0}: {1} in {2} items', label, size, num(count));
 }
