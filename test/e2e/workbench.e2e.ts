@@ -1,5 +1,6 @@
 import * as assert from 'assert';
-import { extensionManifest, openWorkbench, Workbench } from './harness';
+import { execFileSync } from 'child_process';
+import { extensionManifest, openWorkbench, REPO_ROOT, Workbench } from './harness';
 
 describe('e2e: workbench with the packaged extension', function () {
   const manifest = extensionManifest();
@@ -20,6 +21,13 @@ describe('e2e: workbench with the packaged extension', function () {
 
   after(async () => {
     await wb?.close(failed);
+  });
+
+  it('packages only what runs: the two bundles, manifest, docs and media', () => {
+    const files = execFileSync('npx', ['vsce', 'ls'], { cwd: REPO_ROOT, encoding: 'utf8' }).split('\n').map(l => l.trim()).filter(l => l && !l.startsWith('npm '));
+    assert.ok(files.includes('dist/extension.js') && files.includes('dist/api.js'), files.join(', '));
+    const extra = files.filter(f => /\.(map|ts)$|^(src|test|out|scripts|node_modules)\/|screenshots/.test(f));
+    assert.deepStrictEqual(extra, [], 'sources, maps, tests or dependencies in the package');
   });
 
   it('loads the workbench on the sample workspace', async () => {
