@@ -67,6 +67,9 @@ async function main() {
   };
   process.on('SIGINT', () => stopAll(0));
   process.on('SIGTERM', () => stopAll(0));
+  // The harness's own signal handler may exit first: the folders still go, synchronously.
+  const scratch = [sample];
+  process.on('exit', () => scratch.forEach(dir => fs.rmSync(dir, { recursive: true, force: true })));
 
   if (desktop) {
     const code = which('code');
@@ -99,6 +102,7 @@ async function main() {
   harness.installExtension(vsix, extensionsDir);
   const port = Number(option('port', process.env.DEMO_PORT || 0)) || undefined;
   const server = await harness.startCodeServer({ settings, extensionsDir, env, port });
+  scratch.push(server.root);
   stops.push(() => server.cleanup());
   printBanner({ url: harness.workbenchUrl(server, workspace), emulator });
 }
