@@ -14,6 +14,7 @@ import {
   ConnectionError,
   InvalidRequestError,
   ResponseFormatError,
+  TimeoutError,
   TooLargeError,
   UnsupportedError,
 } from './errors';
@@ -77,6 +78,8 @@ export interface Download {
 export interface StreamOptions extends CallOptions {
   /** Called with every state the service pushes, the last one terminal. */
   onState?: (state: TaskState) => void;
+  /** Give up when nothing (not even a keep-alive) arrives for this long, ms. Default 60 s. */
+  idleTimeoutMs?: number;
 }
 
 const enc = encodeURIComponent;
@@ -132,10 +135,34 @@ export class DeveloperApiClient {
       stream.destroy();
       throw new UnsupportedError(`${spec.endpoint} did not answer with an event stream.`, { endpoint: spec.endpoint });
     }
-    const onAbort = () => stream.destroy();
+    // Destroying the response does not wake a pending read, so abort and silence also end the wait itself.
+    let interrupt: ((reason: Error) => void) | undefined;
+    const stop = (reason: Error) => {
+      stream.destroy();
+      interrupt?.(reason);
+    };
+    const onAbort = () => stop(new AbortedError('The stream was canceled', { endpoint: spec.endpoint }));
+    if (options.signal?.aborted) {
+      stream.destroy();
+      throw new AbortedError('The stream was canceled', { endpoint: spec.endpoint });
+    }
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    // A stream that goes silent would hold the task forever: no sign of life for a while ends it.
+    let idleTimer: NodeJS.Timeout | undefined;
+    const alive = () => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => stop(new TimeoutError('The task stream went quiet', { endpoint: spec.endpoint })), options.idleTimeoutMs ?? 60_000);
+    };
+    alive();
+    const events = sseData(stream, alive)[Symbol.asyncIterator]();
     try {
-      for await (const data of sseData(stream)) {
+      for (;;) {
+        const next = await new Promise<IteratorResult<string>>((resolve, reject) => {
+          interrupt = reject;
+          events.next().then(resolve, reject);
+        });
+        if (next.done) break;
+        const data = next.value;
         let state: TaskState;
         try {
           const parsed = TaskStateSchema.safeParse(JSON.parse(data));
@@ -149,17 +176,18 @@ export class DeveloperApiClient {
       }
       throw new ApiError('The task stream ended before the task finished.', { endpoint: spec.endpoint });
     } catch (e) {
-      if (options.signal?.aborted) {
-        throw new AbortedError('The stream was canceled', { endpoint: spec.endpoint });
-      }
       if (e instanceof ApiError) throw e;
+      if (options.signal?.aborted) throw new AbortedError('The stream was canceled', { endpoint: spec.endpoint });
       throw new ConnectionError('The task stream was interrupted', false, {
         endpoint: spec.endpoint,
         cause: e,
       });
     } finally {
+      interrupt = undefined;
+      clearTimeout(idleTimer);
       options.signal?.removeEventListener('abort', onAbort);
       stream.destroy();
+      void events.return?.(undefined).catch(() => undefined);
     }
   }
 

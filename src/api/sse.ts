@@ -1,11 +1,13 @@
 /** A minimal Server-Sent Events reader: yields the `data` of each event, joined across `data:` lines. */
 import type { Readable } from 'node:stream';
 
-export async function* sseData(stream: Readable): AsyncGenerator<string> {
+/** `onChunk` is called for every chunk, comments (keep-alives) included: a sign of life. */
+export async function* sseData(stream: Readable, onChunk?: () => void): AsyncGenerator<string> {
   let buffer = '';
   let data: string[] = [];
   stream.setEncoding('utf8');
   for await (const chunk of stream as AsyncIterable<string>) {
+    onChunk?.();
     buffer += chunk;
     let newline: number;
     while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {

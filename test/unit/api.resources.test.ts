@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import {
+  AbortedError,
   NotFoundError,
+  TimeoutError,
   TooLargeError,
   filenameFromDisposition,
   isTerminalStatus,
@@ -181,6 +183,27 @@ describe('api: files, threads, account', () => {
       assert.equal(states[states.length - 1], 'completed');
       const [req] = seen(emulator(), '/api/v1/stream/');
       assert.equal(req.headers['x-api-key'], emulator().apiKey);
+    });
+
+    it('gives up on a stream that goes quiet, with a TimeoutError', async () => {
+      const client = clientFor(emulator());
+      emulator().setNextTask({ durationMs: 10_000 });
+      const { taskId } = await client.submitTask({ prompt: 'quiet stream' });
+      const started = Date.now();
+      const error = await rejectsWith(client.streamTask(taskId, { idleTimeoutMs: 300 }), TimeoutError);
+      assert.match(error.message, /went quiet/);
+      assert.ok(Date.now() - started < 1_500, 'at the idle timeout, not at the next event (2 s later)');
+    });
+
+    it('an abort ends a stream at once', async () => {
+      const client = clientFor(emulator());
+      emulator().setNextTask({ durationMs: 10_000 });
+      const { taskId } = await client.submitTask({ prompt: 'abort the stream' });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 200);
+      const started = Date.now();
+      await rejectsWith(client.streamTask(taskId, { signal: controller.signal }), AbortedError);
+      assert.ok(Date.now() - started < 1_500, 'not at the next event (2 s later)');
     });
 
     it('fails with NotFoundError when the service does not offer the stream', async () => {
