@@ -50,7 +50,19 @@ export interface SettingsReading {
  * so VS Code ignores workspace values in Restricted Mode; readSettings() does the same itself, so the
  * rule holds whatever the host does with that declaration.
  */
-export const RESTRICTED_SETTINGS = ['modelId', 'agentCount', 'budgetUsd', 'roleModels', 'silent', 'mock', 'pollIntervalMs'] as const;
+export const RESTRICTED_SETTINGS = [
+  'modelId',
+  'agentCount',
+  'budgetUsd',
+  'roleModels',
+  'silent',
+  'mock',
+  'pollIntervalMs',
+  'firstPollDelayMs',
+  'maxPollIntervalMs',
+  'unfocusedPollIntervalMs',
+  'requestTimeoutSeconds',
+] as const;
 
 /**
  * `trusted`: whether workspace values of RESTRICTED_SETTINGS count (default: the workspace's trust).

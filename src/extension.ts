@@ -63,14 +63,19 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const services: Services = { context, log, ui, keys, api, store, poller, submitter, attachments, statusBar };
 
   let warnedKey = false;
+  // Each distinct problem is shown once, not at every poll or every keystroke in the settings.
+  const shownProblems = new Set<string>();
+  let pauseTimer: NodeJS.Timeout | undefined;
+  context.subscriptions.push({ dispose: () => clearTimeout(pauseTimer) });
   function onPollerEvent(event: PollerEvent): void {
     switch (event.kind) {
       case 'rateLimited':
         pausedReason = vscode.l10n.t('Rate limited: polling resumes at {0}.', new Date(event.untilMs).toLocaleTimeString());
-        setTimeout(() => {
+        clearTimeout(pauseTimer);
+        pauseTimer = setTimeout(() => {
           pausedReason = undefined;
           statusBar.refresh();
-        }, Math.max(0, event.untilMs - Date.now()));
+        }, Math.min(Math.max(0, event.untilMs - Date.now()), 2 ** 31 - 1));
         break;
       case 'authenticationFailed':
         pausedReason = vscode.l10n.t('Paused: the service rejected the API key.');
@@ -80,8 +85,16 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
         }
         break;
       case 'configurationError':
-        pausedReason = vscode.l10n.t('Paused: {0}', event.message);
-        reportError({ ui, log }, Object.assign(new Error(event.message), { kind: 'configuration' }), 'poller');
+      case 'permissionDenied':
+        pausedReason =
+          event.kind === 'configurationError'
+            ? vscode.l10n.t('Paused: {0}', event.message)
+            : vscode.l10n.t('The service refused access ({0}); retrying slowly.', event.message);
+        if (!shownProblems.has(event.message)) {
+          shownProblems.add(event.message);
+          const kind = event.kind === 'configurationError' ? 'configuration' : 'permission';
+          reportError({ ui, log }, Object.assign(new Error(event.message), { kind }), 'poller');
+        }
         break;
       case 'connectionTrouble':
         pausedReason = vscode.l10n.t('Cannot reach the service ({0}); retrying. Nothing is lost.', event.message);
@@ -105,10 +118,12 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, new ResultDocumentProvider(store)),
     registerCommands(services),
     registerSidebar(services),
-    keys.onDidChange(() => {
+    keys.onDidChange(which => {
+      if (which !== 'apiKey') return;
       warnedKey = false;
+      shownProblems.clear();
       pausedReason = undefined;
-      poller.resume();
+      poller.resume({ keyChanged: true });
       statusBar.refresh();
     }),
     attachments.onDidChange(() => statusBar.refresh()),
@@ -117,7 +132,9 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     vscode.workspace.onDidChangeConfiguration(e => {
       if (!affects(e)) return;
       checkWorkspaceAddresses(services);
+      pausedReason = undefined; // a problem that is still there is reported again by the next poll
       poller.resume();
+      statusBar.refresh();
     }),
   );
 

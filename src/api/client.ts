@@ -48,6 +48,7 @@ import {
   describeMismatch,
   isTerminalStatus,
 } from './schemas';
+import { filenameFromDisposition } from './filenames';
 import { sseData } from './sse';
 import { type CallOptions, type RequestSpec, Transport, type TransportOptions } from './transport';
 
@@ -248,7 +249,7 @@ export class DeveloperApiClient {
     return this.transport.json(
       this.current('POST', '/files', '/files', { body: form.stream, headers: form.headers, idempotent: false }),
       FileSchema,
-      options,
+      uploadCall(options),
     );
   }
 
@@ -355,7 +356,7 @@ export class DeveloperApiClient {
         idempotent: false,
       },
       AttachmentSchema,
-      options,
+      uploadCall(options),
     );
   }
 
@@ -380,6 +381,14 @@ export class DeveloperApiClient {
       );
     }
   }
+}
+
+/**
+ * An upload's body is a one-shot stream, so it is never retried, and its timeout allows a slow uplink
+ * (10 MB at 0.5 Mbit/s) rather than the 30 s of a JSON call.
+ */
+function uploadCall(options: UploadOptions): CallOptions {
+  return { signal: options.signal, timeoutMs: options.timeoutMs ?? 10 * 60_000, retry: false };
 }
 
 /** A multipart body whose file part streams from disk in small chunks, with an exact Content-Length. */
@@ -469,26 +478,4 @@ const MIME_TYPES: Record<string, string> = {
 
 export function mimeTypeOf(filename: string): string {
   return MIME_TYPES[path.extname(filename).toLowerCase()] ?? 'application/octet-stream';
-}
-
-/** Reads the file name of a Content-Disposition header: RFC 5987 `filename*` first, then `filename`. */
-export function filenameFromDisposition(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(header);
-  if (extended) {
-    try {
-      return safeName(decodeURIComponent(extended[2].trim().replace(/^"|"$/g, '')));
-    } catch {
-      // Badly encoded: fall back to the plain parameter.
-    }
-  }
-  const plain = /filename\s*=\s*("((?:[^"\\]|\\.)*)"|[^;]+)/i.exec(header);
-  if (!plain) return undefined;
-  return safeName(plain[2] !== undefined ? plain[2].replace(/\\(.)/g, '$1') : plain[1].trim());
-}
-
-/** A server-chosen name must not lead outside the folder it is saved in. */
-function safeName(name: string): string | undefined {
-  const base = name.split(/[\\/]/).pop()?.replace(/[\u0000-\u001f]/g, '').trim();
-  return base && base !== '.' && base !== '..' ? base : undefined;
 }

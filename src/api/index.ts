@@ -5,6 +5,7 @@
 export * from './addresses';
 export * from './client';
 export * from './errors';
+export * from './filenames';
 export * from './requests';
 export * from './retry';
 export * from './schemas';

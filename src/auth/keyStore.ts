@@ -8,7 +8,7 @@ import { Disposable } from '../disposable';
 import type { UserInterface } from '../ui';
 
 export class KeyStore extends Disposable {
-  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  private readonly changed = this._register(new vscode.EventEmitter<'apiKey' | 'gatewayKey'>());
   /** Fires when either key changes, here or in another window. */
   readonly onDidChange = this.changed.event;
   private cached: string | undefined;
@@ -25,7 +25,7 @@ export class KeyStore extends Disposable {
       secrets.onDidChange(async e => {
         if (e.key !== SecretKeys.apiKey && e.key !== SecretKeys.gatewayKey) return;
         if (e.key === SecretKeys.apiKey) await this.refresh();
-        this.changed.fire();
+        this.changed.fire(e.key === SecretKeys.apiKey ? 'apiKey' : 'gatewayKey');
       }),
     );
   }
@@ -62,19 +62,19 @@ export class KeyStore extends Disposable {
   async setApiKey(key: string): Promise<void> {
     await this.secrets.store(SecretKeys.apiKey, key.trim());
     await this.refresh();
-    this.changed.fire();
+    this.changed.fire('apiKey');
   }
 
   async clearApiKey(): Promise<void> {
     await this.secrets.delete(SecretKeys.apiKey);
     await this.refresh();
-    this.changed.fire();
+    this.changed.fire('apiKey');
   }
 
   async setGatewayKey(key: string | undefined): Promise<void> {
     if (key?.trim()) await this.secrets.store(SecretKeys.gatewayKey, key.trim());
     else await this.secrets.delete(SecretKeys.gatewayKey);
-    this.changed.fire();
+    this.changed.fire('gatewayKey');
   }
 
   /** Asks for the API key; returns it, or undefined when the user backs out. */

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as vscode from 'vscode';
 import type { ApiFile } from '../api';
+import { safeName } from '../api/filenames';
 import { LIMITS } from '../api/requests';
 import type { Services } from '../services';
 import { UserFacingError } from '../tasks/submitter';
@@ -156,7 +157,7 @@ export class FileActions {
     return this.s.ui.saveDialog({
       title: vscode.l10n.t('Save {0}', file.filename),
       saveLabel: vscode.l10n.t('Save'),
-      defaultUri: folder ? vscode.Uri.joinPath(folder, file.filename) : undefined,
+      defaultUri: folder ? vscode.Uri.joinPath(folder, safeName(file.filename) ?? file.id) : undefined,
     });
   }
 

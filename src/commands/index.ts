@@ -49,7 +49,7 @@ export function registerCommands(s: Services): vscode.Disposable {
     registerCommand(host, Commands.setApiKey, async () => {
       const key = await s.keys.promptForApiKey();
       if (key) {
-        s.poller.resume();
+        s.poller.resume({ keyChanged: true });
         void s.ui.info(vscode.l10n.t('Multi-Agent Tasks: API key saved in the system keychain.'));
       }
       return !!key;
@@ -107,11 +107,11 @@ export function registerCommands(s: Services): vscode.Disposable {
       );
       if (!task) return;
       s.poller.forget(task.id);
+      await s.store.markNotified(task.id); // the user's own action: no "task canceled" popup
       await s.store.finish(task.id, {
         status: 'canceled',
         error: vscode.l10n.t('Tracking stopped. The service may still finish the task; it has no cancel endpoint.'),
       });
-      await s.store.markNotified(task.id);
     }),
     registerCommand(host, Commands.showLog, () => s.log.show()),
     registerCommand(host, Commands.showTasks, async () => {

@@ -126,7 +126,9 @@ export class AttachmentBasket extends Disposable {
       const name = path.basename(uri.path);
       const uploaded = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Uploading {0}…', name) },
-        () => client.uploadAttachment({ path: uri.fsPath, filename: name }),
+        // Local files stream from disk; others (remote, virtual file systems) go through workspace.fs.
+        async () =>
+          client.uploadAttachment(uri.scheme === 'file' ? { path: uri.fsPath, filename: name } : { data: await vscode.workspace.fs.readFile(uri), filename: name }),
       );
       ids.push(uploaded.id);
       names.push(name);

@@ -63,6 +63,7 @@ export type PollerEvent =
   | { kind: 'rateLimited'; untilMs: number }
   | { kind: 'authenticationFailed'; message: string }
   | { kind: 'configurationError'; message: string }
+  | { kind: 'permissionDenied'; message: string }
   | { kind: 'connectionTrouble'; message: string }
   | { kind: 'recovered' }
   | { kind: 'streamUnavailable'; message: string };
@@ -81,6 +82,8 @@ interface Schedule {
   intervalMs: number;
   failures: number;
   notFound: number;
+  /** Consecutive errors that will not go away by waiting (see LASTING_ERROR_LIMIT). */
+  lasting: number;
   inFlight: boolean;
   streaming?: AbortController;
   streamFailures: number;
@@ -100,6 +103,9 @@ function messageOf(error: unknown): string {
 /** Consecutive 404s before a task is given up: one may be a glitch, three over time are not. */
 const NOT_FOUND_LIMIT = 3;
 const DEFAULT_RATE_LIMIT_PAUSE_MS = 30_000;
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Consecutive answers of the same lasting kind (403, 400/422, a malformed body) before a task is given up. */
+const LASTING_ERROR_LIMIT = 5;
 /** Mean agent progress from which a task is checked at the shortest interval. */
 const NEAR_DONE_PROGRESS = 0.75;
 
@@ -145,12 +151,19 @@ export class TaskPoller {
     }
   }
 
-  /** The key changed: polling paused by a 401 starts again. */
-  resume(): void {
+  /**
+   * Settings or the key changed: polling paused by a 401, a 403 or a bad address starts again. Only a new
+   * key ends a rate-limit pause early (the limit is per key); otherwise the pause is kept.
+   */
+  resume(options: { keyChanged?: boolean } = {}): void {
     this.pausedForKey = false;
-    this.pausedUntil = 0;
     this.streamUnsupported = false;
-    for (const s of this.schedules.values()) s.nextAt = Math.min(s.nextAt, this.clock.now());
+    if (options.keyChanged) this.pausedUntil = 0;
+    const now = this.clock.now();
+    for (const s of this.schedules.values()) {
+      s.lasting = 0;
+      if (this.pausedUntil <= now) s.nextAt = Math.min(s.nextAt, now);
+    }
     this.schedule(0);
   }
 
@@ -175,7 +188,9 @@ export class TaskPoller {
 
   private schedule(delayMs: number): void {
     if (this.disposed) return;
-    const at = this.clock.now() + Math.max(0, delayMs);
+    // Timers clamp anything over ~24.8 days to 1 ms; a far Retry-After date must not spin the loop.
+    delayMs = Math.min(Math.max(0, delayMs), MAX_TIMER_MS);
+    const at = this.clock.now() + delayMs;
     if (this.timer !== undefined && this.timerAt <= at) return;
     this.clearTimer();
     this.timerAt = at;
@@ -188,7 +203,7 @@ export class TaskPoller {
         this.deps.log?.warn(`poller: ${messageOf(e)}`);
         this.schedule(this.deps.settings().minIntervalMs);
       }
-    }, Math.max(0, delayMs));
+    }, delayMs);
   }
 
   private clearTimer(): void {
@@ -214,6 +229,7 @@ export class TaskPoller {
           intervalMs: first,
           failures: 0,
           notFound: 0,
+          lasting: 0,
           inFlight: false,
           streamFailures: 0,
           streamRetryAt: 0,
@@ -277,7 +293,11 @@ export class TaskPoller {
       if (await this.complete(taskId, final, controller.signal)) {
         this.schedules.delete(taskId);
         this.recovered();
-      } else s.nextAt = this.clock.now();
+      } else {
+        // The stream said done but /results does not have it yet: poll on, and do not reopen the stream at once.
+        s.streamRetryAt = this.clock.now() + Math.max(s.intervalMs, this.deps.settings().minIntervalMs) * 4;
+        s.nextAt = this.clock.now() + s.intervalMs;
+      }
     } catch (e) {
       if (controller.signal.aborted || this.disposed) return;
       const kind = kindOf(e);
@@ -329,6 +349,7 @@ export class TaskPoller {
       }
       s.failures = 0;
       s.notFound = 0;
+      s.lasting = 0;
       this.recovered();
       if (isFinished(state)) {
         if (await this.complete(task.id, state, signal)) {
@@ -393,6 +414,22 @@ export class TaskPoller {
         s.nextAt = now;
         this.deps.onEvent?.({ kind: 'configurationError', message });
         return;
+      case 'permission':
+        // A disabled account or an exhausted quota: the user is told (once, by the listener), and the
+        // task is kept and asked about slowly, so it completes when the account is fixed in the console.
+        this.deps.onEvent?.({ kind: 'permissionDenied', message });
+        break;
+      case 'validation':
+      case 'responseFormat':
+      case 'http':
+        if (++s.lasting >= LASTING_ERROR_LIMIT) {
+          void this.deps.store
+            .finish(task.id, { status: 'failed', error: `The service keeps answering the status check with an error: ${message}` })
+            .catch(e => this.deps.log?.warn(`could not record ${task.id}: ${messageOf(e)}`));
+          this.schedules.delete(task.id);
+          return;
+        }
+        break;
       case 'notFound':
         if (++s.notFound >= NOT_FOUND_LIMIT) {
           void this.deps.store

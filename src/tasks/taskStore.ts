@@ -18,6 +18,8 @@ export interface TaskChange {
 
 export class TaskStore extends Disposable implements PollerStore {
   private readonly tasks = new Map<string, TrackedTask>();
+  /** Removed here: another window's older copy must not bring them back. */
+  private readonly removed = new Set<string>();
   private readonly changed = this._register(new vscode.EventEmitter<TaskChange>());
   readonly onDidChange = this.changed.event;
   private saving: Promise<void> = Promise.resolve();
@@ -64,11 +66,13 @@ export class TaskStore extends Disposable implements PollerStore {
   }
 
   async finish(taskId: string, state: ObservedState): Promise<void> {
-    const task = this.tasks.get(taskId);
-    if (!task || isFinished(task)) return;
+    if (!this.isOpen(taskId)) return;
     const result = typeof state.result === 'string' ? state.result : undefined;
     // The result file is written before the status flips, so "completed" always has its result on disk.
     if (result !== undefined) await this.writeResult(taskId, result);
+    // Read again: the task may have been removed, stopped or finished (stream and poll) during the write.
+    const task = this.tasks.get(taskId);
+    if (!task || isFinished(task)) return;
     const next: TrackedTask = {
       ...task,
       status: state.status,
@@ -86,10 +90,20 @@ export class TaskStore extends Disposable implements PollerStore {
     await this.save();
   }
 
+  private isOpen(taskId: string): boolean {
+    const task = this.tasks.get(taskId);
+    return !!task && !isFinished(task);
+  }
+
   /** Marks the completion as shown; returns false when it already was (another window, an earlier run). */
   async markNotified(taskId: string): Promise<boolean> {
     const task = this.tasks.get(taskId);
     if (!task || task.notified) return false;
+    // globalState is shared by all windows: another one may have announced this task already.
+    if (this.memento.get<TrackedTask[]>(StateKeys.tasks, []).some(t => t?.id === taskId && t.notified)) {
+      this.tasks.set(taskId, { ...task, notified: true });
+      return false;
+    }
     this.tasks.set(taskId, { ...task, notified: true });
     await this.save();
     return true;
@@ -99,6 +113,7 @@ export class TaskStore extends Disposable implements PollerStore {
     const task = this.tasks.get(taskId);
     if (!task) return;
     this.tasks.delete(taskId);
+    this.removed.add(taskId);
     this.changed.fire({ kind: 'removed', task });
     await vscode.workspace.fs.delete(this.resultUri(taskId)).then(undefined, () => undefined);
     await this.save();
@@ -122,12 +137,33 @@ export class TaskStore extends Disposable implements PollerStore {
     await vscode.workspace.fs.writeFile(this.resultUri(taskId), new TextEncoder().encode(text));
   }
 
-  /** Writes are chained so an older snapshot never lands after a newer one. */
+  /**
+   * Writes are chained so an older snapshot never lands after a newer one, and merged with what other
+   * windows wrote meanwhile (globalState is shared), so one window never drops another's tasks.
+   */
   private save(): Promise<void> {
     this.saving = this.saving
       .catch(() => undefined)
-      .then(() => this.memento.update(StateKeys.tasks, [...this.tasks.values()]));
+      .then(() => {
+        this.mergeOtherWindows();
+        return this.memento.update(StateKeys.tasks, [...this.tasks.values()]);
+      });
     return this.saving;
+  }
+
+  private mergeOtherWindows(): void {
+    for (const theirs of this.memento.get<TrackedTask[]>(StateKeys.tasks, [])) {
+      if (!theirs || typeof theirs.id !== 'string' || this.removed.has(theirs.id)) continue;
+      const mine = this.tasks.get(theirs.id);
+      if (!mine) {
+        this.tasks.set(theirs.id, theirs);
+        this.changed.fire({ kind: 'added', task: theirs });
+      } else if (theirs.updatedAt > mine.updatedAt || (theirs.notified && !mine.notified)) {
+        const merged = { ...(theirs.updatedAt > mine.updatedAt ? theirs : mine), notified: mine.notified || theirs.notified };
+        this.tasks.set(theirs.id, merged);
+        this.changed.fire({ kind: 'updated', task: merged });
+      }
+    }
   }
 }
 

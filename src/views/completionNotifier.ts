@@ -26,7 +26,8 @@ export class CompletionNotifier extends Disposable {
   /** Announces tasks that finished while no window was listening (e.g. completed during a reload). */
   async catchUp(): Promise<void> {
     for (const task of this.store.all()) {
-      if (task.finishedAt && !task.notified && task.status !== 'processing') await this.announce(task);
+      // Not awaited: a toast left unanswered must not hold back the others.
+      if (task.finishedAt && !task.notified && task.status !== 'processing') void this.announce(task);
     }
   }
 

@@ -240,6 +240,45 @@ describe('poller', () => {
     assert.match(String(second.store.finished[0].state.error), /no longer knows/);
   });
 
+  it('reports a 403 (disabled account, quota), keeps the task and backs off', async () => {
+    const { clock, store, api, poller, events } = setup();
+    store.add('t1', clock.now());
+    api.completesAt.set('t1', clock.now() + 20_000);
+    for (let i = 0; i < 3; i++) api.errors.push(apiError('permission'));
+    poller.wake();
+    await clock.advance(60_000);
+    assert.deepEqual(events, ['permissionDenied', 'permissionDenied', 'permissionDenied']);
+    const gaps = api.calls.slice(1, 4).map((c, i) => c.at - api.calls[i].at);
+    assert.ok(gaps[1] > gaps[0], `backs off: ${gaps}`);
+    assert.equal(store.finished[0]?.state.status, 'completed');
+  });
+
+  it('gives a task up after repeated malformed or invalid answers, with the reason', async () => {
+    const { clock, store, api, poller } = setup();
+    store.add('t1', clock.now());
+    for (let i = 0; i < 5; i++) api.errors.push(apiError('responseFormat'));
+    poller.wake();
+    await clock.advance(120_000);
+    assert.equal(store.finished[0]?.state.status, 'failed');
+    assert.match(String(store.finished[0].state.error), /keeps answering/);
+  });
+
+  it('a Retry-After weeks away pauses without spinning, and a settings change keeps the pause', async () => {
+    const { clock, store, api, poller } = setup();
+    store.add('t1', clock.now());
+    api.errors.push(apiError('rateLimit', { retryAfterMs: 30 * 24 * 3600 * 1000 }));
+    poller.wake();
+    await clock.advance(1_000);
+    assert.equal(api.calls.length, 1);
+    poller.resume(); // e.g. the user picked another model
+    await clock.advance(60_000);
+    assert.equal(api.calls.length, 1, 'still paused');
+    assert.ok(clock.pending <= 1, 'one timer, not a busy loop');
+    poller.resume({ keyChanged: true }); // a new key has its own limit
+    await clock.advance(1_000);
+    assert.equal(api.calls.length, 2);
+  });
+
   it('polls slower in the background and at once when focus returns', async () => {
     const { clock, store, api, poller } = setup();
     store.add('t1', clock.now());
