@@ -51,15 +51,7 @@ export class Orchestrator {
     const instruction = await this.askInstruction();
     if (!instruction) return undefined;
 
-    const label = labelOf(document.uri);
-    const lines = range ? lineSpan(range) : undefined;
-    const context: CodeContext = { code: document.getText(range), languageId: document.languageId, label, lines };
-    const source: SourceRef = {
-      uri: document.uri.toString(),
-      label,
-      languageId: document.languageId,
-      range: range && { startLine: range.start.line, startCharacter: range.start.character, endLine: range.end.line, endCharacter: range.end.character },
-    };
+    const { context, source } = codeFrom(document, range);
     const attached = await this.s.attachments.prepare(buildPrompt(instruction, context));
     let prompt = attached.prompt;
     const attachmentIds = [...attached.ids];
@@ -131,6 +123,19 @@ export function labelOf(uri: vscode.Uri): string {
 function lineSpan(range: vscode.Range): { start: number; end: number } {
   const endLine = range.end.character === 0 && range.end.line > range.start.line ? range.end.line - 1 : range.end.line;
   return { start: range.start.line + 1, end: endLine + 1 };
+}
+
+/** The code of `range` (or the whole document) for a prompt, and where it came from for the task record. */
+export function codeFrom(document: vscode.TextDocument, range: vscode.Range | undefined, label = labelOf(document.uri)): { context: CodeContext; source: SourceRef } {
+  return {
+    context: { code: document.getText(range), languageId: document.languageId, label, lines: range ? lineSpan(range) : undefined },
+    source: {
+      uri: document.uri.toString(),
+      label,
+      languageId: document.languageId,
+      range: range && { startLine: range.start.line, startCharacter: range.start.character, endLine: range.end.line, endCharacter: range.end.character },
+    },
+  };
 }
 
 /** A NUL byte in the first 8 KB is the usual sign of a binary file. */

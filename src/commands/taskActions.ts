@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { LIMITS, promptLength } from '../api/requests';
 import type { Services } from '../services';
+import { codeFrom } from './orchestrate';
 import { type SourceRef, type TrackedTask, isFinished } from '../tasks/model';
 import { buildPrompt } from '../tasks/prompt';
 import { UserFacingError } from '../tasks/submitter';
@@ -47,15 +48,9 @@ export async function runAgain(s: Services, arg: unknown): Promise<TrackedTask |
   const document = await openSource(task.source);
   const range = rangeOf(task.source);
   const valid = range && document.validateRange(range);
-  const code = document.getText(valid);
-  if (!code.trim()) throw new UserFacingError(vscode.l10n.t('{0} has nothing there any more to send.', task.source.label));
-  const endLine = valid && valid.end.character === 0 && valid.end.line > valid.start.line ? valid.end.line - 1 : valid?.end.line;
-  const prompt = buildPrompt(task.instruction, {
-    code,
-    languageId: document.languageId,
-    label: task.source.label,
-    lines: valid && endLine !== undefined ? { start: valid.start.line + 1, end: endLine + 1 } : undefined,
-  });
+  const code = codeFrom(document, valid, task.source.label);
+  if (!code.context.code.trim()) throw new UserFacingError(vscode.l10n.t('{0} has nothing there any more to send.', task.source.label));
+  const prompt = buildPrompt(task.instruction, code.context);
   if (promptLength(prompt) > LIMITS.promptMaxChars) {
     throw new UserFacingError(
       vscode.l10n.t(
@@ -64,11 +59,7 @@ export async function runAgain(s: Services, arg: unknown): Promise<TrackedTask |
       ),
     );
   }
-  const source: SourceRef = {
-    ...task.source,
-    languageId: document.languageId,
-    range: valid && { startLine: valid.start.line, startCharacter: valid.start.character, endLine: valid.end.line, endCharacter: valid.end.character },
-  };
+  const source: SourceRef = { ...task.source, languageId: document.languageId, range: code.source.range };
   const next = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Sending to the agents…') }, () =>
     s.submitter.submit({ instruction: task.instruction, prompt, source, threadId: task.threadId }),
   );

@@ -9,7 +9,7 @@ import { buildPrompt } from '../tasks/prompt';
 import { UserFacingError } from '../tasks/submitter';
 import { type ThreadsTreeProvider, threadTitle, transcriptUri } from '../views/threadsTree';
 import type { Orchestrator } from './orchestrate';
-import { labelOf } from './orchestrate';
+import { codeFrom } from './orchestrate';
 
 export class ThreadActions {
   constructor(
@@ -47,20 +47,9 @@ export class ThreadActions {
     if (editor && editor.document.uri.scheme !== 'output' && editor.document.getText().trim()) {
       const { document, selection } = editor;
       const range = selection.isEmpty || !document.getText(selection).trim() ? undefined : selection;
-      const label = labelOf(document.uri);
-      const endLine = range && range.end.character === 0 && range.end.line > range.start.line ? range.end.line - 1 : range?.end.line;
-      prompt = buildPrompt(instruction, {
-        code: document.getText(range),
-        languageId: document.languageId,
-        label,
-        lines: range && endLine !== undefined ? { start: range.start.line + 1, end: endLine + 1 } : undefined,
-      });
-      source = {
-        uri: document.uri.toString(),
-        label,
-        languageId: document.languageId,
-        range: range && { startLine: range.start.line, startCharacter: range.start.character, endLine: range.end.line, endCharacter: range.end.character },
-      };
+      const code = codeFrom(document, range);
+      prompt = buildPrompt(instruction, code.context);
+      source = code.source;
     }
     if (promptLength(prompt) > LIMITS.promptMaxChars) {
       throw new UserFacingError(
