@@ -9,6 +9,9 @@
 // (MAT_SKIP_NEWEST=1: only 1.100); VSCODE_VERSION=1.100|newest picks exactly one version.
 // Every layer runs even if one fails. The last line is the total "N passed, N failed"; the exit
 // code is non-zero when anything failed or a layer reported no result.
+// Before integration or e2e it installs what they need (scripts/install-vscode.sh: apt packages,
+// Chromium, code-server for each VS Code version, Node 24 for the newest): a no-op once installed,
+// so a newcomer's first `npm test` on a fresh machine works. MAT_SKIP_INSTALL=1 skips that step.
 'use strict';
 const { spawn } = require('child_process');
 const path = require('path');
@@ -63,6 +66,23 @@ async function main() {
   const versions = process.env.VSCODE_VERSION ? [process.env.VSCODE_VERSION]
     : !requested.length && !flag('MAT_SKIP_NEWEST') ? ['1.100', 'newest'] : ['1.100'];
   const results = [];
+  let installFailed = false;
+
+  if (!flag('MAT_SKIP_INSTALL') && (layers.includes('integration') || layers.includes('e2e'))) {
+    // e2e runs on 1.100; integration on each requested version.
+    const needed = new Set(layers.includes('e2e') ? ['1.100'] : []);
+    if (layers.includes('integration')) for (const v of versions) needed.add(v);
+    for (const v of needed) {
+      const arg = v === 'newest' || v.startsWith('1.139') ? '24' : '20';
+      banner(`install VS Code ${v} (scripts/install-vscode.sh ${arg})`);
+      const { code } = await run('bash', [path.join(ROOT, 'scripts/install-vscode.sh'), arg]);
+      if (code !== 0) {
+        results.push({ name: `install VS Code ${v}`, passed: 0, failed: 1, skipped: 0, secs: 0, note: ` (exit code ${code})` });
+        installFailed = true; // the unit layer still runs; nothing above it can
+        break;
+      }
+    }
+  }
 
   if (!flag('MAT_SKIP_BUILD')) {
     for (const script of ['build', 'build:tests']) {
@@ -76,6 +96,7 @@ async function main() {
   }
 
   for (const l of layers) {
+    if (installFailed && l !== 'unit') continue;
     if (l === 'unit') {
       results.push(await layer('unit', 'unit', process.execPath,
         [path.join(ROOT, 'test/harness/runMocha.js'), 'unit', '20000', 'out/test/unit/**/*.test.js']));

@@ -52,14 +52,3 @@ export class ApiService {
     return client;
   }
 }
-
-/** The typed error's kind, without loading the api bundle for an instanceof check. */
-export function errorKind(error: unknown): Api.ApiErrorKind | undefined {
-  const kind = (error as { kind?: unknown } | undefined)?.kind;
-  return typeof kind === 'string' && error instanceof Error ? (kind as Api.ApiErrorKind) : undefined;
-}
-
-export function retryAfterOf(error: unknown): number | undefined {
-  const ms = (error as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
-  return typeof ms === 'number' ? ms : undefined;
-}

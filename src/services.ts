@@ -1,27 +1,37 @@
 import type * as vscode from 'vscode';
 import type { ApiService } from './apiService';
 import type { KeyStore } from './auth/keyStore';
-import type { Logger } from './log';
+import type { FileDocumentProvider } from './documents/files';
+import type { Log } from './log';
+import type { FileStore } from './stores/fileStore';
+import type { ModelCatalog } from './stores/modelCatalog';
+import type { ThreadStore } from './stores/threadStore';
+import type { UsageStore } from './stores/usageStore';
 import type { AttachmentBasket } from './tasks/attachments';
 import type { TaskPoller } from './tasks/poller';
-import type { TaskSubmitter } from './tasks/submitter';
+import type { PollerStatus } from './tasks/pollerStatus';
+import type { RecentInstructions } from './tasks/recentInstructions';
+import type { SubmissionPipeline } from './tasks/submission';
 import type { TaskStore } from './tasks/taskStore';
 import type { SwappableUserInterface } from './ui';
-import type { Sidebar } from './views/sidebar';
-import type { TaskStatusBar } from './views/statusBar';
 
-/** What commands and views need, built once in activate(). */
+/** The models and services below the views, built once in activate(). Knows no view. */
 export interface Services {
   context: vscode.ExtensionContext;
-  log: Logger & { show(): void };
+  log: Log;
   ui: SwappableUserInterface;
   keys: KeyStore;
   api: ApiService;
   store: TaskStore;
   poller: TaskPoller;
-  submitter: TaskSubmitter;
+  pollerStatus: PollerStatus;
+  pipeline: SubmissionPipeline;
+  /** Workspace files waiting to go with the next task. */
   attachments: AttachmentBasket;
-  statusBar: TaskStatusBar;
-  /** Set by registerSidebar: the views' providers, for tests. */
-  sidebar?: Sidebar;
+  recent: RecentInstructions;
+  threads: ThreadStore;
+  files: FileStore;
+  fileDocuments: FileDocumentProvider;
+  models: ModelCatalog;
+  usage: UsageStore;
 }

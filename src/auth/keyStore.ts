@@ -6,12 +6,14 @@ import * as vscode from 'vscode';
 import { ContextKeys, SecretKeys } from '../constants';
 import { Disposable } from '../disposable';
 import type { UserInterface } from '../ui';
+import { redactSecrets } from './redact';
 
 export class KeyStore extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<'apiKey' | 'gatewayKey'>());
   /** Fires when either key changes, here or in another window. */
   readonly onDidChange = this.changed.event;
   private cached: string | undefined;
+  private cachedGateway: string | undefined;
   private loaded = false;
   /** Start-up reading of the store (see `initialize`); reads wait for it so they never race a seeded key. */
   private ready: Promise<void> = Promise.resolve();
@@ -25,6 +27,7 @@ export class KeyStore extends Disposable {
       secrets.onDidChange(async e => {
         if (e.key !== SecretKeys.apiKey && e.key !== SecretKeys.gatewayKey) return;
         if (e.key === SecretKeys.apiKey) await this.refresh();
+        else this.cachedGateway = await this.getGatewayKey();
         this.changed.fire(e.key === SecretKeys.apiKey ? 'apiKey' : 'gatewayKey');
       }),
     );
@@ -45,6 +48,7 @@ export class KeyStore extends Disposable {
   /** Reads the key once at start so menus and welcome views are right before any command runs. */
   async refresh(): Promise<void> {
     this.cached = (await this.secrets.get(SecretKeys.apiKey)) || undefined;
+    this.cachedGateway = (await this.secrets.get(SecretKeys.gatewayKey)) || undefined;
     this.loaded = true;
     await vscode.commands.executeCommand('setContext', ContextKeys.hasApiKey, !!this.cached);
   }
@@ -56,7 +60,13 @@ export class KeyStore extends Disposable {
   }
 
   async getGatewayKey(): Promise<string | undefined> {
-    return (await this.secrets.get(SecretKeys.gatewayKey)) || undefined;
+    this.cachedGateway = (await this.secrets.get(SecretKeys.gatewayKey)) || undefined;
+    return this.cachedGateway;
+  }
+
+  /** `text` without the keys (as last read) in it: for any server text before it is shown, logged or stored. */
+  redact(text: string): string {
+    return redactSecrets(text, [this.cached, this.cachedGateway]);
   }
 
   async setApiKey(key: string): Promise<void> {
@@ -74,6 +84,7 @@ export class KeyStore extends Disposable {
   async setGatewayKey(key: string | undefined): Promise<void> {
     if (key?.trim()) await this.secrets.store(SecretKeys.gatewayKey, key.trim());
     else await this.secrets.delete(SecretKeys.gatewayKey);
+    this.cachedGateway = key?.trim() || undefined;
     this.changed.fire('gatewayKey');
   }
 

@@ -2,17 +2,23 @@
 import * as vscode from 'vscode';
 import { LIMITS } from '../api/requests';
 import { searchExcludeGlob } from '../config';
-import type { Services } from '../services';
-import { UserFacingError } from '../tasks/submitter';
+import { UserFacingError } from '../errors';
+import type { AttachmentBasket } from '../tasks/attachments';
+import type { UserInterface } from '../ui';
+
+export interface AttachDeps {
+  ui: UserInterface;
+  basket: AttachmentBasket;
+}
 
 /** Enough to choose from without listing a monorepo's every file. */
 const MAX_PICKABLE = 5000;
 
 /** Picks workspace files (files.exclude and search.exclude applied) and attaches them. Returns how many. */
-export async function attachFiles(s: Services): Promise<number> {
+export async function attachFiles(s: AttachDeps): Promise<number> {
   if (!vscode.workspace.workspaceFolders?.length) throw new UserFacingError(vscode.l10n.t('Open a folder first: attached files come from the workspace.'));
   const found = await vscode.workspace.findFiles('**/*', searchExcludeGlob(), MAX_PICKABLE);
-  const attached = new Set(s.attachments.list().map(u => u.toString()));
+  const attached = new Set(s.basket.list().map(u => u.toString()));
   const items = found
     .filter(uri => !attached.has(uri.toString()))
     .map(uri => ({ label: vscode.workspace.asRelativePath(uri, true), uri }))
@@ -29,7 +35,7 @@ export async function attachFiles(s: Services): Promise<number> {
 }
 
 /** From the explorer: the clicked file, or every selected one. */
-export async function attachToNextTask(s: Services, uri?: unknown, uris?: unknown): Promise<number> {
+export async function attachToNextTask(s: AttachDeps, uri?: unknown, uris?: unknown): Promise<number> {
   const targets =
     Array.isArray(uris) && uris.length && uris.every(u => u instanceof vscode.Uri)
       ? (uris as vscode.Uri[])
@@ -42,15 +48,15 @@ export async function attachToNextTask(s: Services, uri?: unknown, uris?: unknow
   return add(s, targets);
 }
 
-export function clearAttachments(s: Services): void {
-  const n = s.attachments.count;
-  s.attachments.clear();
+export function clearAttachments(s: AttachDeps): void {
+  const n = s.basket.count;
+  s.basket.clear();
   if (n) void s.ui.info(n === 1 ? vscode.l10n.t('Removed 1 attached file.') : vscode.l10n.t('Removed {0} attached files.', n));
 }
 
-async function add(s: Services, uris: vscode.Uri[]): Promise<number> {
-  const added = await s.attachments.add(uris);
-  const count = s.attachments.count;
+async function add(s: AttachDeps, uris: vscode.Uri[]): Promise<number> {
+  const added = await s.basket.add(uris);
+  const count = s.basket.count;
   if (added) void s.ui.info(count === 1 ? vscode.l10n.t('1 file will go with the next task.') : vscode.l10n.t('{0} files will go with the next task.', count));
   return added;
 }

@@ -8,11 +8,14 @@ import * as vscode from 'vscode';
 import type { ApiFile } from '../api';
 import { safeName } from '../api/filenames';
 import { LIMITS } from '../api/requests';
-import type { Services } from '../services';
-import { UserFacingError } from '../tasks/submitter';
-import { type FileDocumentProvider, decodeText, fileDocumentUri } from '../views/fileDocuments';
-import type { FilesTreeProvider } from '../views/filesTree';
-import { formatBytes } from '../views/format';
+import type { KeyStore } from '../auth/keyStore';
+import { type FileDocumentProvider, decodeText } from '../documents/files';
+import { fileDocumentUri } from '../documents/uris';
+import { UserFacingError } from '../errors';
+import { formatBytes } from '../format';
+import type { Logger } from '../log';
+import type { FileStore } from '../stores/fileStore';
+import type { UserInterface } from '../ui';
 
 const TEXT_MIME = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|x-sh|sql|toml|x-ndjson)\b)|\+(json|xml)\b/i;
 const TEXT_EXTENSIONS =
@@ -22,12 +25,16 @@ export function looksLikeTextFile(file: Pick<ApiFile, 'filename' | 'mime_type'>)
   return TEXT_MIME.test(file.mime_type ?? '') || TEXT_EXTENSIONS.test(file.filename);
 }
 
+export interface FileDeps {
+  ui: UserInterface;
+  log: Logger;
+  keys: KeyStore;
+  files: FileStore;
+  fileDocuments: FileDocumentProvider;
+}
+
 export class FileActions {
-  constructor(
-    private readonly s: Services,
-    private readonly tree: FilesTreeProvider,
-    private readonly documents: FileDocumentProvider,
-  ) {}
+  constructor(private readonly d: FileDeps) {}
 
   /**
    * Uploads files from the explorer (its selection), or ones the user chooses. Every size is checked first:
@@ -35,9 +42,9 @@ export class FileActions {
    */
   async upload(uri?: unknown, uris?: unknown): Promise<ApiFile[]> {
     let targets = Array.isArray(uris) && uris.every(u => u instanceof vscode.Uri) && uris.length ? (uris as vscode.Uri[]) : uri instanceof vscode.Uri ? [uri] : undefined;
-    targets ??= await this.s.ui.openDialog({ canSelectMany: true, canSelectFolders: false, openLabel: vscode.l10n.t('Upload'), title: vscode.l10n.t('Upload to Multi-Agent Files') });
+    targets ??= await this.d.ui.openDialog({ canSelectMany: true, canSelectFolders: false, openLabel: vscode.l10n.t('Upload'), title: vscode.l10n.t('Upload to Multi-Agent Files') });
     if (!targets?.length) return [];
-    if (!(await this.s.keys.ensureApiKey())) return [];
+    if (!(await this.d.keys.ensureApiKey())) return [];
     const sizes: number[] = [];
     for (const target of targets) {
       const name = path.basename(target.path);
@@ -48,7 +55,6 @@ export class FileActions {
       }
       sizes.push(info.size);
     }
-    const client = this.s.api.client();
     const uploaded: ApiFile[] = [];
     try {
       for (const [i, target] of targets.entries()) {
@@ -69,19 +75,19 @@ export class FileActions {
             try {
               // Files on disk stream from there; other schemes (remote, virtual) are read first.
               const source = target.scheme === 'file' ? { path: target.fsPath, filename: name } : { data: await vscode.workspace.fs.readFile(target), filename: name };
-              return await client.uploadFile(source, { onProgress, signal: aborter.signal });
+              return await this.d.files.upload(source, { onProgress, signal: aborter.signal });
             } finally {
               sub.dispose();
             }
           },
         );
         uploaded.push(file);
-        this.s.log.info(`uploaded ${name} as ${file.id} (${sizes[i]} bytes)`);
+        this.d.log.info(`uploaded ${name} as ${file.id} (${sizes[i]} bytes)`);
       }
     } finally {
-      if (uploaded.length) this.tree.refresh();
+      if (uploaded.length) this.d.files.refresh();
     }
-    void this.s.ui.info(
+    void this.d.ui.info(
       uploaded.length === 1 ? vscode.l10n.t('Uploaded {0}.', uploaded[0].filename) : vscode.l10n.t('Uploaded {0} files.', uploaded.length),
     );
     return uploaded;
@@ -92,12 +98,12 @@ export class FileActions {
     const file = await this.resolve(arg, vscode.l10n.t('Open which file?'));
     if (!file) return undefined;
     if (!looksLikeTextFile(file)) return this.saveAs(file);
-    const download = await this.s.api.client().downloadFile(file.id);
+    const download = await this.d.files.download(file.id);
     const bytes = await readAll(download.stream, LIMITS.maxUploadBytes * 2);
     const text = decodeText(bytes);
     if (text === undefined) return this.saveBytes(file, bytes);
     const uri = fileDocumentUri(file);
-    this.documents.put(uri, text);
+    this.d.fileDocuments.put(uri, text);
     const document = await vscode.workspace.openTextDocument(uri);
     return vscode.window.showTextDocument(document, { preview: false });
   }
@@ -108,25 +114,24 @@ export class FileActions {
     if (!file) return undefined;
     const target = await this.askTarget(file);
     if (!target) return undefined;
-    const download = await this.s.api.client().downloadFile(file.id);
+    const download = await this.d.files.download(file.id);
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Saving {0}…', file.filename) }, () =>
       streamToUri(download.stream, target),
     );
-    void this.s.ui.info(vscode.l10n.t('Saved {0} to {1}.', file.filename, vscode.workspace.asRelativePath(target, false)));
+    void this.d.ui.info(vscode.l10n.t('Saved {0} to {1}.', file.filename, vscode.workspace.asRelativePath(target, false)));
     return target;
   }
 
   async delete(arg: unknown): Promise<boolean> {
     const file = await this.resolve(arg, vscode.l10n.t('Delete which file?'));
     if (!file) return false;
-    const ok = await this.s.ui.confirm(
+    const ok = await this.d.ui.confirm(
       vscode.l10n.t('Delete {0} from the service?', file.filename),
       vscode.l10n.t('Tasks and threads can no longer use it. This cannot be undone.'),
       vscode.l10n.t('Delete'),
     );
     if (!ok) return false;
-    await this.s.api.client().deleteFile(file.id);
-    this.tree.refresh();
+    await this.d.files.delete(file.id);
     return true;
   }
 
@@ -134,7 +139,7 @@ export class FileActions {
     const file = await this.resolve(arg, vscode.l10n.t('Copy the id of which file?'));
     if (!file) return undefined;
     await vscode.env.clipboard.writeText(file.id);
-    void this.s.ui.info(vscode.l10n.t('Copied {0}.', file.id));
+    void this.d.ui.info(vscode.l10n.t('Copied {0}.', file.id));
     return file.id;
   }
 
@@ -142,10 +147,10 @@ export class FileActions {
   private async resolve(arg: unknown, placeHolder: string): Promise<ApiFile | undefined> {
     const candidate = (arg as { file?: unknown } | undefined)?.file ?? arg;
     if (isApiFile(candidate)) return candidate;
-    if (typeof arg === 'string') return this.s.api.client().getFile(arg);
-    const files = await this.tree.files();
+    if (typeof arg === 'string') return this.d.files.get(arg);
+    const files = await this.d.files.files();
     if (!files.length) throw new UserFacingError(vscode.l10n.t('No files are stored on the service.'));
-    const picked = await this.s.ui.pick(
+    const picked = await this.d.ui.pick(
       files.map(file => ({ label: file.filename, description: file.bytes !== undefined ? formatBytes(file.bytes) : undefined, detail: file.id, file })),
       { placeHolder },
     );
@@ -154,7 +159,7 @@ export class FileActions {
 
   private async askTarget(file: ApiFile): Promise<vscode.Uri | undefined> {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    return this.s.ui.saveDialog({
+    return this.d.ui.saveDialog({
       title: vscode.l10n.t('Save {0}', file.filename),
       saveLabel: vscode.l10n.t('Save'),
       defaultUri: folder ? vscode.Uri.joinPath(folder, safeName(file.filename) ?? file.id) : undefined,
@@ -165,7 +170,7 @@ export class FileActions {
     const target = await this.askTarget(file);
     if (!target) return undefined;
     await vscode.workspace.fs.writeFile(target, bytes);
-    void this.s.ui.info(vscode.l10n.t('{0} is not text: saved it to {1}.', file.filename, vscode.workspace.asRelativePath(target, false)));
+    void this.d.ui.info(vscode.l10n.t('{0} is not text: saved it to {1}.', file.filename, vscode.workspace.asRelativePath(target, false)));
     return target;
   }
 }

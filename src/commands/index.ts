@@ -1,125 +1,97 @@
-/** Registers every command; returns one Disposable for all of them. */
+/**
+ * The only place action commands are bound to their ids (views bind just their own refresh and load-more).
+ * Each handler gets the part of the services it uses; every one runs through `registerCommand`, which
+ * turns a failure into a message the user can act on.
+ */
 import * as vscode from 'vscode';
+import type { KeyStore } from '../auth/keyStore';
 import { Commands, Views } from '../constants';
-import type { Services } from '../services';
-import { UserFacingError } from '../tasks/submitter';
-import { insertableText, showResult, taskIdOf } from '../views/resultDocuments';
-import { Orchestrator } from './orchestrate';
+import type { FileDocumentProvider } from '../documents/files';
+import type { Logger } from '../log';
+import type { FileStore } from '../stores/fileStore';
+import type { ModelCatalog } from '../stores/modelCatalog';
+import type { ThreadStore } from '../stores/threadStore';
+import type { AttachmentBasket } from '../tasks/attachments';
+import type { TaskPoller } from '../tasks/poller';
+import type { RecentInstructions } from '../tasks/recentInstructions';
+import type { SubmissionPipeline } from '../tasks/submission';
+import type { TaskStore } from '../tasks/taskStore';
+import type { UserInterface } from '../ui';
+import { attachFiles, attachToNextTask, clearAttachments } from './attach';
+import { FileActions } from './files';
+import { clearApiKey, clearGatewayKey, setApiKey, setGatewayKey } from './keys';
+import { refreshModels, selectModel } from './models';
+import { orchestrateFile, orchestrateSelection } from './orchestrate';
+import { copyResult, insertResult, openResult } from './results';
 import { registerCommand } from './run';
+import { clearFinished, removeTask, revealSource, runAgain, stopTracking } from './taskActions';
+import { newThread, openTranscript, runInThread } from './threads';
 
-/** Tree items pass their node; the palette passes nothing; code passes an id. */
-function taskIdFrom(arg: unknown): string | undefined {
-  if (typeof arg === 'string') return arg;
-  if (arg instanceof vscode.Uri) return taskIdOf(arg);
-  const id = (arg as { task?: { id?: unknown } } | undefined)?.task?.id;
-  return typeof id === 'string' ? id : undefined;
+export interface CommandDeps {
+  ui: UserInterface;
+  log: Logger & { show(): void };
+  keys: KeyStore;
+  store: TaskStore;
+  poller: TaskPoller;
+  pipeline: SubmissionPipeline;
+  basket: AttachmentBasket;
+  recent: RecentInstructions;
+  threads: ThreadStore;
+  files: FileStore;
+  fileDocuments: FileDocumentProvider;
+  models: ModelCatalog;
+  /** The usage panel (a view): opening it is all a command does. */
+  usage: { show(): Promise<unknown> };
 }
 
-export function registerCommands(s: Services): vscode.Disposable {
-  const orchestrator = new Orchestrator(s);
-  const host = { ui: s.ui, log: s.log };
-
-  /** The task a command is about: its argument, the active result tab, or one the user picks. */
-  const resolveTask = async (arg: unknown, filter: (t: { status: string }) => boolean, placeHolder: string) => {
-    const id = taskIdFrom(arg) ?? taskIdOf(vscode.window.activeTextEditor?.document.uri ?? vscode.Uri.parse('none:'));
-    if (id) {
-      const task = s.store.get(id);
-      if (!task) throw new UserFacingError(vscode.l10n.t('That task is no longer tracked.'));
-      return task;
-    }
-    const candidates = s.store.all().filter(filter);
-    if (!candidates.length) throw new UserFacingError(vscode.l10n.t('There is no such task yet. Orchestrate a selection first.'));
-    const picked = await s.ui.pick(
-      candidates.map(t => ({ label: t.title, description: t.status, detail: t.source?.label, task: t })),
-      { placeHolder },
-    );
-    return picked?.task;
-  };
-  const completed = (t: { status: string }) => t.status === 'completed';
-
-  const readResult = async (taskId: string) => {
-    const text = await s.store.readResult(taskId);
-    if (text === undefined) throw new UserFacingError(vscode.l10n.t('No result is stored for this task.'));
-    return text;
-  };
+export function registerCommands(d: CommandDeps): vscode.Disposable {
+  const host = { ui: d.ui, log: d.log };
+  const bind = (id: string, handler: (...args: never[]) => unknown) => registerCommand(host, id, handler);
+  const { ui, keys, store, poller, pipeline, recent, threads, basket, models } = d;
+  const fileActions = new FileActions({ ui, log: d.log, keys, files: d.files, fileDocuments: d.fileDocuments });
 
   return vscode.Disposable.from(
-    registerCommand(host, Commands.orchestrateSelection, () => orchestrator.orchestrateSelection()),
-    registerCommand(host, Commands.orchestrateFile, (uri?: unknown) => orchestrator.orchestrateFile(uri)),
-    registerCommand(host, Commands.setApiKey, async () => {
-      const key = await s.keys.promptForApiKey();
-      if (key) {
-        s.poller.resume({ keyChanged: true });
-        void s.ui.info(vscode.l10n.t('Multi-Agent Tasks: API key saved in the system keychain.'));
-      }
-      return !!key;
-    }),
-    registerCommand(host, Commands.clearApiKey, async () => {
-      await s.keys.clearApiKey();
-      void s.ui.info(vscode.l10n.t('Multi-Agent Tasks: API key removed.'));
-    }),
-    registerCommand(host, Commands.setGatewayKey, async () => {
-      const key = await s.ui.input({
-        title: vscode.l10n.t('Multi-Agent Tasks: AI Gateway Key'),
-        prompt: vscode.l10n.t('Your key for the third-party AI gateway, sent with each task as vercelAiKey. Leave empty to remove it.'),
-        password: true,
-        ignoreFocusOut: true,
-      });
-      if (key === undefined) return;
-      await s.keys.setGatewayKey(key);
-      void s.ui.info(key.trim() ? vscode.l10n.t('Multi-Agent Tasks: AI gateway key saved.') : vscode.l10n.t('Multi-Agent Tasks: AI gateway key removed.'));
-    }),
-    registerCommand(host, Commands.clearGatewayKey, async () => {
-      await s.keys.setGatewayKey(undefined);
-      void s.ui.info(vscode.l10n.t('Multi-Agent Tasks: AI gateway key removed.'));
-    }),
-    registerCommand(host, Commands.openResult, async (arg?: unknown) => {
-      const task = await resolveTask(arg, t => completed(t) || t.status === 'failed', vscode.l10n.t('Which result?'));
-      if (!task) return undefined;
-      if (task.status !== 'completed') {
-        throw new UserFacingError(task.error ? `"${task.title}": ${task.error}` : vscode.l10n.t('"{0}" is still running.', task.title));
-      }
-      return showResult(task);
-    }),
-    registerCommand(host, Commands.copyResult, async (arg?: unknown) => {
-      const task = await resolveTask(arg, completed, vscode.l10n.t('Copy which result?'));
-      if (!task) return;
-      await vscode.env.clipboard.writeText(await readResult(task.id));
-      void s.ui.info(vscode.l10n.t('Result copied.'));
-    }),
-    registerCommand(host, Commands.insertResult, async (arg?: unknown) => {
-      const task = await resolveTask(arg, completed, vscode.l10n.t('Insert which result?'));
-      if (!task) return;
-      const text = insertableText(await readResult(task.id));
-      const editor =
-        vscode.window.visibleTextEditors.find(e => e.document.uri.toString() === task.source?.uri) ??
-        vscode.window.activeTextEditor;
-      if (!editor || editor.document.uri.scheme === 'multi-agent-result') {
-        throw new UserFacingError(vscode.l10n.t('Open the file to insert into and place the cursor first.'));
-      }
-      await editor.edit(edit => edit.replace(editor.selection, text));
-    }),
-    registerCommand(host, Commands.stopTracking, async (arg?: unknown) => {
-      const task = await resolveTask(
-        arg,
-        t => !['completed', 'failed', 'canceled', 'awaiting_approval'].includes(t.status),
-        vscode.l10n.t('Stop tracking which task?'),
-      );
-      if (!task) return;
-      s.poller.forget(task.id);
-      await s.store.markNotified(task.id); // the user's own action: no "task canceled" popup
-      await s.store.finish(task.id, {
-        status: 'canceled',
-        error: vscode.l10n.t('Tracking stopped. The service may still finish the task; it has no cancel endpoint.'),
-      });
-    }),
-    registerCommand(host, Commands.showLog, () => s.log.show()),
-    registerCommand(host, Commands.showTasks, async () => {
+    // Orchestrate
+    bind(Commands.orchestrateSelection, () => orchestrateSelection({ ui, keys, pipeline, recent })),
+    bind(Commands.orchestrateFile, (uri?: unknown) => orchestrateFile({ ui, keys, pipeline, recent }, uri)),
+    // Keys
+    bind(Commands.setApiKey, () => setApiKey({ ui, keys })),
+    bind(Commands.clearApiKey, () => clearApiKey({ ui, keys })),
+    bind(Commands.setGatewayKey, () => setGatewayKey({ ui, keys })),
+    bind(Commands.clearGatewayKey, () => clearGatewayKey({ ui, keys })),
+    // Results and tasks
+    bind(Commands.openResult, (arg?: unknown) => openResult({ ui, store }, arg)),
+    bind(Commands.copyResult, (arg?: unknown) => copyResult({ ui, store }, arg)),
+    bind(Commands.insertResult, (arg?: unknown) => insertResult({ ui, store }, arg)),
+    bind(Commands.stopTracking, (arg?: unknown) => stopTracking({ ui, store, poller }, arg)),
+    bind(Commands.revealSource, (arg: unknown) => revealSource({ store }, arg)),
+    bind(Commands.runAgain, (arg: unknown) => runAgain({ ui, store, keys, pipeline }, arg)),
+    bind(Commands.removeTask, (arg: unknown) => removeTask({ store, poller }, arg)),
+    bind(Commands.clearFinished, () => clearFinished({ store })),
+    bind(Commands.showLog, () => d.log.show()),
+    bind(Commands.showTasks, async () => {
       try {
         await vscode.commands.executeCommand(`${Views.tasks}.focus`);
       } catch {
-        s.log.show();
+        d.log.show();
       }
     }),
+    // Threads
+    bind(Commands.newThread, () => newThread({ ui, keys, threads })),
+    bind(Commands.runInThread, (arg: unknown) => runInThread({ ui, keys, threads, pipeline, recent }, arg)),
+    bind(Commands.openTranscript, (arg: unknown) => openTranscript({ ui, keys, threads }, arg)),
+    // Files
+    bind(Commands.uploadFile, (uri: unknown, uris: unknown) => fileActions.upload(uri, uris)),
+    bind(Commands.openFile, (arg: unknown) => fileActions.open(arg)),
+    bind(Commands.saveFileAs, (arg: unknown) => fileActions.saveAs(arg)),
+    bind(Commands.deleteFile, (arg: unknown) => fileActions.delete(arg)),
+    bind(Commands.copyFileId, (arg: unknown) => fileActions.copyId(arg)),
+    // Attachments, models, usage
+    bind(Commands.attachFiles, () => attachFiles({ ui, basket })),
+    bind(Commands.attachToNextTask, (uri: unknown, uris: unknown) => attachToNextTask({ ui, basket }, uri, uris)),
+    bind(Commands.clearAttachments, () => clearAttachments({ ui, basket })),
+    bind(Commands.selectModel, () => selectModel({ ui, models })),
+    bind(Commands.refreshModels, () => refreshModels({ ui, models })),
+    bind(Commands.showUsage, () => d.usage.show()),
   );
 }

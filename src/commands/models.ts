@@ -1,31 +1,14 @@
-/** "Select Model…": the service's models, cached for the session, stored in the modelId setting. */
+/** "Select Model…" and "Refresh Models": the service's models, stored in the modelId setting. */
 import * as vscode from 'vscode';
 import type { Model, ModelList } from '../api';
 import { readSettings, updateSetting } from '../config';
-import type { Services } from '../services';
-import { UserFacingError } from '../tasks/submitter';
+import { UserFacingError } from '../errors';
+import type { ModelCatalog } from '../stores/modelCatalog';
+import type { UserInterface } from '../ui';
 
-export class ModelCatalog {
-  private cached: Promise<ModelList> | undefined;
-
-  constructor(private readonly s: Services) {}
-
-  /** The list, fetched once per session unless `refresh`. A failed fetch is not cached. */
-  list(refresh = false): Promise<ModelList> {
-    if (refresh || !this.cached) {
-      const pending = this.s.api.client().listModels();
-      this.cached = pending;
-      pending.catch(() => {
-        if (this.cached === pending) this.cached = undefined;
-      });
-    }
-    return this.cached;
-  }
-
-  /** The address changed: the next list comes from there. */
-  invalidate(): void {
-    this.cached = undefined;
-  }
+export interface ModelDeps {
+  ui: UserInterface;
+  models: ModelCatalog;
 }
 
 export interface ModelPickItem extends vscode.QuickPickItem {
@@ -77,8 +60,8 @@ function detailOf(model: Model, defaultId: string | undefined, current: string |
 }
 
 /** Returns the chosen id ('' for the service default), or undefined when the user backed out. */
-export async function selectModel(s: Services, catalog: ModelCatalog): Promise<string | undefined> {
-  const list = await catalog.list();
+export async function selectModel(s: ModelDeps): Promise<string | undefined> {
+  const list = await s.models.list();
   if (list.enabled === false) throw new UserFacingError(vscode.l10n.t('The service does not offer a choice of models for this account.'));
   const current = readSettings().settings.modelId;
   const items = modelPickItems(list, current);
@@ -92,8 +75,8 @@ export async function selectModel(s: Services, catalog: ModelCatalog): Promise<s
   return picked.modelId ?? '';
 }
 
-export async function refreshModels(s: Services, catalog: ModelCatalog): Promise<number> {
-  const list = await catalog.list(true);
+export async function refreshModels(s: ModelDeps): Promise<number> {
+  const list = await s.models.list(true);
   const n = list.options?.length ?? 0;
   void s.ui.info(n === 1 ? vscode.l10n.t('The service offers 1 model.') : vscode.l10n.t('The service offers {0} models.', n));
   return n;

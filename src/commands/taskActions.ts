@@ -1,16 +1,26 @@
-/** Actions on tracked tasks from the Tasks view: reveal the source, run again, remove, clear finished. */
+/** Actions on tracked tasks: stop tracking, reveal the source, run again, remove, clear finished. */
 import * as vscode from 'vscode';
-import { LIMITS, promptLength } from '../api/requests';
-import type { Services } from '../services';
-import { codeFrom } from './orchestrate';
+import type { KeyStore } from '../auth/keyStore';
+import { UserFacingError } from '../errors';
 import { type SourceRef, type TrackedTask, isFinished } from '../tasks/model';
-import { buildPrompt } from '../tasks/prompt';
-import { UserFacingError } from '../tasks/submitter';
+import type { TaskPoller } from '../tasks/poller';
+import type { SubmissionPipeline } from '../tasks/submission';
+import type { TaskStore } from '../tasks/taskStore';
+import type { UserInterface } from '../ui';
+import { sendOrOfferAttachment } from './ask';
+import { codeFrom } from './code';
+import { resolveTask } from './results';
+
+export interface TaskActionDeps {
+  ui: UserInterface;
+  store: TaskStore;
+  poller: Pick<TaskPoller, 'forget'>;
+}
 
 /** A tree node (`{task}`), a task id, or nothing. */
-function taskOf(s: Services, arg: unknown): TrackedTask {
+function taskOf(store: TaskStore, arg: unknown): TrackedTask {
   const id = typeof arg === 'string' ? arg : (arg as { task?: { id?: unknown } } | undefined)?.task?.id;
-  const task = typeof id === 'string' ? s.store.get(id) : undefined;
+  const task = typeof id === 'string' ? store.get(id) : undefined;
   if (!task) throw new UserFacingError(vscode.l10n.t('Choose a task in the Tasks view.'));
   return task;
 }
@@ -28,8 +38,19 @@ async function openSource(source: SourceRef): Promise<vscode.TextDocument> {
   }
 }
 
-export async function revealSource(s: Services, arg: unknown): Promise<vscode.TextEditor> {
-  const task = taskOf(s, arg);
+export async function stopTracking(d: TaskActionDeps, arg?: unknown): Promise<void> {
+  const task = await resolveTask(d, arg, t => !isFinished(t), vscode.l10n.t('Stop tracking which task?'));
+  if (!task) return;
+  d.poller.forget(task.id);
+  await d.store.markNotified(task.id); // the user's own action: no "task canceled" popup
+  await d.store.finish(task.id, {
+    status: 'canceled',
+    error: vscode.l10n.t('Tracking stopped. The service may still finish the task; it has no cancel endpoint.'),
+  });
+}
+
+export async function revealSource(d: Pick<TaskActionDeps, 'store'>, arg: unknown): Promise<vscode.TextEditor> {
+  const task = taskOf(d.store, arg);
   if (!task.source) throw new UserFacingError(vscode.l10n.t('"{0}" was not sent from a file.', task.title));
   const document = await openSource(task.source);
   const range = rangeOf(task.source);
@@ -40,42 +61,36 @@ export async function revealSource(s: Services, arg: unknown): Promise<vscode.Te
 }
 
 /** The same instruction over the source as it is now (the same lines, re-read), as a new task. */
-export async function runAgain(s: Services, arg: unknown): Promise<TrackedTask | undefined> {
-  const task = taskOf(s, arg);
+export async function runAgain(
+  d: { ui: UserInterface; store: TaskStore; keys: KeyStore; pipeline: SubmissionPipeline },
+  arg: unknown,
+): Promise<TrackedTask | undefined> {
+  const task = taskOf(d.store, arg);
   if (!task.source) throw new UserFacingError(vscode.l10n.t('"{0}" was not sent from a file, so it cannot be run again.', task.title));
-  s.submitter.checkedSettings();
-  if (!(await s.keys.ensureApiKey())) return undefined;
+  const settings = d.pipeline.settings();
+  if (!(await d.keys.ensureApiKey())) return undefined;
   const document = await openSource(task.source);
   const range = rangeOf(task.source);
-  const valid = range && document.validateRange(range);
-  const code = codeFrom(document, valid, task.source.label);
+  const code = codeFrom(document, range && document.validateRange(range), task.source.label);
   if (!code.context.code.trim()) throw new UserFacingError(vscode.l10n.t('{0} has nothing there any more to send.', task.source.label));
-  const prompt = buildPrompt(task.instruction, code.context);
-  if (promptLength(prompt) > LIMITS.promptMaxChars) {
-    throw new UserFacingError(
-      vscode.l10n.t(
-        'The code has grown: the prompt would be over {0} characters. Select less and orchestrate it instead.',
-        LIMITS.promptMaxChars.toLocaleString('en-US'),
-      ),
-    );
-  }
-  const source: SourceRef = { ...task.source, languageId: document.languageId, range: code.source.range };
-  const next = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Sending to the agents…') }, () =>
-    s.submitter.submit({ instruction: task.instruction, prompt, source, threadId: task.threadId }),
+  const next = await sendOrOfferAttachment(
+    d.ui,
+    d.pipeline,
+    { instruction: task.instruction, code: { context: code.context, source: { ...task.source, languageId: document.languageId, range: code.source.range } }, threadId: task.threadId },
+    settings,
   );
-  s.log.info(`task ${next.id} sent again from ${task.id}`);
   return next;
 }
 
-export async function removeTask(s: Services, arg: unknown): Promise<void> {
-  const task = taskOf(s, arg);
-  s.poller.forget(task.id);
-  await s.store.remove(task.id);
+export async function removeTask(d: Pick<TaskActionDeps, 'store' | 'poller'>, arg: unknown): Promise<void> {
+  const task = taskOf(d.store, arg);
+  d.poller.forget(task.id);
+  await d.store.remove(task.id);
 }
 
 /** Removes every finished task and its cached result; running ones stay. Returns how many went. */
-export async function clearFinished(s: Services): Promise<number> {
-  const finished = s.store.all().filter(isFinished);
-  for (const task of finished) await s.store.remove(task.id);
+export async function clearFinished(d: Pick<TaskActionDeps, 'store'>): Promise<number> {
+  const finished = d.store.all().filter(isFinished);
+  for (const task of finished) await d.store.remove(task.id);
   return finished.length;
 }

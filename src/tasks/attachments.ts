@@ -1,17 +1,15 @@
 /**
  * Workspace files waiting to go with the next task. Checked when added (at most 5, 10 MB each, a
- * confirmation for files that look like secrets) and sent when the task is: small text files inline in
- * the prompt while it still fits, the rest through the attachments endpoint as `attachment_ids`.
+ * confirmation for files that look like secrets). `plan()` decides what goes inline and what is uploaded;
+ * the submission pipeline sends them.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ApiService } from '../apiService';
 import { LIMITS } from '../api/requests';
-import { readSettings } from '../config';
 import { Disposable } from '../disposable';
 import type { UserInterface } from '../ui';
 import { inlineFiles } from './prompt';
-import { UserFacingError } from './submitter';
+import { UserFacingError } from '../errors';
 
 /** Text files up to this size may be inlined in the prompt instead of uploaded. */
 const INLINE_MAX_BYTES = 16 * 1024;
@@ -28,10 +26,14 @@ export function looksLikeSecret(fileName: string): boolean {
   return SECRET_PATTERNS.some(p => p.test(fileName));
 }
 
-export interface PreparedAttachments {
+export interface AttachmentPlan {
+  /** The prompt with the inlined files appended. */
   prompt: string;
-  ids: string[];
-  names: string[];
+  /** Labels of the files inlined in the prompt. */
+  inlined: string[];
+  /** Files to upload as attachments. */
+  uploads: vscode.Uri[];
+  /** Every file the plan covers, to drop from the basket once the task is sent. */
   files: vscode.Uri[];
 }
 
@@ -40,10 +42,7 @@ export class AttachmentBasket extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
 
-  constructor(
-    private readonly api: ApiService,
-    private readonly ui: UserInterface,
-  ) {
+  constructor(private readonly ui: UserInterface) {
     super();
   }
 
@@ -105,41 +104,29 @@ export class AttachmentBasket extends Disposable {
     this.changed.fire();
   }
 
-  /** Inlines what fits and uploads the rest; the basket keeps its files until `clearSent`. */
-  async prepare(prompt: string): Promise<PreparedAttachments> {
-    if (!this.files.length) return { prompt, ids: [], names: [], files: [] };
+  /**
+   * Decides what goes how: small text files inline after `prompt` while it still fits the prompt limit,
+   * the rest as uploads. Reads the files; uploads nothing (the submission does, once it is sure to send).
+   */
+  async plan(prompt: string): Promise<AttachmentPlan> {
+    if (!this.files.length) return { prompt, inlined: [], uploads: [], files: [] };
     const small: { uri: vscode.Uri; label: string; text: string }[] = [];
-    const large: vscode.Uri[] = [];
+    const uploads: vscode.Uri[] = [];
     for (const uri of this.files) {
       const bytes = await vscode.workspace.fs.readFile(uri);
       if (bytes.byteLength <= INLINE_MAX_BYTES && !bytes.subarray(0, 8192).includes(0)) {
         small.push({ uri, label: vscode.workspace.asRelativePath(uri, false), text: new TextDecoder().decode(bytes) });
-      } else large.push(uri);
+      } else uploads.push(uri);
     }
     const { prompt: withInline, inlined } = inlineFiles(prompt, small, LIMITS.promptMaxChars);
-    for (const file of small) if (!inlined.includes(file.label)) large.push(file.uri);
-
-    const client = this.api.client(readSettings().settings);
-    const ids: string[] = [];
-    const names: string[] = [...inlined];
-    for (const uri of large) {
-      const name = path.basename(uri.path);
-      const uploaded = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Uploading {0}…', name) },
-        // Local files stream from disk; others (remote, virtual file systems) go through workspace.fs.
-        async () =>
-          client.uploadAttachment(uri.scheme === 'file' ? { path: uri.fsPath, filename: name } : { data: await vscode.workspace.fs.readFile(uri), filename: name }),
-      );
-      ids.push(uploaded.id);
-      names.push(name);
-    }
-    return { prompt: withInline, ids, names, files: [...this.files] };
+    for (const file of small) if (!inlined.includes(file.label)) uploads.push(file.uri);
+    return { prompt: withInline, inlined, uploads, files: [...this.files] };
   }
 
   /** Drops the files that went with a task that was sent. */
-  clearSent(prepared: PreparedAttachments): void {
-    if (!prepared.files.length) return;
-    const sent = new Set(prepared.files.map(f => f.toString()));
+  clearSent(plan: AttachmentPlan): void {
+    if (!plan.files.length) return;
+    const sent = new Set(plan.files.map(f => f.toString()));
     this.files = this.files.filter(f => !sent.has(f.toString()));
     this.changed.fire();
   }

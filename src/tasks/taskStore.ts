@@ -3,11 +3,14 @@
  * globalStorageUri, so a result still opens after a reload or offline. Fires `onDidChange` only on real
  * transitions; views and the status bar render from it.
  */
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { StateKeys } from '../constants';
 import { Disposable } from '../disposable';
 import { type ObservedState, type TrackedTask, agentsOf, describeTerminal, isFinished, meanProgress } from './model';
 import type { PollerStore } from './poller';
+
+const PROGRESS_SAVE_MS = 1000;
 
 export type TaskChangeKind = 'added' | 'progress' | 'finished' | 'removed' | 'updated';
 
@@ -23,12 +26,22 @@ export class TaskStore extends Disposable implements PollerStore {
   private readonly changed = this._register(new vscode.EventEmitter<TaskChange>());
   readonly onDidChange = this.changed.event;
   private saving: Promise<void> = Promise.resolve();
+  /** Progress is written at most once per PROGRESS_SAVE_MS: a flood of events must not flood the disk. */
+  private progressTimer: NodeJS.Timeout | undefined;
+  /** State writes sent to the memento, for tests and benchmarks. */
+  readonly stats = { writes: 0 };
 
+  /**
+   * `redact` cuts secrets out of server text (a failure reason, a result) before it is stored: a server
+   * that echoes the key must not get it persisted.
+   */
   constructor(
     private readonly memento: vscode.Memento,
     private readonly storageUri: vscode.Uri,
+    private readonly redact: (text: string) => string = text => text,
   ) {
     super();
+    this._register({ dispose: () => this.flushProgress() });
     for (const task of memento.get<TrackedTask[]>(StateKeys.tasks, [])) {
       if (task && typeof task.id === 'string') this.tasks.set(task.id, task);
     }
@@ -62,12 +75,20 @@ export class TaskStore extends Disposable implements PollerStore {
     const next: TrackedTask = { ...task, status: state.status, progress, agents, updatedAt: Date.now() };
     this.tasks.set(taskId, next);
     this.changed.fire({ kind: 'progress', task: next });
+    this.progressTimer ??= setTimeout(() => this.flushProgress(), PROGRESS_SAVE_MS);
+  }
+
+  /** Writes progress that is waiting for its timer (also on dispose, so a reload keeps the latest). */
+  private flushProgress(): void {
+    if (!this.progressTimer) return;
+    clearTimeout(this.progressTimer);
+    this.progressTimer = undefined;
     void this.save();
   }
 
   async finish(taskId: string, state: ObservedState): Promise<void> {
     if (!this.isOpen(taskId)) return;
-    const result = typeof state.result === 'string' ? state.result : undefined;
+    const result = typeof state.result === 'string' ? this.redact(state.result) : undefined;
     // The result file is written before the status flips, so "completed" always has its result on disk.
     if (result !== undefined) await this.writeResult(taskId, result);
     // Read again: the task may have been removed, stopped or finished (stream and poll) during the write.
@@ -78,13 +99,13 @@ export class TaskStore extends Disposable implements PollerStore {
       status: state.status,
       progress: state.status === 'completed' ? 1 : task.progress,
       agents: agentsOf(state) ?? task.agents,
-      error: state.error?.trim() || describeTerminal(state) || undefined,
+      error: this.redact(state.error?.trim() || describeTerminal(state) || '') || undefined,
       resultChars: result?.length,
       finishedAt: Date.now(),
       updatedAt: Date.now(),
     };
     if (state.status === 'completed' && result !== undefined) delete next.error;
-    if (state.status === 'completed' && result === undefined) next.error = state.error ?? vscode.l10n.t('No result was returned.');
+    if (state.status === 'completed' && result === undefined) next.error = state.error ? this.redact(state.error) : vscode.l10n.t('No result was returned.');
     this.tasks.set(taskId, next);
     this.changed.fire({ kind: 'finished', task: next });
     await this.save();
@@ -128,8 +149,10 @@ export class TaskStore extends Disposable implements PollerStore {
     }
   }
 
+  /** One file per task id: ids of safe characters name it as they are, any other id by its SHA-256 (`~…`). */
   resultUri(taskId: string): vscode.Uri {
-    return vscode.Uri.joinPath(this.storageUri, 'results', `${taskId.replace(/[^A-Za-z0-9_-]/g, '_')}.md`);
+    const name = /^[A-Za-z0-9_-]{1,200}$/.test(taskId) ? taskId : `~${createHash('sha256').update(taskId, 'utf8').digest('hex')}`;
+    return vscode.Uri.joinPath(this.storageUri, 'results', `${name}.md`);
   }
 
   private async writeResult(taskId: string, text: string): Promise<void> {
@@ -142,6 +165,12 @@ export class TaskStore extends Disposable implements PollerStore {
    * windows wrote meanwhile (globalState is shared), so one window never drops another's tasks.
    */
   private save(): Promise<void> {
+    // Any write carries the latest progress too.
+    if (this.progressTimer) {
+      clearTimeout(this.progressTimer);
+      this.progressTimer = undefined;
+    }
+    this.stats.writes++;
     this.saving = this.saving
       .catch(() => undefined)
       .then(() => {

@@ -3,15 +3,15 @@
  * offers Open / Copy / Insert at Cursor; a failed task opens nothing but says why.
  */
 import * as vscode from 'vscode';
-import { Actions } from '../actions';
 import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import { readSettings } from '../config';
+import { showResult } from '../documents/results';
+import { Actions, inert } from '../errors';
 import type { Logger } from '../log';
 import type { TrackedTask } from '../tasks/model';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
-import { showResult } from './resultDocuments';
 
 export class CompletionNotifier extends Disposable {
   constructor(
@@ -40,19 +40,21 @@ export class CompletionNotifier extends Disposable {
         const open = vscode.l10n.t('Open');
         const copy = vscode.l10n.t('Copy');
         const insert = vscode.l10n.t('Insert at Cursor');
-        const action = await this.ui.info(vscode.l10n.t('Multi-Agent task done: {0}', task.title), open, copy, insert);
+        const action = await this.ui.info(vscode.l10n.t('Multi-Agent task done: {0}', inert(task.title)), open, copy, insert);
         if (action === open) await vscode.commands.executeCommand(Commands.openResult, task.id);
         if (action === copy) await vscode.commands.executeCommand(Commands.copyResult, task.id);
         if (action === insert) await vscode.commands.executeCommand(Commands.insertResult, task.id);
       } else if (task.status === 'awaiting_approval') {
-        await this.ui.warn(vscode.l10n.t('Multi-Agent task "{0}" needs approval: {1}', task.title, task.error ?? vscode.l10n.t('approve it in the web console.')));
+        const reason = task.error ? inert(task.error) : vscode.l10n.t('approve it in the web console.');
+        await this.ui.warn(vscode.l10n.t('Multi-Agent task "{0}" needs approval: {1}', inert(task.title), reason));
       } else {
-        const reason = task.error ?? vscode.l10n.t('no reason given.');
+        // The reason is server text: shown inert, never as a link or a command.
+        const reason = task.error ? inert(task.error) : vscode.l10n.t('no reason given.');
         const showLog = Actions.showLog();
         const action = await this.ui.error(
           task.status === 'completed'
-            ? vscode.l10n.t('Multi-Agent task "{0}" has no result: {1}', task.title, reason)
-            : vscode.l10n.t('Multi-Agent task "{0}" {1}: {2}', task.title, task.status, reason),
+            ? vscode.l10n.t('Multi-Agent task "{0}" has no result: {1}', inert(task.title), reason)
+            : vscode.l10n.t('Multi-Agent task "{0}" {1}: {2}', inert(task.title), inert(task.status), reason),
           showLog,
         );
         if (action === showLog) await vscode.commands.executeCommand(Commands.showLog);

@@ -1,14 +1,11 @@
-/** The Files view: files stored on the service, paged; loaded on demand and cached until a refresh. */
+/** The Files view: renders the file store (the service's files, paged). */
 import * as vscode from 'vscode';
 import type { ApiFile } from '../api';
-import type { ApiService } from '../apiService';
-import type { KeyStore } from '../auth/keyStore';
 import { Commands, FILE_SCHEME } from '../constants';
 import { Disposable } from '../disposable';
-import { formatBytes } from './format';
+import { formatBytes } from '../format';
+import type { FileStore } from '../stores/fileStore';
 import { type ThreadNoticeNode, errorNotice } from './threadsTree';
-
-const PAGE_SIZE = 50;
 
 export interface FileNode {
   readonly kind: 'file';
@@ -19,55 +16,22 @@ export type FilesTreeNode = FileNode | ThreadNoticeNode | { readonly kind: 'load
 export class FilesTreeProvider extends Disposable implements vscode.TreeDataProvider<FilesTreeNode> {
   private readonly changed = this._register(new vscode.EventEmitter<FilesTreeNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private page: { files: ApiFile[]; total: number | undefined; lastCount: number } | undefined;
-  private generation = 0;
 
-  constructor(
-    private readonly api: ApiService,
-    private readonly keys: KeyStore,
-  ) {
+  constructor(private readonly store: FileStore) {
     super();
-  }
-
-  refresh(): void {
-    this.generation++;
-    this.page = undefined;
-    this.changed.fire(undefined);
-  }
-
-  async loadMore(): Promise<void> {
-    if (!this.page || !this.hasMore(this.page)) return;
-    const generation = this.generation;
-    const more = await this.api.client().listFiles({ limit: PAGE_SIZE, offset: this.page.files.length });
-    if (generation !== this.generation || !this.page) return;
-    const known = new Set(this.page.files.map(f => f.id));
-    const fresh = (more.files ?? []).filter(f => !known.has(f.id));
-    this.page = { files: [...this.page.files, ...fresh], total: more.total, lastCount: fresh.length };
-    this.changed.fire(undefined);
-  }
-
-  /** The loaded files (first page loaded on demand). */
-  async files(): Promise<ApiFile[]> {
-    return (await this.getChildren()).filter((n): n is FileNode => n.kind === 'file').map(n => n.file);
+    this._register(store.onDidChange(() => this.changed.fire(undefined)));
   }
 
   async getChildren(element?: FilesTreeNode): Promise<FilesTreeNode[]> {
     if (element) return [];
-    if (!(await this.keys.getApiKey())) return [];
     try {
-      const client = this.api.client();
-      if (client.form === 'earlier') {
+      const list = await this.store.list();
+      if (list.kind === 'noKey') return []; // the welcome content offers "Set API Key"
+      if (list.kind === 'unavailable') {
         return [{ kind: 'notice', label: vscode.l10n.t('Files are not available on the earlier API form (…/api/developer)'), icon: 'info' }];
       }
-      if (!this.page) {
-        const generation = this.generation;
-        const first = await client.listFiles({ limit: PAGE_SIZE, offset: 0 });
-        const files = first.files ?? [];
-        if (generation !== this.generation) return this.getChildren();
-        this.page = { files, total: first.total, lastCount: files.length };
-      }
-      const nodes: FilesTreeNode[] = this.page.files.map(file => ({ kind: 'file', file }));
-      return this.hasMore(this.page) ? [...nodes, { kind: 'loadMore' }] : nodes;
+      const nodes: FilesTreeNode[] = list.files.map(file => ({ kind: 'file', file }));
+      return list.hasMore ? [...nodes, { kind: 'loadMore' }] : nodes;
     } catch (e) {
       return [errorNotice(vscode.l10n.t('Could not load the files'), e, Commands.refreshFiles)];
     }
@@ -113,11 +77,5 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
     item.tooltip = md;
     item.contextValue = 'file';
     return item;
-  }
-
-  /** `total` when the service sends it; otherwise a full last page means there may be more. */
-  private hasMore(page: { files: ApiFile[]; total: number | undefined; lastCount: number }): boolean {
-    if (page.lastCount === 0) return false;
-    return page.total !== undefined ? page.files.length < page.total : page.lastCount >= PAGE_SIZE;
   }
 }

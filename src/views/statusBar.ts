@@ -7,11 +7,16 @@ import type { TaskChange, TaskStore } from '../tasks/taskStore';
 
 const FLASH_MS = 5000;
 
-export interface StatusExtras {
-  /** Files waiting to go with the next task. */
-  attachedCount(): number;
-  /** Set while polling is paused, e.g. by a rate limit. */
-  pausedReason(): string | undefined;
+/** Files waiting to go with the next task. */
+export interface AttachedFiles {
+  readonly count: number;
+  readonly onDidChange: vscode.Event<void>;
+}
+
+/** Why polling waits, when it does (a rate limit, a rejected key, no connection). */
+export interface PollingState {
+  readonly pausedReason: string | undefined;
+  readonly onDidChange: vscode.Event<void>;
 }
 
 export class TaskStatusBar extends Disposable {
@@ -21,18 +26,16 @@ export class TaskStatusBar extends Disposable {
 
   constructor(
     private readonly store: TaskStore,
-    private readonly extras: StatusExtras,
+    private readonly attached: AttachedFiles,
+    private readonly polling: PollingState,
   ) {
     super();
     this.item.name = vscode.l10n.t('Multi-Agent Tasks');
     this.item.command = Commands.showTasks;
     this._register(store.onDidChange(e => this.onChange(e)));
+    this._register(attached.onDidChange(() => this.render()));
+    this._register(polling.onDidChange(() => this.render()));
     this._register({ dispose: () => clearTimeout(this.flashTimer) });
-    this.render();
-  }
-
-  /** Re-renders (attachments or pause state changed). */
-  refresh(): void {
     this.render();
   }
 
@@ -59,8 +62,8 @@ export class TaskStatusBar extends Disposable {
 
   private render(): void {
     const running = this.store.all().filter(t => !isFinished(t));
-    const paused = this.extras.pausedReason();
-    const attached = this.extras.attachedCount();
+    const paused = this.polling.pausedReason;
+    const attached = this.attached.count;
     let text: string | undefined;
     if (this.flash && this.flash.until > Date.now() && running.length === 0) text = this.flash.text;
     else if (running.length) {

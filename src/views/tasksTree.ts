@@ -7,7 +7,7 @@ import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import { type AgentProgress, type TrackedTask, isFinished } from '../tasks/model';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
-import { formatDuration } from './format';
+import { formatDuration } from '../format';
 
 export interface TaskNode {
   readonly kind: 'task';

@@ -1,17 +1,16 @@
 /**
- * The Threads view: the service's threads, paged, each expanding into its messages. Pages and messages are
- * cached until a refresh; a finished thread run refreshes only that thread.
+ * The Threads view: renders the thread store (threads, paged, each expanding into its messages) and
+ * re-renders what the store says changed.
  */
 import * as vscode from 'vscode';
-import type { Thread, ThreadMessage } from '../api';
-import type { ApiService } from '../apiService';
-import type { KeyStore } from '../auth/keyStore';
-import { Commands, THREAD_SCHEME } from '../constants';
+import type { ThreadMessage, Thread } from '../api';
+import { Commands } from '../constants';
 import { Disposable } from '../disposable';
-import type { TaskStore } from '../tasks/taskStore';
-import { firstLine, formatWhen } from './format';
+import { roleIcon, roleName } from '../documents/transcripts';
+import { describeForView } from '../errors';
+import { firstLine, formatWhen } from '../format';
+import { type ThreadStore, threadTitle } from '../stores/threadStore';
 
-const PAGE_SIZE = 20;
 const earlierFormNotice = () => vscode.l10n.t('Threads are not available on the earlier API form (…/api/developer)');
 
 export interface ThreadNode {
@@ -36,80 +35,19 @@ export interface LoadMoreNode {
 }
 export type ThreadsTreeNode = ThreadNode | MessageNode | ThreadNoticeNode | LoadMoreNode;
 
-export function threadTitle(thread: Pick<Thread, 'id' | 'title' | 'user_input'>): string {
-  return firstLine(thread.title, 60) || firstLine(thread.user_input, 60) || vscode.l10n.t('Thread {0}', thread.id);
-}
-
-/** `multi-agent-thread:/12/My thread.md`: the title names the tab. */
-export function transcriptUri(thread: Pick<Thread, 'id' | 'title' | 'user_input'>): vscode.Uri {
-  const name = threadTitle(thread).replace(/[\\/:*?"<>|#%\u0000-\u001f]/g, ' ').replace(/\s+/g, ' ').trim() || 'Thread';
-  return vscode.Uri.from({ scheme: THREAD_SCHEME, path: `/${thread.id}/${name}.md` });
-}
-
-export function threadIdOfTranscript(uri: vscode.Uri): string | undefined {
-  return uri.scheme === THREAD_SCHEME ? uri.path.split('/')[1] || undefined : undefined;
-}
-
 export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataProvider<ThreadsTreeNode> {
   private readonly changed = this._register(new vscode.EventEmitter<ThreadsTreeNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly threadChanged = this._register(new vscode.EventEmitter<string>());
-  /** A thread got new messages (its id); the transcript provider listens. */
-  readonly onDidChangeThread = this.threadChanged.event;
+  private nodes = new Map<string, ThreadNode>();
 
-  private page: { nodes: ThreadNode[]; hasMore: boolean } | undefined;
-  private readonly messages = new Map<string, ThreadMessage[]>();
-  private generation = 0;
-
-  constructor(
-    private readonly api: ApiService,
-    private readonly keys: KeyStore,
-    store: TaskStore,
-  ) {
+  constructor(private readonly store: ThreadStore) {
     super();
     this._register(
-      store.onDidChange(e => {
-        const threadId = e.task.threadId;
-        if (threadId && (e.kind === 'finished' || e.kind === 'added')) this.refreshThread(threadId);
+      store.onDidChange(({ threadId }) => {
+        const node = threadId === undefined ? undefined : this.nodes.get(threadId);
+        this.changed.fire(node);
       }),
     );
-  }
-
-  /** Forgets everything loaded; the view asks again. */
-  refresh(): void {
-    this.generation++;
-    this.page = undefined;
-    this.messages.clear();
-    this.changed.fire(undefined);
-  }
-
-  /** Re-reads one thread's messages (and its title), or the whole list when the thread is not shown yet. */
-  refreshThread(threadId: string): void {
-    this.messages.delete(threadId);
-    this.threadChanged.fire(threadId);
-    const node = this.page?.nodes.find(n => String(n.thread.id) === threadId);
-    if (node) this.changed.fire(node);
-    else this.refresh();
-  }
-
-  async loadMore(): Promise<void> {
-    if (!this.page?.hasMore) return;
-    const generation = this.generation;
-    const more = await this.api.client().listThreads({ limit: PAGE_SIZE, offset: this.page.nodes.length });
-    if (generation !== this.generation || !this.page) return;
-    const known = new Set(this.page.nodes.map(n => String(n.thread.id)));
-    const fresh = (more.conversations ?? []).filter(t => !known.has(String(t.id)));
-    this.page = {
-      nodes: [...this.page.nodes, ...fresh.map(thread => ({ kind: 'thread' as const, thread }))],
-      hasMore: !!more.has_more && fresh.length > 0,
-    };
-    this.changed.fire(undefined);
-  }
-
-  /** The loaded threads (first page loaded on demand). */
-  async threads(): Promise<Thread[]> {
-    const nodes = await this.getChildren();
-    return nodes.filter((n): n is ThreadNode => n.kind === 'thread').map(n => n.thread);
   }
 
   async getChildren(element?: ThreadsTreeNode): Promise<ThreadsTreeNode[]> {
@@ -117,13 +55,12 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
     if (element.kind !== 'thread') return [];
     const id = String(element.thread.id);
     try {
-      let messages = this.messages.get(id);
-      if (!messages) {
-        const client = this.api.client();
-        const [list, thread] = await Promise.all([client.listThreadMessages(id), client.getThread(id).catch(() => undefined)]);
-        messages = (list.messages ?? []).filter(m => !m.is_agent_status);
-        this.messages.set(id, messages);
-        if (thread) element.thread = thread;
+      const messages = await this.store.messagesOf(id);
+      // Reading the messages also re-read the thread (its title may have been set by the first run).
+      const fresh = this.store.known(id);
+      if (fresh && fresh !== element.thread) {
+        element.thread = fresh;
+        this.changed.fire(element);
       }
       if (!messages.length) return [{ kind: 'notice', label: vscode.l10n.t('No messages yet'), icon: 'info' }];
       return messages.map((message, index) => ({ kind: 'message', threadId: id, message, index }));
@@ -190,36 +127,22 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 
   private async roots(): Promise<ThreadsTreeNode[]> {
-    // No key: an empty tree, so the welcome content offers "Set API Key" and nothing is sent.
-    if (!(await this.keys.getApiKey())) return [];
     try {
-      const client = this.api.client();
-      if (client.form === 'earlier') return [{ kind: 'notice', label: earlierFormNotice(), icon: 'info' }];
-      if (!this.page) {
-        const generation = this.generation;
-        const first = await client.listThreads({ limit: PAGE_SIZE, offset: 0 });
-        const page = { nodes: (first.conversations ?? []).map(thread => ({ kind: 'thread' as const, thread })), hasMore: !!first.has_more };
-        if (generation === this.generation) this.page = page;
-        else return this.roots();
-      }
-      return this.page.hasMore ? [...this.page.nodes, { kind: 'loadMore' }] : this.page.nodes;
+      const list = await this.store.list();
+      // No key: an empty tree, so the welcome content offers "Set API Key" and nothing is sent.
+      if (list.kind === 'noKey') return [];
+      if (list.kind === 'unavailable') return [{ kind: 'notice', label: earlierFormNotice(), icon: 'info' }];
+      const nodes = list.threads.map(thread => {
+        const node: ThreadNode = this.nodes.get(String(thread.id)) ?? { kind: 'thread', thread };
+        node.thread = thread;
+        return node;
+      });
+      this.nodes = new Map(nodes.map(n => [String(n.thread.id), n]));
+      return list.hasMore ? [...nodes, { kind: 'loadMore' }] : nodes;
     } catch (e) {
       return [errorNotice(vscode.l10n.t('Could not load the threads'), e, Commands.refreshThreads)];
     }
   }
-}
-
-/** "You", "Agents", or the service's role name. */
-function roleName(role: string): string {
-  if (role === 'user') return vscode.l10n.t('You');
-  if (role === 'assistant') return vscode.l10n.t('Agents');
-  return role;
-}
-
-function roleIcon(role: string): string {
-  if (role === 'user') return 'account';
-  if (role === 'assistant') return 'hubot';
-  return 'gear';
 }
 
 function escapeMd(text: string): string {
@@ -227,7 +150,7 @@ function escapeMd(text: string): string {
 }
 
 export function errorNotice(what: string, error: unknown, retry?: string): ThreadNoticeNode {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = describeForView(error);
   return {
     kind: 'notice',
     label: `${what}: ${message}`,
@@ -237,53 +160,3 @@ export function errorNotice(what: string, error: unknown, retry?: string): Threa
   };
 }
 
-/** The whole thread as a read-only markdown document, fetched when opened. */
-export class ThreadTranscriptProvider extends Disposable implements vscode.TextDocumentContentProvider {
-  private readonly changed = this._register(new vscode.EventEmitter<vscode.Uri>());
-  readonly onDidChange = this.changed.event;
-
-  constructor(
-    private readonly api: ApiService,
-    threads: ThreadsTreeProvider,
-  ) {
-    super();
-    this._register(
-      threads.onDidChangeThread(id => {
-        for (const doc of vscode.workspace.textDocuments) if (threadIdOfTranscript(doc.uri) === id) this.changed.fire(doc.uri);
-      }),
-    );
-  }
-
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const id = threadIdOfTranscript(uri);
-    if (!id) return `# ${vscode.l10n.t('Thread not found')}\n`;
-    try {
-      const client = this.api.client();
-      const [thread, list] = await Promise.all([client.getThread(id), client.listThreadMessages(id)]);
-      return renderTranscript(thread, list.messages ?? [], !!list.truncated);
-    } catch (e) {
-      const reason = e instanceof Error ? e.message : String(e);
-      return `# ${vscode.l10n.t('Thread {0}', id)}\n\n${vscode.l10n.t('The transcript could not be loaded: {0}', reason)}\n`;
-    }
-  }
-}
-
-export function renderTranscript(thread: Thread, messages: readonly ThreadMessage[], truncated: boolean): string {
-  const out = [`# ${threadTitle(thread)}`, ''];
-  const meta = [
-    vscode.l10n.t('Thread {0}', thread.id),
-    thread.timestamp && vscode.l10n.t('started {0}', new Date(thread.timestamp).toLocaleString()),
-    thread.model && vscode.l10n.t('model {0}', thread.model),
-  ];
-  out.push(`_${meta.filter(Boolean).join(' · ')}_`, '');
-  if (truncated) out.push(`> ${vscode.l10n.t('Older messages were left out by the service.')}`, '');
-  for (const m of messages.filter(m => !m.is_agent_status)) {
-    const who = roleName(m.role);
-    const when = m.created_at ? ` · ${new Date(m.created_at).toLocaleString()}` : '';
-    out.push(`## ${who}${when}`, '');
-    if (m.content) out.push(m.content.trimEnd(), '');
-    if (m.error) out.push(`> ${vscode.l10n.t('Error: {0}', m.error)}`, '');
-  }
-  if (!messages.length) out.push(vscode.l10n.t('No messages yet.'), '');
-  return out.join('\n');
-}

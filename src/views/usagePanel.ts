@@ -5,32 +5,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { Storage, Usage } from '../api';
-import { errorKind } from '../apiService';
-import type { ApiService } from '../apiService';
-import type { KeyStore } from '../auth/keyStore';
+import type { Usage } from '../api';
 import { Commands } from '../constants';
 import { Disposable } from '../disposable';
-import { formatBytes } from './format';
-
-export interface UsageData {
-  usage?: Usage;
-  storage?: Storage;
-  /** Shown instead of the part that could not be loaded. */
-  usageError?: string;
-  storageError?: string;
-  /** No key: nothing was asked. */
-  needsKey?: boolean;
-}
+import { formatBytes } from '../format';
+import type { UsageData, UsageStore } from '../stores/usageStore';
 
 export class UsagePanel extends Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private loading = 0;
 
-  constructor(
-    private readonly api: ApiService,
-    private readonly keys: KeyStore,
-  ) {
+  constructor(private readonly store: UsageStore) {
     super();
     this._register({ dispose: () => this.panel?.dispose() });
   }
@@ -65,41 +50,9 @@ export class UsagePanel extends Disposable {
     if (!panel) return;
     const run = ++this.loading;
     panel.webview.html = renderUsageHtml(undefined, panel.webview.cspSource, nonce());
-    const data = await this.fetch();
+    const data = await this.store.read();
     if (run !== this.loading || this.panel !== panel) return;
     panel.webview.html = renderUsageHtml(data, panel.webview.cspSource, nonce());
-  }
-
-  private async fetch(): Promise<UsageData> {
-    if (!(await this.keys.getApiKey())) return { needsKey: true };
-    let client;
-    try {
-      client = this.api.client();
-    } catch (e) {
-      return { usageError: describe(e) };
-    }
-    const [usage, storage] = await Promise.allSettled([client.getUsage(), client.getStorage()]);
-    return {
-      usage: usage.status === 'fulfilled' ? usage.value : undefined,
-      usageError: usage.status === 'rejected' ? describe(usage.reason) : undefined,
-      storage: storage.status === 'fulfilled' ? storage.value : undefined,
-      storageError: storage.status === 'rejected' ? describe(storage.reason) : undefined,
-    };
-  }
-}
-
-function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  switch (errorKind(error)) {
-    case 'authentication':
-      return vscode.l10n.t('The service rejected the API key ({0}). Set a valid key with "Multi-Agent: Set API Key".', message);
-    case 'unsupported':
-      return vscode.l10n.t('Usage is not available on the earlier API form (…/api/developer): set multiAgent.baseUrl to …/api/v1/developer. ({0})', message);
-    case 'connection':
-    case 'timeout':
-      return vscode.l10n.t('The service could not be reached: {0}. Check your connection and the multiAgent.baseUrl setting.', message);
-    default:
-      return message;
   }
 }
 
@@ -189,18 +142,23 @@ function usageSection(data: UsageData): string {
 <h2>${escapeHtml(vscode.l10n.t('API keys'))}</h2>${keysTable(u.apiKeys ?? [])}`;
 }
 
+/** Days of history drawn at most. */
+const MAX_CHART_DAYS = 366;
+
 /** Bars per day with a y axis (0, half, max) and dates under every other bar. */
-export function historyChart(history: readonly { date: string; count: number }[]): string {
+export function historyChart(all: readonly { date: string; count: number }[]): string {
+  // A server may send years of days: chart the most recent ones (a spread over a huge array would throw).
+  const history = all.length > MAX_CHART_DAYS ? all.slice(-MAX_CHART_DAYS) : all;
   if (!history.length) return `<p class="muted">${escapeHtml(vscode.l10n.t('No requests recorded yet.'))}</p>`;
   const width = 640;
   const height = 220;
   const m = { top: 12, right: 12, bottom: 36, left: 52 };
   const plotW = width - m.left - m.right;
   const plotH = height - m.top - m.bottom;
-  const max = Math.max(1, ...history.map(h => h.count));
+  const max = history.reduce((m, h) => Math.max(m, Number.isFinite(h.count) ? h.count : 0), 1);
   const step = plotW / history.length;
   const barW = Math.max(2, step * 0.7);
-  const total = history.reduce((n, h) => n + h.count, 0);
+  const total = history.reduce((n, h) => n + (Number.isFinite(h.count) ? h.count : 0), 0);
   const labelEvery = Math.ceil(history.length / 10);
   const ticks = [0, Math.round(max / 2), max]
     .map(v => {

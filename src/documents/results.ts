@@ -3,25 +3,15 @@
  * store's cache so they open after a reload and offline.
  */
 import * as vscode from 'vscode';
-import { RESULT_SCHEME } from '../constants';
 import type { TrackedTask } from '../tasks/model';
 import type { TaskStore } from '../tasks/taskStore';
-
-/** `multi-agent-result:/task_123/Explain this function.md`: the title names the tab. */
-export function resultUri(task: Pick<TrackedTask, 'id' | 'title'>): vscode.Uri {
-  const name = task.title.replace(/[\\/:*?"<>|#%\u0000-\u001f]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 60) || 'Result';
-  return vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${task.id}/${name}.md` });
-}
-
-export function taskIdOf(uri: vscode.Uri): string | undefined {
-  return uri.scheme === RESULT_SCHEME ? uri.path.split('/')[1] || undefined : undefined;
-}
+import { resultUri, taskIdOfResult } from './uris';
 
 export class ResultDocumentProvider implements vscode.TextDocumentContentProvider {
   constructor(private readonly store: TaskStore) {}
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const taskId = taskIdOf(uri);
+    const taskId = taskIdOfResult(uri);
     const task = taskId ? this.store.get(taskId) : undefined;
     const text = taskId ? await this.store.readResult(taskId) : undefined;
     if (text !== undefined) return text;
@@ -45,10 +35,4 @@ export async function showResult(
     preview: false,
     preserveFocus: options.preserveFocus ?? false,
   });
-}
-
-/** The code the user most likely wants to insert: a lone fenced block, else the whole answer. */
-export function insertableText(result: string): string {
-  const blocks = [...result.matchAll(/^(`{3,})[^\n]*\n([\s\S]*?)^\1\s*$/gm)];
-  return blocks.length === 1 ? blocks[0][2] : result;
 }

@@ -3,19 +3,14 @@
  * is kept while the document is open; after a reload the document downloads it again.
  */
 import * as vscode from 'vscode';
-import type { ApiService } from '../apiService';
-import { FILE_SCHEME } from '../constants';
 import { Disposable } from '../disposable';
+import { describeForView } from '../errors';
+import { formatBytes } from '../format';
+import type { FileStore } from '../stores/fileStore';
+import { fileIdOfDocument } from './uris';
 
-/** `multi-agent-file:/file_123/notes.txt`: the name picks the language and names the tab. */
-export function fileDocumentUri(file: { id: string; filename: string }): vscode.Uri {
-  const name = file.filename.replace(/[\\/:*?"<>|#%\u0000-\u001f]/g, ' ').trim() || file.id;
-  return vscode.Uri.from({ scheme: FILE_SCHEME, path: `/${file.id}/${name}` });
-}
-
-export function fileIdOf(uri: vscode.Uri): string | undefined {
-  return uri.scheme === FILE_SCHEME ? uri.path.split('/')[1] || undefined : undefined;
-}
+/** A reopened file document downloads again; more than this is not shown as text. */
+export const MAX_TEXT_DOCUMENT_BYTES = 20 * 1024 * 1024;
 
 /** Decodes bytes as text, or undefined when they are not UTF-8 text (NUL bytes, invalid sequences). */
 export function decodeText(bytes: Uint8Array): string | undefined {
@@ -32,7 +27,7 @@ export class FileDocumentProvider extends Disposable implements vscode.TextDocum
   private readonly changed = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly api: ApiService) {
+  constructor(private readonly files: FileStore) {
     super();
     this._register(vscode.workspace.onDidCloseTextDocument(doc => this.texts.delete(doc.uri.toString())));
   }
@@ -47,16 +42,24 @@ export class FileDocumentProvider extends Disposable implements vscode.TextDocum
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const known = this.texts.get(uri.toString());
     if (known !== undefined) return known;
-    const id = fileIdOf(uri);
+    const id = fileIdOfDocument(uri);
     if (!id) return '';
     try {
-      const download = await this.api.client().downloadFile(id);
+      const download = await this.files.download(id);
       const chunks: Buffer[] = [];
-      for await (const chunk of download.stream) chunks.push(Buffer.from(chunk as Uint8Array));
+      let size = 0;
+      for await (const chunk of download.stream) {
+        size += (chunk as Uint8Array).byteLength;
+        if (size > MAX_TEXT_DOCUMENT_BYTES) {
+          download.stream.destroy();
+          return `${vscode.l10n.t('This file is over {0}: use "Save As…" in the Files view to save it to disk.', formatBytes(MAX_TEXT_DOCUMENT_BYTES))}\n`;
+        }
+        chunks.push(Buffer.from(chunk as Uint8Array));
+      }
       const text = decodeText(Buffer.concat(chunks));
       return text ?? `${vscode.l10n.t('This file is not text. Use "Save As…" in the Files view to save it to disk.')}\n`;
     } catch (e) {
-      return `${vscode.l10n.t('The file could not be downloaded: {0}', e instanceof Error ? e.message : String(e))}\n`;
+      return `${vscode.l10n.t('The file could not be downloaded: {0}', describeForView(e))}\n`;
     }
   }
 }

@@ -1,0 +1,41 @@
+/**
+ * The read-only documents' URIs: one build/parse pair per scheme. The id is the first path segment; the
+ * rest is a readable name that titles the tab (and, for files, picks the language and icon).
+ */
+import * as vscode from 'vscode';
+import { FILE_SCHEME, RESULT_SCHEME, THREAD_SCHEME } from '../constants';
+
+/** Characters that cannot be in a tab's file name, or that reorder or hide text (bidi controls). */
+const UNSAFE_IN_NAME = /[\\/:*?"<>|#%\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+function readableName(text: string, fallback: string, max = 60): string {
+  return text.replace(UNSAFE_IN_NAME, ' ').replace(/\s+/g, ' ').trim().slice(0, max).trim() || fallback;
+}
+
+function idOf(uri: vscode.Uri, scheme: string): string | undefined {
+  return uri.scheme === scheme ? uri.path.split('/')[1] || undefined : undefined;
+}
+
+/** `multi-agent-result:/task_123/Explain this function.md` */
+export function resultUri(task: { id: string; title: string }): vscode.Uri {
+  return vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${task.id}/${readableName(task.title, 'Result')}.md` });
+}
+export function taskIdOfResult(uri: vscode.Uri): string | undefined {
+  return idOf(uri, RESULT_SCHEME);
+}
+
+/** `multi-agent-thread:/12/My thread.md` */
+export function transcriptUri(thread: { id: string | number }, title: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: THREAD_SCHEME, path: `/${thread.id}/${readableName(title, 'Thread')}.md` });
+}
+export function threadIdOfTranscript(uri: vscode.Uri): string | undefined {
+  return idOf(uri, THREAD_SCHEME);
+}
+
+/** `multi-agent-file:/file_123/notes.txt` */
+export function fileDocumentUri(file: { id: string; filename: string }): vscode.Uri {
+  return vscode.Uri.from({ scheme: FILE_SCHEME, path: `/${file.id}/${readableName(file.filename, file.id, 200)}` });
+}
+export function fileIdOfDocument(uri: vscode.Uri): string | undefined {
+  return idOf(uri, FILE_SCHEME);
+}

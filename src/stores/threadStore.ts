@@ -1,0 +1,158 @@
+/**
+ * The service's threads and their messages: pages the list, caches what was read until a refresh, knows
+ * that the earlier API form has no threads, and fires `onDidChange` when something shown may differ.
+ * The Threads view and the transcripts render from it; commands act on it.
+ */
+import * as vscode from 'vscode';
+import type { Thread, ThreadMessage } from '../api';
+import type { ApiService } from '../apiService';
+import type { KeyStore } from '../auth/keyStore';
+import { Disposable } from '../disposable';
+import { firstLine } from '../format';
+import type { TaskStore } from '../tasks/taskStore';
+
+const PAGE_SIZE = 20;
+
+/** What the list is: no key (nothing asked), the earlier API form (no threads there), or a page. */
+export type ThreadListing =
+  | { kind: 'noKey' }
+  | { kind: 'unavailable' }
+  | { kind: 'loaded'; threads: Thread[]; hasMore: boolean };
+
+export interface ThreadChange {
+  /** The thread whose messages (or title) changed; undefined: the whole list. */
+  threadId?: string;
+}
+
+export function threadTitle(thread: Pick<Thread, 'id' | 'title' | 'user_input'>): string {
+  return firstLine(thread.title, 60) || firstLine(thread.user_input, 60) || vscode.l10n.t('Thread {0}', thread.id);
+}
+
+export class ThreadStore extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<ThreadChange>());
+  readonly onDidChange = this.changed.event;
+
+  private page: Promise<{ threads: Thread[]; hasMore: boolean }> | undefined;
+  private readonly messages = new Map<string, Promise<ThreadMessage[]>>();
+  private readonly details = new Map<string, Thread>();
+  /** Ids on the pages read so far, to tell a new thread from a listed one. */
+  private readonly listed = new Set<string>();
+  private generation = 0;
+
+  constructor(
+    private readonly api: ApiService,
+    private readonly keys: KeyStore,
+    tasks: TaskStore,
+  ) {
+    super();
+    // A run in a thread adds messages when it is sent and when it ends.
+    this._register(
+      tasks.onDidChange(e => {
+        const threadId = e.task.threadId;
+        if (threadId && (e.kind === 'finished' || e.kind === 'added')) this.refreshThread(threadId);
+      }),
+    );
+  }
+
+  /** Forgets everything read; the next read asks the service again. */
+  refresh(): void {
+    this.generation++;
+    this.page = undefined;
+    this.messages.clear();
+    this.details.clear();
+    this.listed.clear();
+    this.changed.fire({});
+  }
+
+  /** Forgets one thread's messages (or the list, when that thread was not read yet). */
+  refreshThread(threadId: string): void {
+    if (!this.listed.has(threadId)) return this.refresh();
+    this.messages.delete(threadId);
+    this.details.delete(threadId);
+    this.changed.fire({ threadId });
+  }
+
+  /** The first page is read on demand and cached; a failed read is not cached. */
+  async list(): Promise<ThreadListing> {
+    if (!(await this.keys.getApiKey())) return { kind: 'noKey' };
+    const client = this.api.client();
+    if (client.form === 'earlier') return { kind: 'unavailable' };
+    if (!this.page) {
+      const pending = client.listThreads({ limit: PAGE_SIZE, offset: 0 }).then(first => ({
+        threads: first.conversations ?? [],
+        hasMore: !!first.has_more,
+      }));
+      this.page = pending;
+      pending.catch(() => {
+        if (this.page === pending) this.page = undefined;
+      });
+    }
+    const { threads, hasMore } = await this.page;
+    for (const t of threads) this.listed.add(String(t.id));
+    return { kind: 'loaded', threads: threads.map(t => this.details.get(String(t.id)) ?? t), hasMore };
+  }
+
+  /** The threads read so far (the first page read on demand). */
+  async threads(): Promise<Thread[]> {
+    const list = await this.list();
+    return list.kind === 'loaded' ? list.threads : [];
+  }
+
+  async loadMore(): Promise<void> {
+    const current = this.page && (await this.page.catch(() => undefined));
+    if (!current?.hasMore) return;
+    const generation = this.generation;
+    const more = await this.api.client().listThreads({ limit: PAGE_SIZE, offset: current.threads.length });
+    if (generation !== this.generation) return;
+    const known = new Set(current.threads.map(t => String(t.id)));
+    const fresh = (more.conversations ?? []).filter(t => !known.has(String(t.id)));
+    // The live service ignores paging (always the newest 20): an answer with nothing new ends the list.
+    this.page = Promise.resolve({ threads: [...current.threads, ...fresh], hasMore: !!more.has_more && fresh.length > 0 });
+    this.changed.fire({});
+  }
+
+  /** A thread's messages (agent status lines left out), read once until refreshed; also re-reads its title. */
+  messagesOf(threadId: string): Promise<ThreadMessage[]> {
+    let pending = this.messages.get(threadId);
+    if (!pending) {
+      const client = this.api.client();
+      pending = Promise.all([client.listThreadMessages(threadId), client.getThread(threadId).catch(() => undefined)]).then(([list, thread]) => {
+        if (thread) this.details.set(threadId, thread);
+        return (list.messages ?? []).filter(m => !m.is_agent_status);
+      });
+      this.messages.set(threadId, pending);
+      const settled = pending;
+      pending.catch(() => {
+        if (this.messages.get(threadId) === settled) this.messages.delete(threadId);
+      });
+    }
+    return pending;
+  }
+
+  /** A thread and its whole transcript, read fresh (for the transcript document). */
+  async transcript(threadId: string): Promise<{ thread: Thread; messages: ThreadMessage[]; truncated: boolean }> {
+    const client = this.api.client();
+    const [thread, list] = await Promise.all([client.getThread(threadId), client.listThreadMessages(threadId)]);
+    return { thread, messages: list.messages ?? [], truncated: !!list.truncated };
+  }
+
+  /** The thread as last read, if it was. */
+  known(threadId: string): Thread | undefined {
+    return this.details.get(threadId);
+  }
+
+  async get(threadId: string): Promise<Thread> {
+    return this.details.get(threadId) ?? this.api.client().getThread(threadId);
+  }
+
+  async create(title: string | undefined): Promise<Thread> {
+    const thread = await this.api.client().createThread({ title });
+    this.refresh();
+    return thread;
+  }
+
+  /** The earlier API form has no threads. */
+  get available(): boolean {
+    return this.api.client().form !== 'earlier';
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * The one submission pipeline: an instruction, maybe code, maybe the attachment basket, maybe a thread
+ * → a tracked task, or a typed "too long" outcome the command can offer an attachment for. Settings are
+ * read once per submission, uploads go one way, and the prompt limit is one rule. The task is stored
+ * before anything else can fail, so a submission is never lost.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { UploadSource } from '../api';
+import { LIMITS, promptLength } from '../api/requests';
+import type { ApiService, Client } from '../apiService';
+import type { KeyStore } from '../auth/keyStore';
+import { type Settings, readSettings } from '../config';
+import { Actions, UserFacingError, submissionMayHaveArrived } from '../errors';
+import type { Logger } from '../log';
+import type { AttachmentBasket, AttachmentPlan } from './attachments';
+import { type SourceRef, type TrackedTask, titleFrom } from './model';
+import { type CodeContext, buildAttachmentPrompt, buildPrompt } from './prompt';
+import type { TaskStore } from './taskStore';
+
+export interface TaskRequest {
+  instruction: string;
+  /** The code and where it came from; absent for a bare instruction. */
+  code?: { context: CodeContext; source: SourceRef };
+  /** Run inside this thread (no attachments there). */
+  threadId?: string;
+  /** Send the basket's files with it (Orchestrate does; Run Again and thread runs do not). */
+  withBasket?: boolean;
+  /** Send the code as an attached file instead of inline (the answer to a "too long" outcome). */
+  codeAsAttachment?: boolean;
+}
+
+export type SendOutcome =
+  | { kind: 'sent'; task: TrackedTask }
+  /** Nothing was sent or uploaded: the prompt would be `length` characters. */
+  | { kind: 'tooLong'; length: number; canAttach: boolean };
+
+/** A file to attach: on disk (streamed), in memory, or on another file system (read when sent). */
+interface Upload {
+  name: string;
+  source: UploadSource | { uri: vscode.Uri; filename: string };
+}
+
+/** The service's prompt limit, formatted for messages. */
+export const promptLimitText = () => LIMITS.promptMaxChars.toLocaleString('en-US');
+
+export class SubmissionPipeline {
+  constructor(
+    private readonly deps: {
+      api: ApiService;
+      keys: KeyStore;
+      store: TaskStore;
+      poller: { wake(): void };
+      basket: AttachmentBasket;
+      log: Logger;
+    },
+  ) {}
+
+  /**
+   * Settings as a submission needs them. Throws a UserFacingError naming each bad value, or the api
+   * layer's ConfigurationError for an address that cannot be used: callers check before asking anything.
+   */
+  settings(): Settings {
+    const { settings, problems } = readSettings();
+    if (problems.length) throw new UserFacingError(problems.join(' '), [Actions.openSettings()]);
+    this.deps.api.client(settings);
+    return settings;
+  }
+
+  async send(request: TaskRequest, settings: Settings = this.settings()): Promise<SendOutcome> {
+    const { basket, api, log } = this.deps;
+    const inThread = request.threadId !== undefined;
+    const attachedName = request.code && request.codeAsAttachment ? attachmentNameOf(request.code.source) : undefined;
+    const base = !request.code
+      ? request.instruction
+      : attachedName
+        ? buildAttachmentPrompt(request.instruction, request.code.context, attachedName)
+        : buildPrompt(request.instruction, request.code.context);
+    const plan: AttachmentPlan =
+      request.withBasket && !inThread ? await basket.plan(base) : { prompt: base, inlined: [], uploads: [], files: [] };
+
+    const length = promptLength(plan.prompt);
+    if (length > LIMITS.promptMaxChars) {
+      // Checked before any upload: a prompt that cannot be sent must not cost a request.
+      if (attachedName) throw new UserFacingError(vscode.l10n.t('The instruction alone is over {0} characters: shorten it. Nothing was sent.', promptLimitText()));
+      return { kind: 'tooLong', length, canAttach: !!request.code && !inThread };
+    }
+    const uploads: Upload[] = plan.uploads.map(uri => {
+      const name = path.basename(uri.path);
+      return { name, source: uri.scheme === 'file' ? { path: uri.fsPath, filename: name } : { uri, filename: name } };
+    });
+    if (attachedName && request.code) {
+      uploads.push({ name: attachedName, source: { data: new TextEncoder().encode(request.code.context.code), filename: attachedName } });
+    }
+    if (uploads.length > LIMITS.maxAttachments) {
+      throw new UserFacingError(vscode.l10n.t('At most {0} attachments can go with a task; remove one and try again.', LIMITS.maxAttachments));
+    }
+
+    const client = api.client(settings);
+    const attachmentIds: string[] = [];
+    for (const upload of uploads) attachmentIds.push(await this.upload(client, upload));
+    const attachmentNames = [...plan.inlined, ...uploads.map(u => u.name)];
+
+    const task = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: inThread ? vscode.l10n.t('Sending to the thread…') : vscode.l10n.t('Sending to the agents…') },
+      () => this.submit(client, settings, request, plan.prompt, attachmentIds, attachmentNames),
+    );
+    basket.clearSent(plan);
+    log.info(
+      `task ${task.id} sent: "${task.title}" (${task.promptChars} characters${attachmentIds.length ? `, ${attachmentIds.length} attachments` : ''}${
+        inThread ? `, thread ${request.threadId}` : ''
+      })`,
+    );
+    return { kind: 'sent', task };
+  }
+
+  /** The one upload path: a file on disk streams from there; anything else is read through workspace.fs. */
+  private async upload(client: Client, upload: Upload): Promise<string> {
+    const uploaded = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Uploading {0}…', upload.name) },
+      async () => {
+        const source = 'uri' in upload.source ? { data: await vscode.workspace.fs.readFile(upload.source.uri), filename: upload.source.filename } : upload.source;
+        return client.uploadAttachment(source);
+      },
+    );
+    return uploaded.id;
+  }
+
+  private async submit(
+    client: Client,
+    settings: Settings,
+    request: TaskRequest,
+    prompt: string,
+    attachmentIds: string[],
+    attachmentNames: string[],
+  ): Promise<TrackedTask> {
+    const gatewayKey = await this.deps.keys.getGatewayKey();
+    const sent = await (request.threadId !== undefined
+      ? client.runInThread(request.threadId, { prompt, modelId: settings.modelId })
+      : client.submitTask({
+          prompt,
+          modelId: settings.modelId,
+          agentCount: settings.agentCount,
+          silent: settings.silent || undefined,
+          mock: settings.mock || undefined,
+          budgetUsd: settings.budgetUsd,
+          attachmentIds: attachmentIds.length ? attachmentIds : undefined,
+          roleModels: settings.roleModels,
+          gatewayKey,
+        })
+    ).catch(e => {
+      throw submissionMayHaveArrived(e) ?? e;
+    });
+    const now = Date.now();
+    const source = request.code?.source;
+    const task: TrackedTask = {
+      id: sent.taskId,
+      title: titleFrom(request.instruction),
+      instruction: request.instruction,
+      promptChars: promptLength(prompt),
+      source,
+      workspace: source ? vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(source.uri))?.uri.toString() : undefined,
+      modelId: settings.modelId,
+      agentCount: request.threadId !== undefined ? undefined : settings.agentCount,
+      threadId: request.threadId ?? (sent.threadId !== undefined ? String(sent.threadId) : undefined),
+      attachmentNames: attachmentNames.length ? attachmentNames : undefined,
+      submittedAt: now,
+      updatedAt: now,
+      status: sent.status || 'processing',
+    };
+    await this.deps.store.add(task);
+    this.deps.poller.wake();
+    return task;
+  }
+}
+
+function attachmentNameOf(source: SourceRef): string {
+  return path.basename(vscode.Uri.parse(source.uri).path) || 'code.txt';
+}
