@@ -53,16 +53,12 @@ export function isCancellation(error: unknown): boolean {
 }
 
 /**
- * Server text shown as plain text: VS Code renders `[label](target)` in notifications as a link (and
- * `command:` targets run commands) and links bare URLs. Brackets become look-alikes and `://` and
- * `command:` get a zero-width break, so nothing a server says can become clickable.
+ * Server text shown as plain text: VS Code turns `[label](target)` in a notification into a link (and a
+ * `command:` target runs a command); bare URLs stay text. A zero-width space between `]` and `(` keeps
+ * any such pair from being read as a link, and changes nothing a user reads.
  */
 export function inert(text: string): string {
-  return text
-    .replace(/\[/g, '\uFF3B')
-    .replace(/\]/g, '\uFF3D')
-    .replace(/:\/\//g, ':\u200B//')
-    .replace(/\b(command|vscode|file|javascript|data):/gi, '$1\u200B:');
+  return text.replace(/\](\s*)\(/g, ']\u200B$1(');
 }
 
 export interface Described {

@@ -49,9 +49,11 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const activateStart = performance.now();
   const ui = new SwappableUserInterface();
   const keys = new KeyStore(context.secrets, ui);
-  const log = createLog(text => keys.redact(text));
+  const redact = (text: string) => keys.redact(text);
+  ui.redact = redact;
+  const log = createLog(redact);
   const api = new ApiService(keys, log, context.extension);
-  const store = new TaskStore(context.globalState, context.globalStorageUri, text => keys.redact(text));
+  const store = new TaskStore(context.globalState, context.globalStorageUri, redact);
   const attachments = new AttachmentBasket(ui);
   const pollerStatus = new PollerStatus();
   const poller = new TaskPoller({

@@ -30,20 +30,26 @@ export const windowUserInterface: UserInterface = {
   openDialog: options => vscode.window.showOpenDialog(options),
 };
 
-/** Lets tests replace the UI after activation while every service keeps the same reference. */
+/**
+ * Lets tests replace the UI after activation while every service keeps the same reference. Every message
+ * passes `redact` first, so a key a server echoed back is never shown.
+ */
 export class SwappableUserInterface implements UserInterface {
+  /** Set once the key store exists (it needs this UI to ask for a key). */
+  redact: (text: string) => string = text => text;
+
   constructor(public target: UserInterface = windowUserInterface) {}
   info(m: string, ...a: string[]) {
-    return this.target.info(m, ...a);
+    return this.target.info(this.redact(m), ...a);
   }
   warn(m: string, ...a: string[]) {
-    return this.target.warn(m, ...a);
+    return this.target.warn(this.redact(m), ...a);
   }
   error(m: string, ...a: string[]) {
-    return this.target.error(m, ...a);
+    return this.target.error(this.redact(m), ...a);
   }
   confirm(m: string, d: string, a: string) {
-    return this.target.confirm(m, d, a);
+    return this.target.confirm(this.redact(m), this.redact(d), a);
   }
   input(o: vscode.InputBoxOptions) {
     return this.target.input(o);

@@ -1,0 +1,111 @@
+/**
+ * The house plan (ARCHITECTURE.md) as checks over the source: imports go down the floors only, there is
+ * no import circle, the api layer never imports vscode, and views bind no action command.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+
+const SRC = path.resolve(__dirname, '../../../src');
+
+/** Lower floors first. A module may import its own folder or a lower floor, never a higher or a sibling one. */
+const FLOORS: { floor: number; folder: string; match: (rel: string) => boolean }[] = [
+  { floor: 0, folder: 'api', match: r => r.startsWith('api/') },
+  { floor: 1, folder: 'base', match: r => ['constants.ts', 'config.ts', 'log.ts', 'disposable.ts', 'ui.ts', 'format.ts', 'errors.ts'].includes(r) },
+  { floor: 2, folder: 'auth', match: r => r.startsWith('auth/') },
+  { floor: 3, folder: 'apiService', match: r => r === 'apiService.ts' },
+  { floor: 4, folder: 'tasks', match: r => r.startsWith('tasks/') },
+  { floor: 5, folder: 'stores', match: r => r.startsWith('stores/') },
+  { floor: 6, folder: 'documents', match: r => r.startsWith('documents/') },
+  { floor: 7, folder: 'views', match: r => r.startsWith('views/') },
+  { floor: 7, folder: 'commands', match: r => r.startsWith('commands/') },
+  { floor: 8, folder: 'root', match: r => ['extension.ts', 'services.ts', 'addressGuard.ts'].includes(r) },
+];
+
+function sources(dir = SRC): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => {
+    const full = path.join(dir, e.name);
+    return e.isDirectory() ? sources(full) : e.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+const rel = (file: string) => path.relative(SRC, file).split(path.sep).join('/');
+
+function floorOf(file: string) {
+  const r = rel(file);
+  const found = FLOORS.find(f => f.match(r));
+  assert.ok(found, `${r} is on no floor: add it to ARCHITECTURE.md and to FLOORS here`);
+  return found;
+}
+
+/** Relative imports (static, type-only and `export … from`) resolved to source files. */
+function importsOf(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms)].map(m => m[1]);
+  return specs.map(spec => {
+    const base = path.resolve(path.dirname(file), spec);
+    const candidate = [`${base}.ts`, path.join(base, 'index.ts')].find(p => fs.existsSync(p));
+    assert.ok(candidate, `${rel(file)} imports ${spec}, which does not exist`);
+    return candidate;
+  });
+}
+
+describe('architecture', () => {
+  const files = sources();
+  const graph = new Map(files.map(f => [f, importsOf(f)]));
+
+  it('finds the sources', () => {
+    assert.ok(files.length > 40, `${files.length} files under ${SRC}`);
+    assert.ok(graph.get(path.join(SRC, 'extension.ts'))!.length > 10);
+  });
+
+  it('imports go down the floors only (or stay in their own folder)', () => {
+    const wrong: string[] = [];
+    for (const [file, imports] of graph) {
+      const from = floorOf(file);
+      for (const target of imports) {
+        const to = floorOf(target);
+        if (to.folder !== from.folder && to.floor >= from.floor) wrong.push(`${rel(file)} (${from.folder}) → ${rel(target)} (${to.folder})`);
+      }
+    }
+    assert.deepStrictEqual(wrong, []);
+  });
+
+  it('has no import circle', () => {
+    const state = new Map<string, 'visiting' | 'done'>();
+    const circles: string[] = [];
+    const visit = (file: string, trail: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'visiting') {
+        circles.push([...trail.slice(trail.indexOf(file)), file].map(rel).join(' → '));
+        return;
+      }
+      state.set(file, 'visiting');
+      for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
+      state.set(file, 'done');
+    };
+    for (const file of files) visit(file, []);
+    assert.deepStrictEqual(circles, []);
+  });
+
+  it('the api layer never imports vscode', () => {
+    const offenders = files.filter(f => rel(f).startsWith('api/') && /from\s+'vscode'|require\('vscode'\)/.test(fs.readFileSync(f, 'utf8')));
+    assert.deepStrictEqual(offenders.map(rel), []);
+  });
+
+  it('views bind no action command (only their own refresh and load-more)', () => {
+    const bound: string[] = [];
+    for (const file of files.filter(f => rel(f).startsWith('views/'))) {
+      for (const m of fs.readFileSync(file, 'utf8').matchAll(/registerCommand\(\s*([^,]+),/g)) bound.push(m[1].trim());
+    }
+    assert.ok(bound.length >= 3, `the sidebar binds its refresh commands: ${bound.join(', ')}`);
+    assert.deepStrictEqual(bound.filter(id => !/^Commands\.(refresh|loadMore)\w+$/.test(id)), []);
+  });
+
+  it('action commands are bound in commands/index.ts only', () => {
+    const elsewhere = files.filter(
+      f => !rel(f).startsWith('views/') && rel(f) !== 'commands/index.ts' && rel(f) !== 'commands/run.ts' && /registerCommand\(/.test(fs.readFileSync(f, 'utf8')),
+    );
+    assert.deepStrictEqual(elsewhere.map(rel), []);
+  });
+});
