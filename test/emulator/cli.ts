@@ -1,8 +1,8 @@
-// node out/test/emulator/cli.js [--port N] [--task-ms N] [--host 127.0.0.1] [--json] [--quiet]
-import { startEmulator } from './server';
+// node out/test/emulator/cli.js [--port N] [--task-ms N] [--host 127.0.0.1] [--json] [--quiet] [--kinder]
+import { KINDER_OPTIONS, startEmulator } from './server';
 
-function parseArgs(argv: string[]): { port: number; taskMs?: number; host: string; json: boolean; quiet: boolean } {
-  const args = { port: Number(process.env.EMULATOR_PORT ?? 0), taskMs: undefined as number | undefined, host: '127.0.0.1', json: false, quiet: false };
+function parseArgs(argv: string[]): { port: number; taskMs?: number; host: string; json: boolean; quiet: boolean; kinder: boolean } {
+  const args = { port: Number(process.env.EMULATOR_PORT ?? 0), taskMs: undefined as number | undefined, host: '127.0.0.1', json: false, quiet: false, kinder: false };
   for (let i = 0; i < argv.length; i++) {
     const value = (): string => {
       const next = argv[++i];
@@ -27,6 +27,10 @@ function parseArgs(argv: string[]): { port: number; taskMs?: number; host: strin
       case '--quiet':
         args.quiet = true;
         break;
+      case '--kinder':
+        // Every kinder-than-live switch at once (KINDER_OPTIONS); the default is the live behaviour.
+        args.kinder = true;
+        break;
       default:
         throw new Error(`Unknown argument ${argv[i]}`);
     }
@@ -42,7 +46,13 @@ function parseArgs(argv: string[]): { port: number; taskMs?: number; host: strin
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const emulator = await startEmulator({ port: args.port, host: args.host, taskDurationMs: args.taskMs, quiet: args.quiet });
+  const emulator = await startEmulator({
+    ...(args.kinder ? KINDER_OPTIONS : {}),
+    port: args.port,
+    host: args.host,
+    taskDurationMs: args.taskMs,
+    quiet: args.quiet,
+  });
   if (args.json) {
     const { origin, baseUrl, legacyBaseUrl, apiKey } = emulator;
     process.stdout.write(JSON.stringify({ origin, baseUrl, legacyBaseUrl, apiKey }) + '\n');

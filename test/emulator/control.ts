@@ -31,6 +31,7 @@ export async function handleControl(
         stats: emulator.stats,
         faults: faultCount(),
         config: store.config,
+        canceled: store.canceledCount,
         rateLimit: store.rateLimit ?? null,
         tasks: emulator.tasks().map((t) => ({
           taskId: t.id,
@@ -40,6 +41,9 @@ export async function handleControl(
           outcome: t.outcome,
           createdAt: t.createdAt,
           completesAt: t.completesAt,
+          canceledAt: t.canceledAt ?? null,
+          approvedAt: t.approvedAt ?? null,
+          expiresAt: t.expiresAt ?? null,
           prompt: t.prompt.length > 200 ? `${t.prompt.slice(0, 200)}…` : t.prompt,
           modelId: t.modelId,
           attachmentIds: t.attachmentIds,
@@ -67,26 +71,31 @@ export async function handleControl(
       sendJson(res, 200, { ok: true });
       return;
     case 'POST /__emulator/rate-limit': {
-      const { limit, windowMs } = body;
+      const { limit, windowMs, reason } = body;
+      const why = reason === 'monthly' || reason === 'capacity' || reason === 'hourly' ? reason : undefined;
       emulator.setRateLimit(
-        typeof limit === 'number' && typeof windowMs === 'number' ? { limit, windowMs } : undefined,
+        typeof limit === 'number' && typeof windowMs === 'number' ? { limit, windowMs, reason: why } : undefined,
       );
       sendJson(res, 200, { ok: true, rateLimit: store.rateLimit ?? null });
       return;
     }
     case 'POST /__emulator/config': {
-      const { taskDurationMs, streamEnabled, progressSteps, strictRunRequest } = body;
-      if (typeof taskDurationMs === 'number') {
-        store.config.taskDurationMs = taskDurationMs;
+      // Any run-time option (see EmulatorConfig); unknown names and wrong types are refused.
+      const changes: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(body)) {
+        const current = (store.config as unknown as Record<string, unknown>)[name];
+        const optionalNumber = name === 'autoApproveMs' || name === 'approvalResumeMs';
+        if (!(name in store.config) || (!optionalNumber && typeof value !== typeof current) || (optionalNumber && value !== null && typeof value !== 'number')) {
+          sendProblem(res, 422, `Unknown or mistyped config field "${name}"`);
+          return;
+        }
+        changes[name] = value === null ? undefined : value;
       }
-      if (typeof streamEnabled === 'boolean') {
-        store.config.streamEnabled = streamEnabled;
+      if (typeof changes.progressSteps === 'number' && changes.progressSteps < 1) {
+        delete changes.progressSteps;
       }
-      if (typeof progressSteps === 'number' && progressSteps >= 1) {
-        store.config.progressSteps = progressSteps;
-      }
-      if (typeof strictRunRequest === 'boolean') {
-        store.config.strictRunRequest = strictRunRequest;
+      for (const [name, value] of Object.entries(changes)) {
+        (store.config as unknown as Record<string, unknown>)[name] = value;
       }
       sendJson(res, 200, { ok: true, config: store.config });
       return;
@@ -95,7 +104,24 @@ export async function handleControl(
       emulator.resetStats();
       sendJson(res, 200, { ok: true });
       return;
-    default:
+    default: {
+      // POST /__emulator/approve/{taskId}: the web console's approve (a paused task resumes and completes).
+      const approve = /^POST \/__emulator\/approve\/([^/]+)$/.exec(route);
+      if (approve) {
+        const id = decodeURIComponent(approve[1]);
+        if (!store.tasksById.has(id)) {
+          sendProblem(res, 404, `Task ${id} not found`);
+          return;
+        }
+        const task = emulator.approve(id);
+        if (!task) {
+          sendProblem(res, 409, 'Task is not awaiting approval');
+          return;
+        }
+        sendJson(res, 200, { ok: true, taskId: id, status: task.status });
+        return;
+      }
       sendProblem(res, 404, `Unknown control route ${route}`);
+    }
   }
 }

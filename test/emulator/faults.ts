@@ -142,11 +142,12 @@ export async function applyFault(f: Fault, t: FaultTarget): Promise<boolean> {
 }
 
 function sendStatusFault(f: Extract<Fault, { kind: 'status' }>, res: ServerResponse): void {
+  // Live 429s carry neither header; `retryAfter`, `headers` or `rateLimitHeaders: true` add them explicitly.
   const headers: Record<string, string> = {};
-  if (f.retryAfter !== undefined || f.status === 429) {
+  if (f.retryAfter !== undefined || (f.status === 429 && f.rateLimitHeaders)) {
     headers['retry-after'] = f.retryAfter ?? '1';
   }
-  if (f.status === 429) {
+  if (f.status === 429 && f.rateLimitHeaders) {
     const seconds = Number(headers['retry-after']) || 1;
     headers['x-ratelimit-limit'] = '5000';
     headers['x-ratelimit-remaining'] = '0';
@@ -162,6 +163,9 @@ function sendStatusFault(f: Extract<Fault, { kind: 'status' }>, res: ServerRespo
   if (f.body === undefined) {
     if (f.status === 401) {
       sendJson(res, 401, { status: 401, detail: 'Invalid or missing API key' }, headers);
+    } else if (f.status === 429) {
+      // The live auth layer's shape for hourly rate, monthly quota and capacity.
+      sendJson(res, 429, { status: 429, detail: DEFAULT_DETAILS[429] }, headers);
     } else {
       const detail = DEFAULT_DETAILS[f.status] ?? `Emulated ${f.status} response`;
       sendJson(res, f.status, problemBody(f.status, detail), headers, 'application/problem+json');

@@ -20,12 +20,17 @@ export interface MultipartForm {
  * Reads the whole request before settling, even past the limit: answering while the client is still sending
  * would make most clients see a reset instead of the 413.
  */
-export function parseMultipart(req: IncomingMessage, fileField = 'file'): Promise<MultipartForm> {
+export function parseMultipart(
+  req: IncomingMessage,
+  fileField = 'file',
+  maxBytes = MAX_UPLOAD_BYTES,
+  tooLargeError: () => ApiError = () => new ApiError(413, 'File exceeds the 10 MB limit'),
+): Promise<MultipartForm> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      // limit + 1 so that a file of exactly 10 MB is accepted (busboy flags "limit" on reaching the value).
-      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: MAX_UPLOAD_BYTES + 1 } });
+      // limit + 1 so that a file of exactly the limit is accepted (busboy flags "limit" on reaching the value).
+      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: maxBytes + 1 } });
     } catch (err) {
       req.resume();
       reject(new ApiError(400, `Malformed multipart request: ${(err as Error).message}`));
@@ -70,7 +75,7 @@ export function parseMultipart(req: IncomingMessage, fileField = 'file'): Promis
     });
     parser.on('close', () => {
       if (tooLarge) {
-        reject(new ApiError(413, 'File exceeds the 10 MB limit'));
+        reject(tooLargeError());
       } else {
         resolve(form);
       }

@@ -2,8 +2,11 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  ALLOWED_UPLOAD_TYPES,
   ApiError,
+  asciiContentDisposition,
   contentDisposition,
+  sniffMimeType,
   isMultipart,
   resolveMimeType,
   sendJson,
@@ -12,7 +15,7 @@ import {
   type ParsedBody,
 } from './http';
 import { MAX_UPLOAD_BYTES, parseMultipart } from './multipart';
-import { streamTask } from './sse';
+import { streamError, streamTask } from './sse';
 import {
   DEFAULT_AGENT_COUNT,
   DEFAULT_MODEL_ID,
@@ -39,6 +42,8 @@ export interface RouteContext {
   store: Store;
   /** Origin of the main listener, for URLs the service hands out. */
   origin: string;
+  /** Origin that plays the blob store of the direct upload flow (the other listener). */
+  blobOrigin: string;
   onStreamOpen(): void;
   onStreamClose(): void;
 }
@@ -53,6 +58,8 @@ interface Route {
 const MAX_PROMPT_CHARS = 10_000;
 const MAX_ATTACHMENTS = 5;
 const STORAGE_QUOTA_BYTES = 1024 * 1024 * 1024;
+const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
+export const BLOB_PATH_PREFIX = '/__blob/';
 const RUN_FIELDS = ['prompt', 'modelId', 'stream', 'options', 'attachment_ids'];
 const THREAD_RUN_FIELDS = ['prompt', 'modelId', 'stream'];
 const MODEL_IDS = MODELS.options.map((m) => m.id);
@@ -77,7 +84,7 @@ const routes: Route[] = [
   { method: 'GET', pattern: re(`${V1}/files/${SEG}`), handler: (c, [id]) => sendJson(c.res, 200, fileJson(ownFile(c, id))) },
   { method: 'DELETE', pattern: re(`${V1}/files/${SEG}`), handler: (c, [id]) => deleteFile(c, id) },
   { method: 'GET', pattern: re(`${V1}/files/${SEG}/content`), handler: (c, [id]) => downloadFile(c, id) },
-  { method: 'GET', pattern: re(`${V1}/usage`), handler: (c) => sendJson(c.res, 200, c.store.usage(c.key.userId)) },
+  { method: 'GET', pattern: re(`${V1}/usage`), handler: (c) => sendJson(c.res, 200, consoleOnly(c).usage(c.key.userId)) },
   { method: 'GET', pattern: re(`${V1}/storage`), handler: storageSummary },
   { method: 'GET', pattern: re(`${V1}/keys`), handler: listKeys },
   { method: 'POST', pattern: re(`${V1}/keys`), handler: createKey },
@@ -90,6 +97,7 @@ const routes: Route[] = [
   { method: 'GET', pattern: re('/api/v1/models'), handler: (c) => sendJson(c.res, 200, MODELS) },
   { method: 'POST', pattern: re('/api/v1/attachments/upload'), handler: uploadAttachment },
   { method: 'GET', pattern: re(`/api/v1/stream/${SEG}`), handler: (c, [id]) => openStream(c, id) },
+  { method: 'POST', pattern: re(`/api/v1/tasks/${SEG}/cancel`), handler: (c, [id]) => cancelTask(c, id) },
 ];
 
 function escape(text: string): string {
@@ -296,12 +304,50 @@ function getResults(ctx: RouteContext, id: string, legacy: boolean): void {
 }
 
 function openStream(ctx: RouteContext, id: string): void {
-  if (!ctx.store.config.streamEnabled) {
+  const config = ctx.store.config;
+  if (!config.streamEnabled) {
     throw new ApiError(404, 'Streaming is not enabled');
+  }
+  if (config.streamFormat === 'typed') {
+    // Live: 200 and one error event for a task that is unknown, expired or another user's.
+    const any = ctx.store.tasksById.get(id);
+    if (!any || ctx.store.findTask(id, any.userId) === undefined) {
+      streamError(ctx.res, 'Task not found');
+      return;
+    }
+    if (any.userId !== ctx.key.userId) {
+      streamError(ctx.res, 'Unauthorized');
+      return;
+    }
   }
   const task = ownTask(ctx, id);
   ctx.onStreamOpen();
-  streamTask(ctx.res, task, ctx.onStreamClose);
+  streamTask(ctx.res, task, ctx.store, { format: config.streamFormat, pulseIntervalMs: config.pulseIntervalMs }, ctx.onStreamClose);
+}
+
+/**
+ * POST /api/v1/tasks/{id}/cancel (engine, takes the key): a running or paused task becomes canceled; a finished one
+ * is answered unchanged. The answer is the engine's RunResponse `{task_id, status, result?, conversation_id?}`.
+ */
+function cancelTask(ctx: RouteContext, id: string): void {
+  const task = ctx.store.tasksById.get(id);
+  if (!task || ctx.store.findTask(id, task.userId) === undefined) {
+    throw new ApiError(404, 'Task not found');
+  }
+  if (task.userId !== ctx.key.userId) {
+    throw new ApiError(403, 'Unauthorized');
+  }
+  const now = Date.now();
+  ctx.store.cancel(task, now);
+  const status = statusAt(task, now);
+  const body: Record<string, unknown> = { task_id: task.id, status };
+  if (status === 'completed') {
+    body.result = task.result;
+  }
+  if (task.threadId !== undefined) {
+    body.conversation_id = task.threadId;
+  }
+  sendJson(ctx.res, 200, body);
 }
 
 // ---- threads ----
@@ -367,7 +413,8 @@ function paging(ctx: RouteContext, clamp: boolean): { limit: number; offset: num
 }
 
 function listThreads(ctx: RouteContext): void {
-  const { limit, offset } = paging(ctx, true);
+  // Live: limit and offset are ignored; the newest 20 always.
+  const { limit, offset } = ctx.store.config.threadPaging ? paging(ctx, true) : { limit: 20, offset: 0 };
   const all = [...ctx.store.threads.values()].filter((t) => t.userId === ctx.key.userId).sort((a, b) => b.id - a.id);
   const page = all.slice(offset, offset + limit);
   sendJson(ctx.res, 200, {
@@ -484,26 +531,44 @@ function listFiles(ctx: RouteContext): void {
   sendJson(ctx.res, 200, { files: all.slice(offset, offset + limit).map(fileJson), total: all.length, limit, offset });
 }
 
-async function readUpload(ctx: RouteContext) {
+async function readUpload(ctx: RouteContext, maxBytes = MAX_UPLOAD_BYTES, tooLarge?: () => ApiError) {
   if (!isMultipart(ctx.req)) {
     ctx.req.resume();
     throw new ApiError(415, 'Content-Type must be multipart/form-data');
   }
-  const form = await parseMultipart(ctx.req);
+  const form = await parseMultipart(ctx.req, 'file', maxBytes, tooLarge);
   if (!form.file) {
     throw validationError([{ location: 'body.file', message: 'expected required property file to be present', value: null }]);
   }
   return { ...form, file: form.file };
 }
 
+/** Live: the type comes from the bytes; empty is 400, anything outside the allowed list 415. */
+function checkedUploadType(ctx: RouteContext, bytes: Buffer, declared: string): string {
+  if (!ctx.store.config.sniffUploads) {
+    return declared;
+  }
+  if (bytes.length === 0) {
+    throw new ApiError(400, 'Uploaded file is empty');
+  }
+  const sniffed = sniffMimeType(bytes);
+  if (!ALLOWED_UPLOAD_TYPES.includes(sniffed)) {
+    throw new ApiError(415, `Unsupported file type: ${sniffed}`);
+  }
+  return sniffed;
+}
+
+const fileTooLarge = (): ApiError => new ApiError(400, `File exceeds maximum size of ${MAX_UPLOAD_BYTES} bytes`);
+
 async function uploadFile(ctx: RouteContext): Promise<void> {
-  const form = await readUpload(ctx);
+  const form = await readUpload(ctx, MAX_UPLOAD_BYTES, ctx.store.config.sniffUploads ? fileTooLarge : undefined);
+  const mimeType = checkedUploadType(ctx, form.file.bytes, form.file.mimeType);
   const file = ctx.store.addFile({
     userId: ctx.key.userId,
     filename: form.file.filename,
     bytes: form.file.bytes,
     purpose: form.fields.purpose || 'assistants',
-    mime_type: form.file.mimeType,
+    mime_type: mimeType,
     createdAt: Date.now(),
   });
   sendJson(ctx.res, 200, fileJson(file));
@@ -516,10 +581,17 @@ function deleteFile(ctx: RouteContext, id: string): void {
 
 function downloadFile(ctx: RouteContext, id: string): void {
   const file = ownFile(ctx, id);
+  const limit = ctx.store.config.downloadLimitBytes;
+  if (limit > 0 && file.bytes.length > limit) {
+    throw new ApiError(413, 'File is too large for inline download');
+  }
   ctx.res.writeHead(200, {
     'content-type': 'application/octet-stream',
     'content-length': file.bytes.length,
-    'content-disposition': contentDisposition(file.filename),
+    'content-disposition': ctx.store.config.utf8DownloadNames
+      ? contentDisposition(file.filename)
+      : asciiContentDisposition(file.filename),
+    'x-content-type-options': 'nosniff',
   });
   ctx.res.end(file.bytes);
 }
@@ -544,6 +616,11 @@ function requireStrings(body: Record<string, unknown>, required: string[], optio
 function createUploadToken(ctx: RouteContext): void {
   const body = objectBody(ctx);
   requireStrings(body, ['filename'], ['mime_type', 'purpose']);
+  // Live: the declared type (default application/octet-stream) must be an allowed upload type.
+  const declared = ((body.mime_type as string | undefined) ?? '').trim() || 'application/octet-stream';
+  if (ctx.store.config.sniffUploads && !ALLOWED_UPLOAD_TYPES.includes(declared)) {
+    throw new ApiError(415, `Unsupported file type: ${declared}`);
+  }
   const token = ctx.store.issueUploadToken({
     userId: ctx.key.userId,
     filename: body.filename as string,
@@ -552,33 +629,83 @@ function createUploadToken(ctx: RouteContext): void {
   });
   sendJson(ctx.res, 200, {
     file_id: token.fileId,
-    upload_url: `${ctx.origin}/__emulator/direct-upload/${token.fileId}`,
+    upload_url: `${ctx.blobOrigin}${BLOB_PATH_PREFIX}${token.pathname}`,
     upload_token: token.token,
     pathname: token.pathname,
-    expires_at: Math.floor(Date.now() / 1000) + 15 * 60,
+    expires_at: Math.floor(token.expiresAt / 1000),
     max_bytes: MAX_UPLOAD_BYTES,
   });
 }
 
-/** Direct upload itself is not emulated: completing a token issued to this user stores an empty file. */
+/**
+ * The blob store's PUT of the direct flow: no API key, the upload token as `Authorization: Bearer`. Answers like
+ * the blob store `{url, downloadUrl, pathname, contentType, contentDisposition}`.
+ */
+export async function putBlob(req: IncomingMessage, res: ServerResponse, store: Store, pathname: string, blobOrigin: string): Promise<void> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size <= MAX_UPLOAD_BYTES * 2) {
+      chunks.push(chunk as Buffer);
+    }
+  }
+  const auth = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+  const token = store.uploadTokenFor(pathname);
+  if (!token || auth === undefined || auth !== token.token || Date.now() > token.expiresAt) {
+    sendJson(res, 403, { error: { code: 'forbidden', message: 'Access denied, please provide a valid token for this resource.' } });
+    return;
+  }
+  if (size > MAX_UPLOAD_BYTES * 2) {
+    sendJson(res, 400, { error: { code: 'file_too_large', message: 'File is too large.' } });
+    return;
+  }
+  store.blobs.set(pathname, Buffer.concat(chunks));
+  const filename = pathname.split('/').pop() ?? 'file';
+  sendJson(res, 200, {
+    url: `${blobOrigin}${BLOB_PATH_PREFIX}${pathname}`,
+    downloadUrl: `${blobOrigin}${BLOB_PATH_PREFIX}${pathname}?download=1`,
+    pathname,
+    contentType: req.headers['content-type'] ?? 'application/octet-stream',
+    contentDisposition: `attachment; filename="${filename}"`,
+  });
+}
+
+/** Creates the file from the bytes PUT to the blob store (live); kinder `sniffUploads: false` also accepts none. */
 function completeUpload(ctx: RouteContext): void {
   const body = objectBody(ctx);
   requireStrings(body, ['file_id', 'pathname', 'filename'], ['mime_type', 'purpose']);
-  const token = ctx.store.takeUploadToken(body.file_id as string, ctx.key.userId);
-  if (!token) {
-    throw new ApiError(404, `No pending upload for file ${String(body.file_id)}`);
+  const fileId = (body.file_id as string).trim();
+  const pathname = (body.pathname as string).trim().replace(/^\//, '');
+  if (!pathname.startsWith(`developer-files/u${ctx.key.userId}/${fileId}/`)) {
+    throw new ApiError(403, 'Invalid upload pathname');
   }
-  if (token.pathname !== body.pathname) {
-    throw validationError([{ location: 'body.pathname', message: 'does not match the upload token', value: body.pathname }]);
+  if (ctx.store.findFile(fileId, ctx.key.userId)) {
+    throw new ApiError(409, 'File already completed');
+  }
+  const token = ctx.store.takeUploadToken(fileId, ctx.key.userId, pathname);
+  if (!token) {
+    throw new ApiError(403, 'Invalid or expired upload reservation');
+  }
+  const live = ctx.store.config.sniffUploads;
+  const bytes = ctx.store.blobs.get(pathname);
+  ctx.store.blobs.delete(pathname);
+  if (bytes === undefined && live) {
+    throw new ApiError(404, 'Uploaded blob not found');
+  }
+  const content = bytes ?? Buffer.alloc(0);
+  if (live && content.length > MAX_UPLOAD_BYTES) {
+    throw fileTooLarge();
   }
   const filename = body.filename as string;
+  const declared = (body.mime_type as string | undefined) ?? token.mimeType ?? resolveMimeType(undefined, filename);
   const file = ctx.store.addFile({
     id: token.fileId,
     userId: ctx.key.userId,
     filename,
-    bytes: Buffer.alloc(0),
-    purpose: (body.purpose as string | undefined) ?? token.purpose ?? 'assistants',
-    mime_type: (body.mime_type as string | undefined) ?? token.mimeType ?? resolveMimeType(undefined, filename),
+    bytes: content,
+    purpose: ((body.purpose as string | undefined) ?? '').trim() || token.purpose || 'assistants',
+    mime_type: checkedUploadType(ctx, content, declared),
     createdAt: Date.now(),
   });
   sendJson(ctx.res, 200, fileJson(file));
@@ -601,12 +728,21 @@ function storageSummary(ctx: RouteContext): void {
 }
 
 async function uploadAttachment(ctx: RouteContext): Promise<void> {
-  const form = await readUpload(ctx);
+  // The engine takes 20 MB; the type is sniffed (then refined by the name) but not refused.
+  const live = ctx.store.config.sniffUploads;
+  const form = await readUpload(ctx, live ? MAX_ATTACHMENT_BYTES : MAX_UPLOAD_BYTES, () =>
+    live ? new ApiError(400, 'File too large') : new ApiError(413, 'File exceeds the 10 MB limit'),
+  );
+  let mimeType = form.file.mimeType;
+  if (live) {
+    const sniffed = sniffMimeType(form.file.bytes);
+    mimeType = sniffed === 'text/plain' || sniffed === 'application/octet-stream' ? resolveMimeType(sniffed, form.file.filename) : sniffed;
+  }
   const attachment = ctx.store.addAttachment({
     userId: ctx.key.userId,
     filename: form.file.filename,
     size: form.file.bytes.length,
-    mime_type: form.file.mimeType,
+    mime_type: mimeType,
     bytes: form.file.bytes,
     createdAt: Date.now(),
   });
@@ -628,11 +764,22 @@ function keyJson(k: KeyRecord): Record<string, unknown> {
   };
 }
 
+/** /usage and /keys need a web-console session: the live service refuses an API key there. */
+function consoleOnly(ctx: RouteContext): Store {
+  if (!ctx.store.config.usageAcceptsKey) {
+    ctx.req.resume();
+    throw new ApiError(401, 'Unauthorized', undefined, {}, 'auth');
+  }
+  return ctx.store;
+}
+
 function listKeys(ctx: RouteContext): void {
+  consoleOnly(ctx);
   sendJson(ctx.res, 200, { keys: ctx.store.userKeys(ctx.key.userId).map(keyJson) });
 }
 
 function createKey(ctx: RouteContext): void {
+  consoleOnly(ctx);
   const body = objectBody(ctx, true);
   const tier = body.tier ?? 'PRO';
   if (typeof tier !== 'string' || !(tier in TIERS)) {
@@ -649,6 +796,7 @@ function createKey(ctx: RouteContext): void {
 }
 
 function revokeKey(ctx: RouteContext): void {
+  consoleOnly(ctx);
   const body = objectBody(ctx);
   if (!Number.isInteger(body.keyId)) {
     throw validationError([{ location: 'body.keyId', message: 'expected integer', value: body.keyId ?? null }]);

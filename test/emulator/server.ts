@@ -4,8 +4,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { handleControl } from './control';
 import { applyFault, FaultList } from './faults';
-import { ApiError, isMultipart, parseJsonBody, readBody, sendAuthError, sendProblem, type ParsedBody } from './http';
-import { dispatch } from './routes';
+import { ApiError, isMultipart, parseJsonBody, readBody, sendAuthError, sendJson, sendProblem, type ParsedBody } from './http';
+import { BLOB_PATH_PREFIX, dispatch, putBlob } from './routes';
 import { Store } from './state';
 import {
   CURRENT_BASE_PATH,
@@ -13,6 +13,7 @@ import {
   LEGACY_BASE_PATH,
   SECOND_API_KEY,
   type Emulator,
+  type EmulatorConfig,
   type EmulatorOptions,
   type EmulatorStats,
   type RecordedRequest,
@@ -20,21 +21,63 @@ import {
 
 export * from './types';
 
+/** 429 details of the live service, by the rate-limit control's `reason`. */
+const RATE_LIMIT_DETAILS = {
+  hourly: 'Rate limit exceeded: hourly request limit reached for this API key',
+  monthly: 'Monthly quota exceeded for this API key',
+  capacity: 'Service capacity reached, retry later',
+} as const;
+
+/** Start options → run-time config; every default is the live service's behaviour. */
+export function configFrom(options: EmulatorOptions): EmulatorConfig {
+  return {
+    taskDurationMs: options.taskDurationMs ?? 4000,
+    progressSteps: options.progressSteps ?? 5,
+    streamEnabled: options.streamEnabled ?? true,
+    strictRunRequest: options.strictRunRequest ?? true,
+    streamFormat: options.streamFormat ?? 'typed',
+    pulseIntervalMs: options.pulseIntervalMs ?? 25_000,
+    progressModel: options.progressModel ?? 'live',
+    autoApproveMs: options.autoApproveMs,
+    approvalResumeMs: options.approvalResumeMs,
+    rateLimitHeaders: options.rateLimitHeaders ?? false,
+    usageAcceptsKey: options.usageAcceptsKey ?? false,
+    threadPaging: options.threadPaging ?? false,
+    bodyLimitBytes: options.bodyLimitBytes ?? 4_500_000,
+    downloadLimitBytes: options.downloadLimitBytes ?? 4 * 1024 * 1024,
+    sniffUploads: options.sniffUploads ?? true,
+    taskTtlMs: options.taskTtlMs ?? 60 * 60 * 1000,
+    utf8DownloadNames: options.utf8DownloadNames ?? false,
+  };
+}
+
+/** Engine routes (stream, task control, attachments) are not behind the platform's body limit. */
+function isEngineRoute(pathname: string): boolean {
+  return /^\/api\/v1\/(stream|tasks|attachments)\//.test(pathname);
+}
+
+/** What the hosting platform answers for a request body over 4,500,000 bytes. */
+function sendPayloadTooLarge(res: ServerResponse): void {
+  const text = 'Request Entity Too Large\n\nFUNCTION_PAYLOAD_TOO_LARGE\n';
+  res.writeHead(413, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'x-vercel-error': 'FUNCTION_PAYLOAD_TOO_LARGE',
+  });
+  res.end(text);
+}
+
 type Listener = 'main' | 'other';
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const host = options.host ?? '127.0.0.1';
   const apiKeys = options.apiKeys ?? [DEMO_API_KEY, SECOND_API_KEY];
-  const store = new Store(apiKeys, {
-    taskDurationMs: options.taskDurationMs ?? 4000,
-    progressSteps: options.progressSteps ?? 5,
-    streamEnabled: options.streamEnabled ?? true,
-    strictRunRequest: options.strictRunRequest ?? false,
-  });
+  const store = new Store(apiKeys, configFrom(options));
   const faults = new FaultList();
   const requests: RecordedRequest[] = [];
   const otherOriginRequests: RecordedRequest[] = [];
-  const stats: EmulatorStats = { inFlight: 0, peakInFlight: 0, total: 0, streamsOpen: 0 };
+  const stats = { inFlight: 0, peakInFlight: 0, total: 0, streamsOpen: 0 } as EmulatorStats;
+  Object.defineProperty(stats, 'canceled', { enumerable: true, get: () => store.canceledCount });
   const openResponses = new Set<ServerResponse>();
   const log = (line: string): void => {
     if (!options.quiet) {
@@ -94,7 +137,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       if (isMultipart(req) && !req.readableEnded) {
         await drain(req);
       }
-      if (err instanceof ApiError) {
+      if (err instanceof ApiError && err.shape === 'auth') {
+        sendJson(res, err.status, { status: err.status, detail: err.detail }, err.headers);
+      } else if (err instanceof ApiError) {
         sendProblem(res, err.status, err.detail, err.errors, err.headers);
       } else {
         sendProblem(res, 500, 'Internal emulator error');
@@ -109,6 +154,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     record: RecordedRequest,
     listener: Listener,
   ): Promise<void> {
+    // The direct upload's blob store: no API key, its own token (checked by the route).
+    if (url.pathname.startsWith(BLOB_PATH_PREFIX) && req.method === 'PUT') {
+      await putBlob(req, res, store, decodeURIComponent(url.pathname.slice(BLOB_PATH_PREFIX.length)), otherOrigin);
+      return;
+    }
+
+    // The platform refuses large request bodies before the service sees them (the engine routes are exempt).
+    const bodyLimit = store.config.bodyLimitBytes;
+    const declaredLength = Number(req.headers['content-length'] ?? NaN);
+    if (bodyLimit > 0 && !isEngineRoute(url.pathname) && declaredLength > bodyLimit) {
+      await drain(req);
+      sendPayloadTooLarge(res);
+      return;
+    }
+
     // Multipart bodies are streamed by their route; anything else is buffered so a test can see it.
     const multipart = isMultipart(req);
     let body: ParsedBody = { kind: 'none' };
@@ -116,6 +176,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const raw = await readBody(req);
       if (raw === undefined) {
         throw new ApiError(413, 'Request body too large');
+      }
+      if (bodyLimit > 0 && !isEngineRoute(url.pathname) && raw.length > bodyLimit) {
+        sendPayloadTooLarge(res);
+        return;
       }
       body = parseJsonBody(raw);
       if (body.kind === 'json') {
@@ -147,13 +211,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const now = Date.now();
     const rate = store.checkRateLimit(key, now);
     if (rate) {
-      res.setHeader('x-ratelimit-limit', String(rate.limit));
-      res.setHeader('x-ratelimit-remaining', String(rate.remaining));
-      res.setHeader('x-ratelimit-reset', String(rate.reset));
+      // Live: no Retry-After and no X-RateLimit-* (kinder: `rateLimitHeaders`).
+      const headers = store.config.rateLimitHeaders;
+      if (headers) {
+        res.setHeader('x-ratelimit-limit', String(rate.limit));
+        res.setHeader('x-ratelimit-remaining', String(rate.remaining));
+        res.setHeader('x-ratelimit-reset', String(rate.reset));
+      }
       if (rate.limited) {
-        throw new ApiError(429, 'Rate limit exceeded: too many requests for this API key', undefined, {
-          'retry-after': String(rate.retryAfterSeconds),
-        });
+        if (multipart) {
+          await drain(req);
+        }
+        sendJson(res, 429, { status: 429, detail: RATE_LIMIT_DETAILS[store.rateLimit?.reason ?? 'hourly'] }, headers ? { 'retry-after': String(rate.retryAfterSeconds) } : {});
+        return;
       }
     }
     store.recordUse(key, now);
@@ -166,6 +236,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       key,
       store,
       origin,
+      blobOrigin: otherOrigin,
       onStreamOpen: () => stats.streamsOpen++,
       onStreamClose: () => stats.streamsOpen--,
     });
@@ -230,6 +301,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     setTaskDuration: (ms) => {
       store.config.taskDurationMs = ms;
+    },
+    configure: (changes) => {
+      for (const [name, value] of Object.entries(changes)) {
+        if (name in store.config && value !== undefined) {
+          (store.config as unknown as Record<string, unknown>)[name] = value;
+        }
+      }
+      return { ...store.config };
+    },
+    approve: (id) => {
+      const t = store.tasksById.get(id);
+      if (!t || !store.approve(t)) {
+        return undefined;
+      }
+      return store.snapshot(t);
     },
     task: (id) => {
       const t = store.tasksById.get(id);

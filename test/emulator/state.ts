@@ -4,6 +4,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { parseDirective, synthesizeResult } from './synth';
 import type {
   EmulatedTask,
+  EmulatorConfig,
+  ProgressModel,
   RateLimit,
   StoredAttachment,
   StoredFile,
@@ -78,6 +80,13 @@ export interface KeyRecord {
 interface TaskRecord extends Omit<EmulatedTask, 'status'> {
   steps: number;
   attachmentNames: string[];
+  progressModel: ProgressModel;
+  /** Paused tasks: approve automatically this long after the pause starts. */
+  autoApproveMs?: number;
+  /** Paused tasks: processing time left after approval. */
+  resumeMs: number;
+  /** Task state lifetime after its last change; 0 = forever. */
+  ttlMs: number;
 }
 
 export interface MessageRecord {
@@ -103,6 +112,8 @@ export interface ThreadRecord {
 }
 
 interface UploadToken {
+  token: string;
+  expiresAt: number;
   fileId: string;
   userId: number;
   pathname: string;
@@ -150,6 +161,8 @@ export class Store {
   readonly filesById = new Map<string, StoredFile>();
   readonly attachmentsById = new Map<string, StoredAttachment>();
   private readonly uploadTokens = new Map<string, UploadToken>();
+  /** Bytes PUT to the emulated blob store, by pathname. */
+  readonly blobs = new Map<string, Buffer>();
   private readonly nextTasks: TaskOverride[] = [];
   private nextKeyId = 1;
   private nextThreadId = 1;
@@ -158,7 +171,7 @@ export class Store {
 
   constructor(
     apiKeys: string[],
-    public config: { taskDurationMs: number; progressSteps: number; streamEnabled: boolean; strictRunRequest: boolean },
+    public config: EmulatorConfig,
   ) {
     const now = Date.now();
     apiKeys.forEach((key, i) => this.addKey(key, i + 1, 'PRO', now - 30 * DAY_MS, true));
@@ -265,20 +278,65 @@ export class Store {
       error: outcome === 'failed' ? (override.error ?? DEFAULT_FAILURE) : undefined,
       resultTooLargeForResults: override.resultTooLargeForResults ?? false,
       steps: Math.max(1, this.config.progressSteps),
+      progressModel: this.config.progressModel,
+      autoApproveMs: this.config.autoApproveMs,
+      resumeMs: Math.max(0, this.config.approvalResumeMs ?? Math.round(durationMs / 2)),
+      ttlMs: Math.max(0, this.config.taskTtlMs),
     };
     this.tasksById.set(task.id, task);
     return task;
   }
 
-  /** A task visible to this user (another user's task does not exist for them). */
-  findTask(id: string, userId: number): TaskRecord | undefined {
+  /** A task visible to this user (another user's task does not exist for them); expired state is gone. */
+  findTask(id: string, userId: number, now = Date.now()): TaskRecord | undefined {
     const task = this.tasksById.get(id);
-    return task && task.userId === userId ? task : undefined;
+    return task && task.userId === userId && !isExpired(task, now) ? task : undefined;
   }
 
   snapshot(task: TaskRecord, now = Date.now()): EmulatedTask {
-    const { steps: _steps, attachmentNames: _names, ...rest } = task;
-    return { ...rest, status: statusAt(task, now) };
+    const { steps: _s, attachmentNames: _n, progressModel: _p, autoApproveMs: _a, resumeMs: _r, ttlMs: _t, ...rest } = task;
+    const last = lastChangeAt(task, now);
+    const expiresAt = task.ttlMs > 0 && last !== undefined ? last + task.ttlMs : undefined;
+    return { ...rest, status: statusAt(task, now), approvedAt: approvalTime(task), expiresAt };
+  }
+
+  /** The web console's approve: a task paused for approval goes back to processing. */
+  approve(task: TaskRecord, now = Date.now()): boolean {
+    if (statusAt(task, now) !== 'awaiting_approval') {
+      return false;
+    }
+    task.approvedAt = now;
+    this.changed(task.id);
+    return true;
+  }
+
+  /** POST /tasks/{id}/cancel: a task still running or paused becomes canceled; a finished one is unchanged. */
+  cancel(task: TaskRecord, now = Date.now()): boolean {
+    const status = statusAt(task, now);
+    if (status !== 'processing' && status !== 'awaiting_approval') {
+      return false;
+    }
+    task.canceledAt = now;
+    this.canceledCount++;
+    this.changed(task.id);
+    return true;
+  }
+
+  canceledCount = 0;
+  private readonly watchers = new Map<string, Set<() => void>>();
+
+  /** Called when a task changes by an outside action (cancel, approve); returns the unsubscribe. */
+  watch(taskId: string, fn: () => void): () => void {
+    const set = this.watchers.get(taskId) ?? new Set();
+    set.add(fn);
+    this.watchers.set(taskId, set);
+    return () => set.delete(fn);
+  }
+
+  private changed(taskId: string): void {
+    for (const fn of [...(this.watchers.get(taskId) ?? [])]) {
+      fn();
+    }
   }
 
   // ---- threads ----
@@ -305,15 +363,16 @@ export class Store {
   settleThread(thread: ThreadRecord, now = Date.now()): ThreadRecord {
     const ended = thread.pending
       .map((id) => this.tasksById.get(id))
-      .filter((t): t is TaskRecord => t !== undefined && t.completesAt <= now && t.outcome !== 'awaiting_approval')
-      .sort((a, b) => a.completesAt - b.completesAt);
+      .filter((t): t is TaskRecord => t !== undefined && isFinal(statusAt(t, now)))
+      .sort((a, b) => (endTime(a) ?? 0) - (endTime(b) ?? 0));
     for (const task of ended) {
       thread.pending = thread.pending.filter((id) => id !== task.id);
-      const base = { role: 'assistant' as const, createdAt: task.completesAt, elapsedSeconds: task.durationMs / 1000 };
-      if (task.outcome === 'completed') {
+      const end = endTime(task) ?? now;
+      const base = { role: 'assistant' as const, createdAt: end, elapsedSeconds: (end - task.createdAt) / 1000 };
+      if (statusAt(task, now) === 'completed') {
         this.addMessage(thread, { ...base, content: task.result });
       } else {
-        this.addMessage(thread, { ...base, content: '', error: task.error ?? 'Task was canceled' });
+        this.addMessage(thread, { ...base, content: '', error: task.canceledAt === undefined ? (task.error ?? 'Task was canceled') : 'Task was canceled' });
       }
     }
     return thread;
@@ -332,17 +391,26 @@ export class Store {
     return file && file.userId === userId ? file : undefined;
   }
 
-  issueUploadToken(t: Omit<UploadToken, 'fileId' | 'pathname'>): UploadToken & { token: string } {
+  issueUploadToken(t: Omit<UploadToken, 'fileId' | 'pathname' | 'token' | 'expiresAt'>, now = Date.now()): UploadToken {
     const fileId = newFileId();
-    const token = randomBytes(16).toString('hex');
-    const record: UploadToken = { ...t, fileId, pathname: `developer-files/u${t.userId}/${fileId}/${t.filename}` };
+    const record: UploadToken = {
+      ...t,
+      fileId,
+      token: `vercel_blob_client_emulated_${randomBytes(16).toString('hex')}`,
+      expiresAt: now + 15 * 60 * 1000,
+      pathname: `developer-files/u${t.userId}/${fileId}/${sanitizeFilename(t.filename)}`,
+    };
     this.uploadTokens.set(fileId, record);
-    return { ...record, token };
+    return record;
   }
 
-  takeUploadToken(fileId: string, userId: number): UploadToken | undefined {
+  uploadTokenFor(pathname: string): UploadToken | undefined {
+    return [...this.uploadTokens.values()].find((t) => t.pathname === pathname);
+  }
+
+  takeUploadToken(fileId: string, userId: number, pathname?: string): UploadToken | undefined {
     const t = this.uploadTokens.get(fileId);
-    if (!t || t.userId !== userId) {
+    if (!t || t.userId !== userId || (pathname !== undefined && t.pathname !== pathname) || Date.now() > t.expiresAt) {
       return undefined;
     }
     this.uploadTokens.delete(fileId);
@@ -416,12 +484,181 @@ export function displayKey(key: string): string {
   return key.length > 14 ? `${key.slice(0, 10)}...${key.slice(-4)}` : key;
 }
 
+/** Names in blob paths and download headers: [A-Za-z0-9._-], anything else as `_`. */
+export function sanitizeFilename(filename: string): string {
+  const base = filename.trim().split(/[\\/]/).pop() ?? '';
+  const safe = [...base].map((c) => (/^[A-Za-z0-9._-]$/.test(c) ? c : '_')).join('');
+  return safe === '' || safe === '.' ? 'file.bin' : safe;
+}
+
 function newFileId(): string {
   return `file-${randomBytes(12).toString('hex')}`;
 }
 
-export function statusAt(task: { completesAt: number; outcome: TaskOutcome }, now: number): TaskStatus {
-  return now < task.completesAt ? 'processing' : task.outcome;
+const FINAL: readonly TaskStatus[] = ['completed', 'failed', 'canceled'];
+export const isFinal = (status: TaskStatus): boolean => FINAL.includes(status);
+
+/** When a paused task is (or will be) approved; undefined while nobody approved it. */
+export function approvalTime(task: TaskRecord): number | undefined {
+  if (task.outcome !== 'awaiting_approval') {
+    return undefined;
+  }
+  if (task.approvedAt !== undefined) {
+    return task.approvedAt;
+  }
+  return task.autoApproveMs === undefined ? undefined : task.completesAt + task.autoApproveMs;
+}
+
+function naturalStatus(task: TaskRecord, now: number): TaskStatus {
+  if (now < task.completesAt) {
+    return 'processing';
+  }
+  if (task.outcome !== 'awaiting_approval') {
+    return task.outcome;
+  }
+  const approved = approvalTime(task);
+  if (approved === undefined || now < approved) {
+    return 'awaiting_approval';
+  }
+  return now < approved + task.resumeMs ? 'processing' : 'completed';
+}
+
+export function statusAt(task: TaskRecord, now: number): TaskStatus {
+  if (task.canceledAt !== undefined && now >= task.canceledAt) {
+    return 'canceled';
+  }
+  return naturalStatus(task, now);
+}
+
+/** When the task reached (or will reach) a final state; undefined while that is not known. */
+export function endTime(task: TaskRecord): number | undefined {
+  const natural =
+    task.outcome !== 'awaiting_approval'
+      ? task.completesAt
+      : (() => {
+          const approved = approvalTime(task);
+          return approved === undefined ? undefined : approved + task.resumeMs;
+        })();
+  if (task.canceledAt !== undefined && (natural === undefined || task.canceledAt < natural)) {
+    return task.canceledAt;
+  }
+  return natural;
+}
+
+/** Time of the last state change up to `now` for a task that stopped changing (final or paused), else undefined. */
+export function lastChangeAt(task: TaskRecord, now: number): number | undefined {
+  const status = statusAt(task, now);
+  if (isFinal(status)) {
+    return endTime(task);
+  }
+  return status === 'awaiting_approval' ? task.completesAt : undefined;
+}
+
+export function isExpired(task: TaskRecord, now: number): boolean {
+  const last = lastChangeAt(task, now);
+  return task.ttlMs > 0 && last !== undefined && now >= last + task.ttlMs;
+}
+
+interface Phase {
+  start: number;
+  end: number;
+  /** Overall work fraction at start and end of the phase. */
+  from: number;
+  to: number;
+  /** Progress updates before this phase. */
+  stepOffset: number;
+}
+
+/** The processing phase `now` falls in (a paused task works before and after its approval). */
+function phaseAt(task: TaskRecord, now: number): Phase {
+  const paused = task.outcome === 'awaiting_approval';
+  const approved = approvalTime(task);
+  if (paused && approved !== undefined && now >= approved) {
+    return { start: approved, end: approved + task.resumeMs, from: 0.5, to: 1, stepOffset: task.steps };
+  }
+  return { start: task.createdAt, end: task.completesAt, from: 0, to: paused ? 0.5 : 1, stepOffset: 0 };
+}
+
+/** Work fraction (0..1) and number of progress updates so far, frozen when the task stopped. */
+function progressAt(task: TaskRecord, now: number): { fraction: number; step: number; at: number } {
+  const frozen = task.canceledAt !== undefined && now >= task.canceledAt ? task.canceledAt : now;
+  const status = statusAt(task, frozen);
+  if (status === 'completed') {
+    return { fraction: 1, step: task.steps * (task.outcome === 'awaiting_approval' ? 2 : 1), at: endTime(task) ?? now };
+  }
+  if (status === 'awaiting_approval') {
+    return { fraction: 0.5, step: task.steps, at: task.completesAt };
+  }
+  const t = Math.min(frozen, task.completesAt);
+  const phase = phaseAt(task, status === 'failed' ? t : frozen);
+  const at = status === 'failed' ? phase.end : frozen;
+  const span = Math.max(1, phase.end - phase.start);
+  const within = Math.min(1, Math.max(0, (at - phase.start) / span));
+  const inPhase = status === 'failed' ? task.steps - 1 : Math.min(task.steps - 1, Math.floor(within * task.steps));
+  return {
+    fraction: phase.from + (phase.to - phase.from) * within,
+    step: phase.stepOffset + inPhase,
+    at: phase.start + Math.round((inPhase * span) / task.steps),
+  };
+}
+
+/** Next time the derived state changes after `now`; undefined when it will not change by itself. */
+export function nextChange(task: TaskRecord, now: number): number | undefined {
+  const status = statusAt(task, now);
+  if (isFinal(status)) {
+    return undefined;
+  }
+  if (status === 'awaiting_approval') {
+    return approvalTime(task);
+  }
+  const phase = phaseAt(task, now);
+  const stepMs = Math.max(1, (phase.end - phase.start) / task.steps);
+  const next = phase.start + (Math.floor((now - phase.start) / stepMs) + 1) * stepMs;
+  return Math.min(Math.ceil(next), phase.end);
+}
+
+export const PENDING_APPROVAL_PERMISSION = 'bash';
+
+function pendingApproval(task: TaskRecord): Record<string, unknown> {
+  return {
+    approvalId: `appr_${task.id.slice(5, 17)}`,
+    permission: PENDING_APPROVAL_PERMISSION,
+    agentName: 'Agent 2',
+    patterns: ['npm test'],
+    metadata: { command: 'npm test', reason: 'Run the project tests to verify the proposed change' },
+  };
+}
+
+/**
+ * Agent statuses. Live model: 0.05 while queued, 0.5 while working plus 0.01 per update (at most 0.95), 1 when
+ * that agent is done; agents start and finish staggered. Linear model: rising evenly with time (kinder).
+ */
+function agentStatuses(task: TaskRecord, status: TaskStatus, fraction: number, step: number): Record<string, unknown>[] {
+  const n = task.agentCount;
+  return Array.from({ length: n }, (_, i) => {
+    const base = { agent_id: i + 1, model: task.modelId };
+    if (status === 'completed') {
+      return { ...base, status: 'completed', progress: 1 };
+    }
+    const stopped = status === 'failed' || status === 'canceled';
+    if (task.progressModel === 'linear') {
+      const reached = Math.min(step, task.steps - 1) / task.steps;
+      const progress = round3(Math.max(0, reached - 0.02 * (i % 3)));
+      return { ...base, status: stopped ? status : 'running', progress };
+    }
+    const startsAt = (0.3 * i) / n;
+    const doneAt = 0.7 + (0.3 * (i + 1)) / n;
+    if (fraction >= doneAt && !(i === n - 1)) {
+      return { ...base, status: 'completed', progress: 1 };
+    }
+    if (fraction < startsAt) {
+      return { ...base, status: stopped ? status : 'queued', progress: 0.05 };
+    }
+    const totalSteps = task.steps * (task.outcome === 'awaiting_approval' ? 2 : 1);
+    const updates = Math.max(0, step - Math.floor(startsAt * totalSteps));
+    const progress = Math.round(Math.min(0.95, 0.5 + 0.01 * updates) * 100) / 100;
+    return { ...base, status: stopped ? status : 'running', progress };
+  });
 }
 
 /**
@@ -440,29 +677,12 @@ export function taskStateJson(task: TaskRecord, now: number, legacy = false): st
   return JSON.stringify(state);
 }
 
-function taskState(task: TaskRecord, now: number, legacy: boolean): Record<string, unknown> {
+export function taskState(task: TaskRecord, now: number, legacy = false): Record<string, unknown> {
   const status = statusAt(task, now);
-  const done = status !== 'processing';
+  const { fraction, step, at } = progressAt(task, now);
   const steps = task.steps;
-  const fraction = done ? 1 : Math.max(0, (now - task.createdAt) / task.durationMs);
-  const step = done ? steps : Math.min(steps - 1, Math.floor(fraction * steps));
-  // Agents that did not finish stay at the last step they reached.
-  const reached = Math.min(step, steps - 1) / steps;
-
-  const agentStatuses = Array.from({ length: task.agentCount }, (_, i) => {
-    const staggered = round3(Math.max(0, reached - 0.02 * (i % 3)));
-    switch (status) {
-      case 'completed':
-        return { agent_id: i + 1, status: 'completed', progress: 1, model: task.modelId };
-      case 'failed':
-      case 'canceled':
-        return { agent_id: i + 1, status, progress: staggered, model: task.modelId };
-      default:
-        return { agent_id: i + 1, status: 'running', progress: staggered, model: task.modelId };
-    }
-  });
-  const toolEvents = Array.from({ length: Math.min(step, steps) }, (_, s) => ({
-    timestamp: iso(task.createdAt + Math.round(((s + 1) * task.durationMs) / steps)),
+  const toolEvents = Array.from({ length: Math.min(step, steps * 2) }, (_, s) => ({
+    timestamp: iso(Math.min(at, task.createdAt + Math.round(((s + 1) * task.durationMs) / steps))),
     agentId: (s % task.agentCount) + 1,
     agentLabel: `Agent ${(s % task.agentCount) + 1}`,
     toolName: 'analyze_context',
@@ -471,7 +691,7 @@ function taskState(task: TaskRecord, now: number, legacy: boolean): Record<strin
   }));
 
   let reported: TaskStatus = status;
-  let error = task.error;
+  let error = status === 'canceled' ? 'Run canceled' : task.error;
   if (legacy && (status === 'canceled' || status === 'awaiting_approval')) {
     reported = 'failed';
     error = status === 'canceled' ? 'Task was canceled' : 'Task is awaiting approval in the web console';
@@ -485,9 +705,9 @@ function taskState(task: TaskRecord, now: number, legacy: boolean): Record<strin
     prompt: task.prompt,
     modelId: task.modelId,
     started: true,
-    updatedAt: done ? task.completesAt : task.createdAt + Math.round((step * task.durationMs) / steps),
-    progressVersion: step + 1,
-    agentStatuses,
+    updatedAt: isFinal(status) ? (endTime(task) ?? at) : at,
+    progressVersion: step + 1 + (isFinal(status) ? 1 : 0),
+    agentStatuses: agentStatuses(task, status, fraction, step),
     toolEvents,
   };
   if (task.threadId !== undefined) {
@@ -500,13 +720,7 @@ function taskState(task: TaskRecord, now: number, legacy: boolean): Record<strin
     state.error = error;
   }
   if (reported === 'awaiting_approval') {
-    state.pendingApproval = {
-      approvalId: `appr_${task.id.slice(5, 17)}`,
-      permission: 'bash',
-      agentName: 'Agent 2',
-      patterns: ['npm test'],
-      metadata: { command: 'npm test', reason: 'Run the project tests to verify the proposed change' },
-    };
+    state.pendingApproval = pendingApproval(task);
   }
   const budget = task.options.budget;
   if (typeof budget === 'number') {
@@ -514,6 +728,39 @@ function taskState(task: TaskRecord, now: number, legacy: boolean): Record<strin
     state.budgetUsage = { initialUsd: budget, consumedUsd: consumed, remainingUsd: Math.round((budget - consumed) * 100) / 100 };
   }
   return state;
+}
+
+/** The typed stream event for the state at `now` (start is sent separately, once). */
+export function streamEvent(task: TaskRecord, now: number): Record<string, unknown> {
+  const status = statusAt(task, now);
+  const state = taskState(task, now);
+  const agents = (state.agentStatuses as Record<string, unknown>[]).map(({ model: _m, ...a }) => a);
+  switch (status) {
+    case 'completed':
+      return {
+        type: 'complete',
+        message: task.result,
+        agent_statuses: agents,
+        tool_usage: state.toolEvents,
+        ...(task.threadId !== undefined ? { conversation_id: task.threadId } : {}),
+      };
+    case 'failed':
+      return { type: 'error', error: task.error ?? DEFAULT_FAILURE };
+    case 'canceled':
+      return { type: 'error', error: 'Run canceled' };
+    default: {
+      const event: Record<string, unknown> = {
+        type: 'progress',
+        agent_statuses: agents,
+        pending_approval: status === 'awaiting_approval' ? pendingApproval(task) : null,
+        tool_usage: state.toolEvents,
+      };
+      if (state.budgetUsage) {
+        event.budget_usage = state.budgetUsage;
+      }
+      return event;
+    }
+  }
 }
 
 export type { TaskRecord };
