@@ -1,0 +1,67 @@
+// Case 9: a hostile or broken server can neither leak the key nor trick the user through the UI.
+import * as assert from 'assert';
+import { useExtensionWithEmulator } from '../helpers';
+import { GATEWAY_KEY, finished, noKeyIn, orchestrate, shownMessage, useSettings } from './common';
+import { kase } from './table';
+
+/** What VS Code's notifications turn into a clickable link: `[label](target)`. */
+const LINK = /\[[^\]]*\]\s*\(/;
+const COMMAND_LINK = '[Click to fix](command:workbench.action.openSettings)';
+
+describe('faults: 9 hostile server', () => {
+  const ctx = useExtensionWithEmulator({ taskDurationMs: 400, strictRunRequest: false });
+  useSettings({ useStream: false, openResultOnCompletion: false, firstPollDelayMs: 250 });
+
+  before(async () => {
+    await ctx.api.keys.setGatewayKey(GATEWAY_KEY);
+  });
+  after(async () => {
+    await ctx.api.keys.setGatewayKey(undefined);
+  });
+
+  kase('9 a failed task whose reason holds a command link and both keys: shown inert, stored and logged without the keys', async () => {
+    ctx.emulator.setNextTask({ outcome: 'failed', durationMs: 300, error: `${COMMAND_LINK} key=${ctx.emulator.apiKey} gw=${GATEWAY_KEY}` });
+    const task = await orchestrate(ctx, 'Hostile failure reason');
+    assert.ok(task);
+    const done = await finished(ctx, task.id);
+    assert.strictEqual(done.status, 'failed');
+    assert.ok(done.error?.includes('[redacted]'), `the stored reason: ${done.error}`);
+    noKeyIn(done.error ?? '', ctx.emulator.apiKey, GATEWAY_KEY);
+    const shown = await shownMessage(ctx, /Hostile failure reason/);
+    assert.ok(!LINK.test(shown.message), `no link in the notification: ${shown.message}`);
+    assert.ok(shown.message.includes('Click to fix'), 'the text itself is still shown');
+    noKeyIn(shown.message, ctx.emulator.apiKey, GATEWAY_KEY);
+  });
+
+  kase('9 an error answer to POST /run that echoes the keys and offers a command link: shown inert, without the keys', async () => {
+    ctx.emulator.addFault({
+      kind: 'status',
+      method: 'POST',
+      path: /\/run$/,
+      status: 400,
+      body: { status: 400, title: 'Bad Request', detail: `${COMMAND_LINK} your key ${ctx.emulator.apiKey} and ${GATEWAY_KEY} are wrong` },
+    });
+    const task = await orchestrate(ctx, 'Hostile error body');
+    assert.strictEqual(task, undefined);
+    const shown = await shownMessage(ctx, /are wrong/);
+    assert.ok(!LINK.test(shown.message), `no link in the notification: ${shown.message}`);
+    noKeyIn(shown.message, ctx.emulator.apiKey, GATEWAY_KEY);
+    for (const s of ctx.user.shown) noKeyIn(s.message, ctx.emulator.apiKey, GATEWAY_KEY);
+  });
+
+  kase('9 an error answer to GET /status that echoes the key: the task is kept and completes; nothing shown holds the key', async () => {
+    ctx.emulator.addFault({
+      kind: 'status',
+      method: 'GET',
+      path: '/status/',
+      status: 500,
+      times: 2,
+      body: { status: 500, detail: `upstream said x-api-key: ${ctx.emulator.apiKey}` },
+    });
+    const task = await orchestrate(ctx, 'Echo on status');
+    assert.ok(task);
+    const done = await finished(ctx, task.id);
+    assert.strictEqual(done.status, 'completed', done.error);
+    for (const s of ctx.user.shown) noKeyIn(s.message, ctx.emulator.apiKey, GATEWAY_KEY);
+  });
+});
