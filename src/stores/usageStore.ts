@@ -2,7 +2,8 @@
 import type { Storage, Usage } from '../api';
 import type { ApiService } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
-import { describeForView } from '../errors';
+import * as vscode from 'vscode';
+import { describeForView, errorKind } from '../errors';
 
 export interface UsageData {
   usage?: Usage;
@@ -12,6 +13,8 @@ export interface UsageData {
   storageError?: string;
   /** No key: nothing was asked. */
   needsKey?: boolean;
+  /** The service shows usage to a web-console session only: where that console is. */
+  consoleUrl?: string;
 }
 
 export class UsageStore {
@@ -30,9 +33,17 @@ export class UsageStore {
       return { usageError: describeForView(e) };
     }
     const [usage, storage] = await Promise.allSettled([client.getUsage(), client.getStorage()]);
+    // The live service answers /usage 401 to every API key (it takes a web-console session): while the
+    // same key reads storage, the key is fine and the numbers are in the console.
+    const consoleOnly = usage.status === 'rejected' && errorKind(usage.reason) === 'authentication' && storage.status === 'fulfilled';
     return {
       usage: usage.status === 'fulfilled' ? usage.value : undefined,
-      usageError: usage.status === 'rejected' ? describeForView(usage.reason) : undefined,
+      usageError: consoleOnly
+        ? vscode.l10n.t('The service shows request history and quota in its web console only; your API key cannot read them. Storage is below.')
+        : usage.status === 'rejected'
+          ? describeForView(usage.reason)
+          : undefined,
+      consoleUrl: consoleOnly ? client.addresses.platformUrl : undefined,
       storage: storage.status === 'fulfilled' ? storage.value : undefined,
       storageError: storage.status === 'rejected' ? describeForView(storage.reason) : undefined,
     };

@@ -11,7 +11,7 @@ import { LIMITS, promptLength } from '../api/requests';
 import type { ApiService, Client } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
 import { type Settings, readSettings } from '../config';
-import { Actions, UserFacingError, submissionMayHaveArrived } from '../errors';
+import { Actions, UserFacingError, errorKind, inert, messageOf, submissionMayHaveArrived } from '../errors';
 import type { Logger } from '../log';
 import type { AttachmentBasket, AttachmentPlan } from './attachments';
 import { type SourceRef, type TrackedTask, titleFrom } from './model';
@@ -149,7 +149,7 @@ export class SubmissionPipeline {
           gatewayKey,
         })
     ).catch(e => {
-      throw submissionMayHaveArrived(e) ?? e;
+      throw submissionMayHaveArrived(e) ?? refusedExtraField(e, settings, gatewayKey, request.threadId !== undefined) ?? e;
     });
     const now = Date.now();
     const source = request.code?.source;
@@ -172,6 +172,29 @@ export class SubmissionPipeline {
     this.deps.poller.wake();
     return task;
   }
+}
+
+/**
+ * The Developer API refuses `role_models` and `vercelAiKey` (422: its RunRequest allows no other fields).
+ * Name the setting that caused it, so the user can clear it, instead of a bare validation error.
+ */
+function refusedExtraField(error: unknown, settings: Settings, gatewayKey: string | undefined, inThread: boolean): UserFacingError | undefined {
+  if (inThread || errorKind(error) !== 'validation') return undefined;
+  // The validation errors name the refused fields (`body.role_models: unexpected property`).
+  const said = `${messageOf(error)} ${JSON.stringify((error as { fieldErrors?: unknown }).fieldErrors ?? [])}`;
+  const culprits = [
+    settings.roleModels && /role_models/.test(said) ? vscode.l10n.t('the multiAgent.roleModels setting') : undefined,
+    gatewayKey && /vercelAiKey/i.test(said) ? vscode.l10n.t('the AI gateway key (Multi-Agent: Clear AI Gateway Key)') : undefined,
+  ].filter((c): c is string => !!c);
+  if (!culprits.length) return undefined;
+  return new UserFacingError(
+    vscode.l10n.t(
+      'The service refused the task ({0}). The Developer API does not accept {1}: clear it and send again. Nothing was sent to the agents.',
+      inert(messageOf(error)).replace(/\.$/, ''),
+      culprits.join(vscode.l10n.t(' or ')),
+    ),
+    settings.roleModels ? [Actions.openSettings()] : [],
+  );
 }
 
 function attachmentNameOf(source: SourceRef): string {

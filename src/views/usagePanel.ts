@@ -14,6 +14,7 @@ import type { UsageData, UsageStore } from '../stores/usageStore';
 export class UsagePanel extends Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private loading = 0;
+  private consoleUrl: string | undefined;
 
   constructor(private readonly store: UsageStore) {
     super();
@@ -39,6 +40,8 @@ export class UsagePanel extends Disposable {
       panel.webview.onDidReceiveMessage((message: { type?: unknown }) => {
         if (message?.type === 'refresh') void this.load();
         if (message?.type === 'setApiKey') void vscode.commands.executeCommand(Commands.setApiKey).then(() => this.load());
+        // The address comes from the user's settings (never from the page or the server).
+        if (message?.type === 'openConsole' && this.consoleUrl) void vscode.env.openExternal(vscode.Uri.parse(this.consoleUrl));
       });
     } else this.panel.reveal();
     await this.load();
@@ -52,6 +55,7 @@ export class UsagePanel extends Disposable {
     panel.webview.html = renderUsageHtml(undefined, panel.webview.cspSource, nonce());
     const data = await this.store.read();
     if (run !== this.loading || this.panel !== panel) return;
+    this.consoleUrl = data.consoleUrl;
     panel.webview.html = renderUsageHtml(data, panel.webview.cspSource, nonce());
   }
 }
@@ -114,6 +118,7 @@ ${body}
   const vscode = acquireVsCodeApi();
   document.getElementById('refresh')?.addEventListener('click', () => vscode.postMessage({ type: 'refresh' }));
   document.getElementById('setKey')?.addEventListener('click', () => vscode.postMessage({ type: 'setApiKey' }));
+  document.getElementById('console')?.addEventListener('click', () => vscode.postMessage({ type: 'openConsole' }));
 </script>
 </body>
 </html>`;
@@ -121,6 +126,9 @@ ${body}
 
 function usageSection(data: UsageData): string {
   const requests = escapeHtml(vscode.l10n.t('Requests'));
+  if (!data.usage && data.consoleUrl) {
+    return `<h2>${requests}</h2><p class="muted">${escapeHtml(data.usageError ?? '')}</p><p><button id="console">${escapeHtml(vscode.l10n.t('Open Web Console'))}</button></p>`;
+  }
   if (!data.usage) return `<h2>${requests}</h2><p class="error" role="alert">${escapeHtml(data.usageError ?? vscode.l10n.t('No usage was returned.'))}</p>`;
   const u = data.usage;
   const period =
