@@ -113,6 +113,17 @@ export const INTEGRATION_KINDER_SWITCHES: EmulatorOptions = {
   strictRunRequest: false,
 };
 
+/** The emulator's live-service defaults, undoing every kinder switch (for suites about the real service). */
+export const LIVE_EMULATOR: EmulatorOptions = {
+  streamFormat: 'typed',
+  progressModel: 'live',
+  usageAcceptsKey: false,
+  threadPaging: false,
+  sniffUploads: true,
+  utf8DownloadNames: false,
+  strictRunRequest: true,
+};
+
 /**
  * One emulator for the suite, the extension pointed at it with the key stored, a fresh scripted user
  * before each test, and the task store emptied between tests.
