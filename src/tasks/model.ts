@@ -40,18 +40,32 @@ export interface TrackedTask {
   /** 0..1, the agents' mean progress when the service reports it. */
   progress?: number;
   agents?: AgentProgress[];
-  /** What went wrong, or what the user must do (approve in the web console). */
+  /** What went wrong. */
   error?: string;
+  /**
+   * Set while the service waits for the user to approve an agent's action in the web console
+   * (`awaiting_approval`, a pause: the same task resumes and completes after approval).
+   */
+  approval?: { agentName?: string; permission?: string };
   /** Characters of the cached result, when there is one. */
   resultChars?: number;
   /** The completion was shown to the user (never twice, even across reloads and windows). */
   notified?: boolean;
 }
 
-const TERMINAL = new Set(['completed', 'failed', 'canceled', 'awaiting_approval']);
+/**
+ * The one list of end states. `awaiting_approval` is not among them: it is a pause, and the service
+ * resumes the same task after the user approves in the web console.
+ */
+export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled']);
 
 export function isFinished(task: Pick<TrackedTask, 'status'>): boolean {
-  return TERMINAL.has(task.status);
+  return TERMINAL_STATUSES.has(task.status);
+}
+
+/** Paused until the user approves in the web console; still tracked, polled slowly. */
+export function isAwaitingApproval(task: Pick<TrackedTask, 'status'>): boolean {
+  return task.status === 'awaiting_approval';
 }
 
 /** The shape of a status response the store needs (a subset of the api's TaskState). */
@@ -88,6 +102,10 @@ export function titleFrom(instruction: string, max = 60): string {
   return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
 }
 
+/**
+ * Why a task ended (failed, canceled) or what it waits for (approval). Never advice to run it again: a
+ * paused task resumes by itself after approval, and a second run is a second paid task.
+ */
 export function describeTerminal(state: ObservedState): string | undefined {
   switch (state.status) {
     case 'failed':
@@ -96,7 +114,7 @@ export function describeTerminal(state: ObservedState): string | undefined {
       return state.error?.trim() || 'The task was canceled on the service.';
     case 'awaiting_approval': {
       const who = state.pendingApproval?.agentName ? ` (${state.pendingApproval.agentName})` : '';
-      return `The task is waiting for your approval${who}: approve it in the web console, then run it again if needed.`;
+      return `The task is waiting for your approval${who}: approve it in the web console, and its result opens here when it completes.`;
     }
     default:
       return undefined;

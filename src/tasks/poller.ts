@@ -1,10 +1,11 @@
 /**
  * One scheduler for every running task. Chained timers (never setInterval), at most a few requests in
- * flight, intervals that start short and back off, slower in the background, paused as a whole by a 429
- * or a rejected key. Where the service pushes states over Server-Sent Events the task follows the stream
+ * flight, a schedule read from which agents have finished (not from progress values, which do not tell
+ * time), slower in the background and while a task waits for approval, paused as a whole by a 429 or a
+ * rejected key. Where the service pushes states over Server-Sent Events the task follows the stream
  * instead and falls back to polling on any error. No vscode here: tests drive it with a fake clock.
  */
-import { type ObservedState, type TrackedTask, isFinished } from './model';
+import { type ObservedState, type TrackedTask, agentsOf, isAwaitingApproval, isFinished } from './model';
 
 /**
  * `retry: false`: the poller is the retry mechanism for reads it sends (per-task backoff, one pause for
@@ -59,8 +60,17 @@ export interface PollerSettings {
   maxStreams: number;
 }
 
+/** Which limit a 429 hit, read from its text (the service's 429s carry no headers that say). */
+export type RateLimitScope = 'hourly' | 'monthly' | 'capacity' | 'unknown';
+
 export type PollerEvent =
-  | { kind: 'rateLimited'; untilMs: number }
+  /**
+   * Nothing is sent until `untilMs` (ms since epoch). `scope` says which limit: 'monthly' pauses for a long
+   * time (until a new key or a reload), 'hourly' and 'capacity' retry with a growing backoff from about a
+   * second. `retryAfter` is true when the service said when (a `Retry-After` header). `message` is the
+   * service's text.
+   */
+  | { kind: 'rateLimited'; untilMs: number; scope: RateLimitScope; retryAfter: boolean; message: string }
   | { kind: 'authenticationFailed'; message: string }
   | { kind: 'configurationError'; message: string }
   | { kind: 'permissionDenied'; message: string }
@@ -75,11 +85,19 @@ export interface PollerDeps {
   clock?: Clock;
   log?: { info(m: string): void; warn(m: string): void; debug?(m: string): void };
   onEvent?: (event: PollerEvent) => void;
+  /** 0..1, for backoff jitter (tests pass a fixed one). */
+  random?: () => number;
 }
 
 interface Schedule {
   nextAt: number;
   intervalMs: number;
+  /** Start of the task's current working stretch (submission, or the moment it resumed after approval), ms. */
+  originAt: number;
+  /** A lower bound on the stretch's length read from the agents that have (not) finished, ms. */
+  lowRunMs: number;
+  /** The last status seen was `awaiting_approval`. */
+  awaiting: boolean;
   failures: number;
   notFound: number;
   /** Consecutive errors that will not go away by waiting (see LASTING_ERROR_LIMIT). */
@@ -102,12 +120,42 @@ function messageOf(error: unknown): string {
 
 /** Consecutive 404s before a task is given up: one may be a glitch, three over time are not. */
 const NOT_FOUND_LIMIT = 3;
-const DEFAULT_RATE_LIMIT_PAUSE_MS = 30_000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Consecutive answers of the same lasting kind (403, 400/422, a malformed body) before a task is given up. */
 const LASTING_ERROR_LIMIT = 5;
-/** Mean agent progress from which a task is checked at the shortest interval. */
-const NEAR_DONE_PROGRESS = 0.75;
+/** A task waiting for a human to approve in the web console is asked about this often (focused), ms. */
+export const APPROVAL_POLL_MS = 30_000;
+/** A 429 without Retry-After: back off from about a second (the official SDK waits 0.5-8 s), doubling, with jitter. */
+const RATE_LIMIT_FIRST_MS = 1000;
+/** Backoff ceilings: capacity clears in seconds; an hourly limit may need minutes. */
+const RATE_LIMIT_MAX_MS: Record<RateLimitScope, number> = { hourly: 10 * 60_000, capacity: 60_000, unknown: 60_000, monthly: 0 };
+/** A monthly quota does not come back by waiting minutes: stop asking for an hour (a new key resumes at once). */
+export const MONTHLY_QUOTA_PAUSE_MS = 60 * 60_000;
+/**
+ * The live service's agents finish one by one over the last part of a run, and the last agent's finish is
+ * the completion: with k of n agents done, the run is at least FINISH_PHASE_START + (1 - it) * k / n through.
+ * Only a lower bound on the run's length is taken from this, so a service whose agents finish earlier costs
+ * a few extra polls, never a late result.
+ */
+const FINISH_PHASE_START = 0.7;
+/** Before any agent has finished, the next poll comes this share of the elapsed time later (geometric). */
+const WORKING_GROWTH = 0.5;
+/** With nothing to read (one agent, or no agent statuses), the interval grows more slowly and stops at 3 x the shortest. */
+const BLIND_GROWTH = 0.5;
+const BLIND_CEILING_FACTOR = 3;
+
+/** 'hourly' | 'monthly' | 'capacity' from the 429's text ("hourly request limit", "Monthly quota", "capacity reached"). */
+export function rateLimitScope(message: string): RateLimitScope {
+  if (/month|quota/i.test(message)) return 'monthly';
+  if (/hour/i.test(message)) return 'hourly';
+  if (/capacity|retry later|overloaded/i.test(message)) return 'capacity';
+  return 'unknown';
+}
+
+/** The share of a run after which `done` of `agents` have finished (1 once all have). */
+function finishedShare(done: number, agents: number): number {
+  return done >= agents ? 1 : FINISH_PHASE_START + ((1 - FINISH_PHASE_START) * done) / agents;
+}
 
 export class TaskPoller {
   private readonly schedules = new Map<string, Schedule>();
@@ -118,6 +166,8 @@ export class TaskPoller {
   private inFlight = 0;
   private focused = true;
   private pausedUntil = 0;
+  /** Consecutive 429s without a success between them, for the backoff. */
+  private rateLimitStreak = 0;
   /** After a pause, tasks come back one slot at a time from here. */
   private nextResumeSlot = 0;
   private pausedForKey = false;
@@ -158,7 +208,10 @@ export class TaskPoller {
   resume(options: { keyChanged?: boolean } = {}): void {
     this.pausedForKey = false;
     this.streamUnsupported = false;
-    if (options.keyChanged) this.pausedUntil = 0;
+    if (options.keyChanged) {
+      this.pausedUntil = 0;
+      this.rateLimitStreak = 0;
+    }
     const now = this.clock.now();
     for (const s of this.schedules.values()) {
       s.lasting = 0;
@@ -225,8 +278,11 @@ export class TaskPoller {
       if (!this.schedules.has(task.id)) {
         const first = Math.max(settings.minIntervalMs, settings.firstPollMs ?? 0);
         this.schedules.set(task.id, {
-          nextAt: Math.max(now, task.submittedAt + first),
+          nextAt: isAwaitingApproval(task) ? now : Math.max(now, task.submittedAt + first),
           intervalMs: first,
+          originAt: task.submittedAt,
+          lowRunMs: 0,
+          awaiting: isAwaitingApproval(task),
           failures: 0,
           notFound: 0,
           lasting: 0,
@@ -290,7 +346,14 @@ export class TaskPoller {
           if (!isFinished(state)) this.deps.store.observe(taskId, state);
         },
       });
-      if (await this.complete(taskId, final, controller.signal)) {
+      if (!isFinished(final)) {
+        // The stream ended at a pause (awaiting approval): the task resumes later; ask about it slowly.
+        this.deps.store.observe(taskId, final);
+        this.noteStatus(s, final);
+        s.intervalMs = this.approvalInterval(this.deps.settings());
+        s.nextAt = this.clock.now() + s.intervalMs;
+        s.streamRetryAt = s.nextAt;
+      } else if (await this.complete(taskId, final, controller.signal)) {
         this.schedules.delete(taskId);
         this.recovered();
       } else {
@@ -350,6 +413,7 @@ export class TaskPoller {
       s.failures = 0;
       s.notFound = 0;
       s.lasting = 0;
+      this.rateLimitStreak = 0;
       this.recovered();
       if (isFinished(state)) {
         if (await this.complete(task.id, state, signal)) {
@@ -357,7 +421,8 @@ export class TaskPoller {
           return;
         }
       } else this.deps.store.observe(task.id, state);
-      s.intervalMs = this.nextInterval(task, s, settings);
+      this.noteStatus(s, state);
+      s.intervalMs = this.nextInterval(s, state, settings);
       s.nextAt = this.notDuringPause(this.clock.now() + s.intervalMs, settings);
     } catch (e) {
       if (this.disposed || signal.aborted) return;
@@ -397,11 +462,14 @@ export class TaskPoller {
     const message = messageOf(error);
     switch (kind) {
       case 'rateLimit': {
-        const wait = (error as { retryAfterMs?: number }).retryAfterMs ?? DEFAULT_RATE_LIMIT_PAUSE_MS;
-        this.pauseAll(now + Math.max(wait, 1000), settings);
+        const scope = rateLimitScope(message);
+        const retryAfterMs = (error as { retryAfterMs?: number }).retryAfterMs;
+        const wait = retryAfterMs ?? this.rateLimitBackoff(scope);
+        this.rateLimitStreak++;
+        this.pauseAll(now + Math.max(wait, 250), settings);
         s.nextAt = this.notDuringPause(now, settings);
-        this.deps.log?.warn(`rate limited: polling paused for ${Math.round(wait / 1000)} s`);
-        this.deps.onEvent?.({ kind: 'rateLimited', untilMs: this.pausedUntil });
+        this.deps.log?.warn(`rate limited (${scope}: ${message}): polling paused for ${(wait / 1000).toFixed(1)} s`);
+        this.deps.onEvent?.({ kind: 'rateLimited', untilMs: this.pausedUntil, scope, retryAfter: retryAfterMs !== undefined, message });
         return;
       }
       case 'authentication':
@@ -475,23 +543,51 @@ export class TaskPoller {
     return slot;
   }
 
-  /**
-   * Backs off geometrically while a task is far from done, and checks densely once the agents' progress
-   * says it is near the end: a result shows up soon after it is ready without a request every second
-   * for the whole of a long task (every poll counts against the user's hourly rate limit).
-   */
-  private nextInterval(task: TrackedTask, s: Schedule, settings: PollerSettings): number {
-    const ceiling = this.focused ? settings.maxIntervalMs : Math.max(settings.maxIntervalMs, settings.unfocusedIntervalMs);
-    let next = Math.min(ceiling, Math.round(s.intervalMs * 1.5));
-    if (!this.focused) return Math.max(next, settings.unfocusedIntervalMs);
-    const progress = this.deps.store.get(task.id)?.progress;
-    const elapsed = this.clock.now() - task.submittedAt;
-    if (progress !== undefined && progress > 0 && progress < 1 && elapsed > 0) {
-      // Progress comes in coarse steps: from three quarters on, the end can come at any moment.
-      if (progress >= NEAR_DONE_PROGRESS) return settings.minIntervalMs;
-      const remaining = (elapsed * (1 - progress)) / progress;
-      next = Math.min(next, Math.max(settings.minIntervalMs, Math.round(remaining / 2)));
+  /** A task that was paused for approval and runs again starts a new working stretch: normal pace again. */
+  private noteStatus(s: Schedule, state: ObservedState): void {
+    const awaiting = isAwaitingApproval(state);
+    if (s.awaiting && !awaiting) {
+      s.originAt = this.clock.now();
+      s.lowRunMs = 0;
     }
-    return Math.max(settings.minIntervalMs, next);
+    s.awaiting = awaiting;
+  }
+
+  private approvalInterval(settings: PollerSettings): number {
+    return Math.max(APPROVAL_POLL_MS, settings.minIntervalMs, this.focused ? 0 : settings.unfocusedIntervalMs);
+  }
+
+  /** About a second, doubling per 429 in a row, with +-25 % jitter so windows do not come back in step. */
+  private rateLimitBackoff(scope: RateLimitScope): number {
+    if (scope === 'monthly') return MONTHLY_QUOTA_PAUSE_MS;
+    const base = Math.min(RATE_LIMIT_MAX_MS[scope], RATE_LIMIT_FIRST_MS * 2 ** this.rateLimitStreak);
+    const random = this.deps.random ?? Math.random;
+    return Math.round(base * (0.75 + 0.5 * random()));
+  }
+
+  /**
+   * The next poll after a processing answer. Progress values do not tell time (0.5 while working), but
+   * agents finishing do: before the first agent is done the interval grows with the elapsed time; once
+   * agents finish, each answer bounds the run's length from below (see FINISH_PHASE_START) and the next
+   * poll comes at the earliest moment the task can be complete, then at the shortest interval.
+   * Every poll counts against the user's hourly rate limit.
+   */
+  private nextInterval(s: Schedule, state: ObservedState, settings: PollerSettings): number {
+    const { minIntervalMs: min, maxIntervalMs: max } = settings;
+    if (isAwaitingApproval(state)) return this.approvalInterval(settings);
+    if (!this.focused) return Math.max(min, settings.unfocusedIntervalMs);
+    const now = this.clock.now();
+    const elapsed = Math.max(0, now - s.originAt);
+    const clamp = (ms: number, ceiling = max) => Math.round(Math.max(min, Math.min(ceiling, ms)));
+    const agents = agentsOf(state) ?? [];
+    if (agents.length < 2) {
+      // One agent's finish is the completion itself: nothing to read, so stay closer.
+      return clamp(elapsed * BLIND_GROWTH, Math.max(min, Math.min(max, min * BLIND_CEILING_FACTOR)));
+    }
+    const done = agents.filter(a => a.status === 'completed' || (a.progress !== undefined && a.progress >= 1)).length;
+    // The next agent has not finished yet, so the run is longer than this.
+    s.lowRunMs = Math.max(s.lowRunMs, elapsed / finishedShare(done + 1, agents.length));
+    if (done === 0) return clamp(elapsed * WORKING_GROWTH);
+    return clamp(s.originAt + s.lowRunMs - now);
   }
 }

@@ -71,8 +71,19 @@ export class TaskStore extends Disposable implements PollerStore {
     if (!task || isFinished(task)) return;
     const agents = agentsOf(state);
     const progress = meanProgress(agents);
-    if (task.status === state.status && task.progress === progress && sameAgents(task.agents, agents)) return;
+    // A pause for approval in the web console: the same task resumes afterwards (kind 'progress', status
+    // 'awaiting_approval', `approval` set; back to 'processing' clears it).
+    const approval = state.status === 'awaiting_approval' ? approvalOf(state) : undefined;
+    const sameApproval = task.approval?.agentName === approval?.agentName && task.approval?.permission === approval?.permission;
+    if (task.status === state.status && task.progress === progress && sameAgents(task.agents, agents) && sameApproval) return;
     const next: TrackedTask = { ...task, status: state.status, progress, agents, updatedAt: Date.now() };
+    if (approval) next.approval = approval;
+    else delete next.approval;
+    // A record from an earlier version that took the pause for an end: it is running again.
+    if (task.finishedAt !== undefined) {
+      delete next.finishedAt;
+      delete next.error;
+    }
     this.tasks.set(taskId, next);
     this.changed.fire({ kind: 'progress', task: next });
     this.progressTimer ??= setTimeout(() => this.flushProgress(), PROGRESS_SAVE_MS);
@@ -104,6 +115,7 @@ export class TaskStore extends Disposable implements PollerStore {
       finishedAt: Date.now(),
       updatedAt: Date.now(),
     };
+    delete next.approval;
     if (state.status === 'completed' && result !== undefined) delete next.error;
     if (state.status === 'completed' && result === undefined) next.error = state.error ? this.redact(state.error) : vscode.l10n.t('No result was returned.');
     this.tasks.set(taskId, next);
@@ -194,6 +206,14 @@ export class TaskStore extends Disposable implements PollerStore {
       }
     }
   }
+}
+
+function approvalOf(state: ObservedState): NonNullable<TrackedTask['approval']> {
+  const pending = state.pendingApproval;
+  const approval: NonNullable<TrackedTask['approval']> = {};
+  if (typeof pending?.agentName === 'string' && pending.agentName) approval.agentName = pending.agentName;
+  if (typeof pending?.permission === 'string' && pending.permission) approval.permission = pending.permission;
+  return approval;
 }
 
 function sameAgents(a: TrackedTask['agents'], b: TrackedTask['agents']): boolean {

@@ -4,11 +4,11 @@
  * `bench-network: {...}` for scripts/bench.js.
  */
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { spawn } from 'node:child_process';
+import * as net from 'node:net';
 import { DeveloperApiClient } from '../../src/api';
 import type { ObservedState, TrackedTask } from '../../src/tasks/model';
 import { type PollerSettings, type PollerStore, TaskPoller } from '../../src/tasks/poller';
@@ -69,70 +69,173 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+/** Nearest-rank percentile. */
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
+};
 const requestsFor = (emulator: Emulator, taskId: string) => emulator.requests.filter(r => r.path.includes(taskId)).length;
+const sleep = (ms: number) => new Promise(r => setTimeout(r, Math.max(0, ms)));
+
+/**
+ * A TCP relay in front of the emulator that counts the connections a client opens (keep-alive reuse shows
+ * as fewer connections than requests). The emulator itself does not count connections.
+ */
+async function countingRelay(port: number): Promise<{ port: number; connections: () => number; close(): void }> {
+  let connections = 0;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer(client => {
+    connections++;
+    const upstream = net.connect(port, '127.0.0.1');
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => undefined);
+      s.on('close', () => sockets.delete(s));
+    }
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    connections: () => connections,
+    close: () => {
+      sockets.forEach(s => s.destroy());
+      server.close();
+    },
+  };
+}
+const through = (emulator: Emulator, relayPort: number) => emulator.baseUrl.replace(`:${emulator.port}/`, `:${relayPort}/`);
+
+type Mode = 'poll' | 'stream (live typed events)' | 'stream (taskState switch)' | 'SDK baseline';
 
 interface LatencyRow {
-  mode: 'poll' | 'stream' | 'baseline 2 s';
+  mode: Mode;
   seconds: number;
   delayMs: number[];
   requests: number[];
+  /** TCP connections opened for the mode's tasks, divided by their number. */
+  connectionsPerTask: number;
 }
 
-/** Tasks of each duration followed three ways at once: the extension polling, the extension streaming, and the SDK's 2 s loop. */
-async function latency(emulator: Emulator, durations: number[], reps: number): Promise<LatencyRow[]> {
-  const client = new DeveloperApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey });
-  const modes = ['poll', 'stream', 'baseline 2 s'] as const;
-  const ids: Record<string, { id: string; seconds: number; at: number }[]> = { poll: [], stream: [], 'baseline 2 s': [] };
-  const stores: Record<string, BenchStore> = {};
-  const pollers: TaskPoller[] = [];
-  for (const mode of modes) {
-    for (const seconds of durations) {
-      for (let i = 0; i < reps; i++) {
-        emulator.setNextTask({ durationMs: seconds * 1000 });
-        const { taskId } = await client.submitTask({ prompt: `bench ${mode} ${seconds}s #${i}` });
-        ids[mode].push({ id: taskId, seconds, at: Date.now() });
+/**
+ * The official SDK's loop as the spec describes it: first status read at once, then 2 s after each answer,
+ * up to 150 reads; a 408/429/5xx is retried up to 3 times with 0.5-8 s backoff (Retry-After honoured).
+ * Returns when the answer is terminal.
+ */
+async function sdkFollow(client: DeveloperApiClient, taskId: string): Promise<ObservedState> {
+  for (let read = 0; read < 150; read++) {
+    if (read) await sleep(2000);
+    let state: ObservedState | undefined;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        state = await client.getTaskStatus(taskId, { retry: false });
+        break;
+      } catch (e) {
+        const status = (e as { status?: number }).status ?? 0;
+        const retryable = status === 408 || status === 429 || status >= 500;
+        if (!retryable || attempt >= 3) throw e;
+        const backoff = Math.min(8000, 500 * 2 ** attempt) * (0.75 + Math.random() / 2);
+        await sleep((e as { retryAfterMs?: number }).retryAfterMs ?? backoff);
       }
     }
+    if (['completed', 'failed', 'canceled'].includes(state.status)) return state;
   }
-  const finishedAt = new Map<string, number>();
-  const runs: Promise<void>[] = [];
-  for (const mode of ['poll', 'stream'] as const) {
-    const store = (stores[mode] = new BenchStore());
-    for (const { id, at } of ids[mode]) store.add(id, at);
-    const poller = new TaskPoller({ api: () => client, store, settings: () => ({ ...EXTENSION_SETTINGS, useStream: mode === 'stream' }) });
-    pollers.push(poller);
-    poller.wake();
-    runs.push(store.allFinished(ids[mode].map(t => t.id), 200_000).then(() => store.finishedAt.forEach((at, id) => finishedAt.set(id, at))));
-  }
-  // The official SDK's loop: a status request every 2 s until a terminal state.
-  runs.push(
-    ...ids['baseline 2 s'].map(async ({ id, at }) => {
-      for (let n = 1; ; n++) {
-        await new Promise(r => setTimeout(r, Math.max(0, at + n * 2000 - Date.now())));
-        const state = await client.getTaskStatus(id);
-        if (state.status === 'completed') {
-          finishedAt.set(id, Date.now());
-          return;
+  throw new Error(`SDK loop: ${taskId} not finished after 150 reads`);
+}
+
+/**
+ * Tasks of each duration followed four ways at once: the extension polling, the extension streaming
+ * (against the live typed events, which the current client cannot read yet, and against the emulator's
+ * `streamFormat: 'taskState'` switch), and the official SDK's loop. Each way has its own emulator (one
+ * clock, same defaults) behind a connection-counting relay.
+ */
+async function latency(durations: number[], reps: number): Promise<LatencyRow[]> {
+  const modes: Mode[] = ['poll', 'stream (live typed events)', 'stream (taskState switch)', 'SDK baseline'];
+  const rows: LatencyRow[] = [];
+  await Promise.all(
+    modes.map(async mode => {
+      const emulator = await startEmulator({ quiet: true, ...(mode === 'stream (taskState switch)' ? { streamFormat: 'taskState' as const } : {}) });
+      const relay = await countingRelay(emulator.port);
+      try {
+        const client = new DeveloperApiClient({ baseUrl: through(emulator, relay.port), apiKey: emulator.apiKey });
+        const tasks: { id: string; seconds: number; at: number }[] = [];
+        for (const seconds of durations) {
+          for (let i = 0; i < reps; i++) {
+            emulator.setNextTask({ durationMs: seconds * 1000 });
+            const { taskId } = await client.submitTask({ prompt: `bench ${mode} ${seconds}s #${i}` });
+            tasks.push({ id: taskId, seconds, at: Date.now() });
+          }
         }
+        const connectionsBefore = relay.connections();
+        const finishedAt = new Map<string, number>();
+        if (mode === 'SDK baseline') {
+          await Promise.all(tasks.map(async t => sdkFollow(client, t.id).then(() => finishedAt.set(t.id, Date.now()))));
+        } else {
+          const store = new BenchStore();
+          for (const { id, at } of tasks) store.add(id, at);
+          const poller = new TaskPoller({ api: () => client, store, settings: () => ({ ...EXTENSION_SETTINGS, useStream: mode !== 'poll' }) });
+          poller.wake();
+          await store.allFinished(tasks.map(t => t.id), 300_000);
+          poller.dispose();
+          store.finishedAt.forEach((at, id) => finishedAt.set(id, at));
+        }
+        const connectionsPerTask = (relay.connections() - connectionsBefore) / tasks.length;
+        for (const seconds of durations) {
+          const mine = tasks.filter(t => t.seconds === seconds);
+          rows.push({
+            mode,
+            seconds,
+            delayMs: mine.map(t => finishedAt.get(t.id)! - emulator.task(t.id)!.completesAt),
+            requests: mine.map(t => requestsFor(emulator, t.id)),
+            connectionsPerTask,
+          });
+        }
+      } finally {
+        relay.close();
+        await emulator.close();
       }
     }),
   );
-  await Promise.all(runs);
-  pollers.forEach(p => p.dispose());
+  return modes.flatMap(mode => rows.filter(r => r.mode === mode).sort((a, b) => a.seconds - b.seconds));
+}
 
-  const rows: LatencyRow[] = [];
-  for (const mode of modes) {
-    for (const seconds of durations) {
-      const tasks = ids[mode].filter(t => t.seconds === seconds);
-      rows.push({
-        mode,
-        seconds,
-        delayMs: tasks.map(t => finishedAt.get(t.id)! - emulator.task(t.id)!.completesAt),
-        requests: tasks.map(t => requestsFor(emulator, t.id)),
-      });
-    }
+/**
+ * A finished task whose first status read gets the service's 429 (no Retry-After, capacity text): ms from
+ * that 429 to the result in hand, for the extension's poller and for the SDK's loop.
+ */
+async function rateLimitRecovery(reps: number) {
+  const emulator = await startEmulator({ quiet: true, taskDurationMs: 0 });
+  try {
+    const client = new DeveloperApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey });
+    const measure = async (follow: (taskId: string) => Promise<void>) => {
+      const times: number[] = [];
+      for (let i = 0; i < reps; i++) {
+        const { taskId } = await client.submitTask({ prompt: `rate limited #${i}` });
+        await sleep(50);
+        emulator.addFault({ method: 'GET', path: `/status/${taskId}`, kind: 'status', status: 429 });
+        await follow(taskId);
+        const done = Date.now();
+        const limited = emulator.requests.find(r => r.path.includes(taskId) && r.status === 429);
+        if (!limited) throw new Error('the 429 was not served');
+        times.push(done - (limited.endedAt ?? limited.startedAt));
+      }
+      return times;
+    };
+    const poller = await measure(async taskId => {
+      const store = new BenchStore();
+      store.add(taskId, Date.now() - 60_000); // due at once
+      const p = new TaskPoller({ api: () => client, store, settings: () => ({ ...EXTENSION_SETTINGS, useStream: false }) });
+      p.wake();
+      await store.allFinished([taskId], 120_000);
+      p.dispose();
+    });
+    const sdk = await measure(async taskId => void (await sdkFollow(client, taskId)));
+    return { pollerMs: poller, sdkMs: sdk, pollerMedianMs: median(poller), sdkMedianMs: median(sdk) };
+  } finally {
+    await emulator.close();
   }
-  return rows;
 }
 
 /** 100 tasks submitted back to back, followed with the extension's settings. */
@@ -178,42 +281,62 @@ async function emulatorProcess(): Promise<{ baseUrl: string; apiKey: string; sto
   return { ...info, stop: () => child.kill('SIGTERM') };
 }
 
-/** A 10 MB upload streamed from disk and its download streamed to disk: throughput and peak RSS growth. */
+/** Text of `bytes` bytes (uploads are sniffed: random bytes would be refused as an unsupported type). */
+function textOf(bytes: number): Buffer {
+  const line = Buffer.from('The quick brown fox jumps over the lazy dog 0123456789.\n');
+  const out = Buffer.alloc(bytes);
+  for (let i = 0; i < bytes; i += line.length) line.copy(out, i, 0, Math.min(line.length, bytes - i));
+  return out;
+}
+
+/**
+ * A 4 MB and a 9 MB upload streamed from disk, and the 4 MB one downloaded to disk: throughput and peak RSS
+ * growth. The platform refuses bodies over 4,500,000 bytes (413), so 9 MB needs the direct-upload flow.
+ */
 async function transfer() {
   const emulator = await emulatorProcess();
   const client = new DeveloperApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, timeoutMs: 120_000 });
   const dir = mkdtempSync(path.join(tmpdir(), 'mat-bench-'));
-  const source = path.join(dir, 'ten-mb.bin');
-  const bytes = randomBytes(10 * 1024 * 1024);
-  writeFileSync(source, bytes);
   const measure = async <T>(work: () => Promise<T>) => {
     global.gc?.();
     const base = process.memoryUsage().rss;
     let peak = base;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 2);
     const t0 = performance.now();
-    const value = await work();
-    const ms = performance.now() - t0;
-    clearInterval(sampler);
-    peak = Math.max(peak, process.memoryUsage().rss);
-    return { value, ms, peakIncreaseBytes: peak - base };
+    try {
+      const value = await work();
+      return { value, ms: performance.now() - t0, peakIncreaseBytes: Math.max(peak, process.memoryUsage().rss) - base };
+    } finally {
+      clearInterval(sampler);
+    }
+  };
+  const upload = async (megabytes: number) => {
+    const bytes = textOf(megabytes * 1000 * 1000);
+    const source = path.join(dir, `${megabytes}-mb.txt`);
+    writeFileSync(source, bytes);
+    try {
+      const up = await measure(() => client.uploadFile({ path: source }));
+      return { megabytes, bytes, id: up.value.id, MBps: megabytes / (up.ms / 1000), peakIncreaseMB: up.peakIncreaseBytes / 1e6 };
+    } catch (e) {
+      const status = (e as { status?: number }).status;
+      if (status === 413) return { megabytes, bytes, notSupported: `not supported yet (direct upload flow): ${(e as Error).message}` };
+      throw e;
+    }
   };
   try {
-    const up = await measure(() => client.uploadFile({ path: source }));
-    const target = path.join(dir, 'download.bin');
-    const down = await measure(async () => {
-      const download = await client.downloadFile(up.value.id);
-      await pipeline(download.stream, createWriteStream(target));
-    });
-    const same = readFileSync(target).equals(bytes);
-    const mb = bytes.length / 1024 / 1024;
-    return {
-      uploadMBps: mb / (up.ms / 1000),
-      uploadPeakIncreaseMB: up.peakIncreaseBytes / 1024 / 1024,
-      downloadMBps: mb / (down.ms / 1000),
-      downloadPeakIncreaseMB: down.peakIncreaseBytes / 1024 / 1024,
-      roundTripExact: same,
-    };
+    const four = await upload(4);
+    const nine = await upload(9);
+    let download: { MBps: number; peakIncreaseMB: number; roundTripExact: boolean } | undefined;
+    if ('id' in four && four.id) {
+      const target = path.join(dir, 'download.bin');
+      const down = await measure(async () => {
+        const d = await client.downloadFile(four.id!);
+        await pipeline(d.stream, createWriteStream(target));
+      });
+      download = { MBps: 4 / (down.ms / 1000), peakIncreaseMB: down.peakIncreaseBytes / 1e6, roundTripExact: readFileSync(target).equals(four.bytes) };
+    }
+    const strip = ({ bytes: _b, ...rest }: { bytes: Buffer } & Record<string, unknown>) => rest;
+    return { uploads: [strip(four), strip(nine)], download };
   } finally {
     emulator.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -222,26 +345,23 @@ async function transfer() {
 
 async function main() {
   const durations = (process.env.BENCH_DURATIONS ?? '3,15,60,120').split(',').map(Number);
-  const emulator = await startEmulator({ quiet: true });
-  try {
-    // Transfer first, while the process is quiet, so other work does not blur its memory numbers.
-    const files = await transfer();
-    const [rows, burst] = await Promise.all([
-      latency(emulator, durations, Number(process.env.BENCH_REPS ?? 3)),
-      (async () => {
-        const other = await startEmulator({ quiet: true });
-        try {
-          return await hundred(other);
-        } finally {
-          await other.close();
-        }
-      })(),
-    ]);
-    const latencyRows = rows.map(r => ({ ...r, delayP50Ms: median(r.delayMs), requestsMedian: median(r.requests) }));
-    console.log(`bench-network: ${JSON.stringify({ latency: latencyRows, burst, files })}`);
-  } finally {
-    await emulator.close();
-  }
+  const reps = Number(process.env.BENCH_REPS ?? 3);
+  // Transfer first, while the process is quiet, so other work does not blur its memory numbers.
+  const files = await transfer();
+  const [rows, burst, rateLimit] = await Promise.all([
+    latency(durations, reps),
+    (async () => {
+      const other = await startEmulator({ quiet: true });
+      try {
+        return await hundred(other);
+      } finally {
+        await other.close();
+      }
+    })(),
+    rateLimitRecovery(reps),
+  ]);
+  const latencyRows = rows.map(r => ({ ...r, delayP50Ms: median(r.delayMs), delayP90Ms: percentile(r.delayMs, 0.9), requestsMedian: median(r.requests) }));
+  console.log(`bench-network: ${JSON.stringify({ latency: latencyRows, burst, rateLimit, files })}`);
 }
 
 main().catch(e => {

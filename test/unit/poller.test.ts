@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { ObservedState, TrackedTask } from '../../src/tasks/model';
-import { type Clock, type PollerApi, type PollerSettings, type PollerStore, TaskPoller } from '../../src/tasks/poller';
+import { type ObservedState, type TrackedTask, isFinished } from '../../src/tasks/model';
+import { APPROVAL_POLL_MS, type Clock, MONTHLY_QUOTA_PAUSE_MS, type PollerApi, type PollerEvent, type PollerSettings, type PollerStore, TaskPoller, rateLimitScope } from '../../src/tasks/poller';
 
 /** A manual clock: timers fire only when the test advances time. */
 class FakeClock implements Clock {
@@ -47,7 +47,7 @@ class MemoryStore implements PollerStore {
     this.tasks.set(id, { id, title: id, instruction: id, promptChars: 1, submittedAt, updatedAt: submittedAt, status: 'processing' });
   }
   running() {
-    return [...this.tasks.values()].filter(t => t.status === 'processing' || !['completed', 'failed', 'canceled', 'awaiting_approval'].includes(t.status));
+    return [...this.tasks.values()].filter(t => !isFinished(t));
   }
   get(id: string) {
     return this.tasks.get(id);
@@ -72,6 +72,8 @@ class FakeApi implements PollerApi {
   inFlight = 0;
   peak = 0;
   withResultInline = true;
+  /** Answers instead of the default processing/completed ones, by task (e.g. awaiting_approval, staggered agents). */
+  script = new Map<string, (now: number) => ObservedState | undefined>();
   constructor(
     private readonly clock: FakeClock,
     private readonly latencyMs = 0,
@@ -84,6 +86,8 @@ class FakeApi implements PollerApi {
       if (this.latencyMs) await new Promise<void>(r => this.clock.setTimeout(r, this.latencyMs));
       const error = this.errors.shift();
       if (error) throw error;
+      const scripted = this.script.get(id)?.(this.clock.now());
+      if (scripted) return scripted;
       const done = this.clock.now() >= (this.completesAt.get(id) ?? Infinity);
       if (done) return { status: 'completed', result: this.withResultInline ? `result of ${id}` : undefined };
       return { status: 'processing', agentStatuses: [{ progress: 0.5 }] };
@@ -113,8 +117,19 @@ function setup(settings: Partial<PollerSettings> = {}, latencyMs = 0) {
   const store = new MemoryStore();
   const api = new FakeApi(clock, latencyMs);
   const events: string[] = [];
-  const poller = new TaskPoller({ api: () => api, store, clock, settings: () => ({ ...SETTINGS, ...settings }), onEvent: e => events.push(e.kind) });
-  return { clock, store, api, poller, events };
+  const fullEvents: PollerEvent[] = [];
+  const poller = new TaskPoller({
+    api: () => api,
+    store,
+    clock,
+    settings: () => ({ ...SETTINGS, ...settings }),
+    onEvent: e => {
+      events.push(e.kind);
+      fullEvents.push(e);
+    },
+    random: () => 0.5,
+  });
+  return { clock, store, api, poller, events, fullEvents };
 }
 
 describe('poller', () => {
@@ -322,15 +337,152 @@ describe('poller', () => {
     assert.deepEqual(events, ['streamUnavailable']);
     assert.equal(store.finished[0].state.status, 'completed');
 
+  });
+
+  it('sends no status poll while an open stream works, across many poll intervals', async () => {
     const pushed = setup({ useStream: true, maxStreams: 4 });
-    (pushed.api as PollerApi).streamTask = async (id, { onState }) => {
-      onState({ status: 'processing', agentStatuses: [{ progress: 0.5 }] });
-      return { status: 'completed', result: `streamed ${id}` };
-    };
+    let states = 0;
+    (pushed.api as PollerApi).streamTask = (id, { onState }) =>
+      new Promise(resolve => {
+        // The stream stays open for 60 s (60 shortest intervals), pushing a state every 5 s, then completes.
+        const push = () => {
+          if (pushed.clock.now() >= 1_000_000 + 60_000) return resolve({ status: 'completed', result: `streamed ${id}` });
+          states++;
+          onState({ status: 'processing', agentStatuses: [{ progress: 0.5 }, { progress: 0.5 }] });
+          pushed.clock.setTimeout(push, 5_000);
+        };
+        push();
+      });
     pushed.store.add('s1', pushed.clock.now());
     pushed.poller.wake();
-    await pushed.clock.advance(5_000);
-    assert.equal(pushed.store.finished[0].state.result, 'streamed s1');
+    await pushed.clock.advance(59_000);
+    assert.equal(pushed.store.finished.length, 0, 'still open');
+    assert.ok(states >= 11, `states pushed: ${states}`);
     assert.equal(pushed.api.calls.length, 0, 'no polling while the stream works');
+    await pushed.clock.advance(2_000);
+    assert.equal(pushed.store.finished[0]?.state.result, 'streamed s1');
+    assert.equal(pushed.api.calls.length, 0, 'no polling at the end either');
+    assert.equal(pushed.poller.stats.streamsOpened, 1);
+  });
+
+  it('keeps a task awaiting approval tracked, polls it slowly, and resumes normal pace when it runs again', async () => {
+    const { clock, store, api, poller } = setup();
+    const start = clock.now();
+    let approvedAt = Infinity;
+    store.add('a1', start);
+    api.script.set('a1', now => {
+      if (now >= approvedAt + 45_000) return { status: 'completed', result: 'approved result' };
+      if (now >= approvedAt) return { status: 'processing', agentStatuses: [{ progress: 0.5 }] };
+      if (now >= start + 3_000) return { status: 'awaiting_approval', pendingApproval: { agentName: 'Agent 2' } };
+      return undefined;
+    });
+    poller.wake();
+    await clock.advance(5_000);
+    assert.equal(store.get('a1')?.status, 'awaiting_approval');
+    assert.equal(store.finished.length, 0, 'a pause is not an end');
+    const pausedCalls = api.calls.length;
+    await clock.advance(120_000);
+    const during = api.calls.length - pausedCalls;
+    assert.ok(during >= 3 && during <= 5, `about one poll per ${APPROVAL_POLL_MS} ms while waiting: ${during}`);
+    const gaps = api.calls.slice(pausedCalls).map((c, i, all) => (i ? c.at - all[i - 1].at : APPROVAL_POLL_MS));
+    assert.ok(gaps.every(g => g >= APPROVAL_POLL_MS), `gaps ${gaps}`);
+
+    approvedAt = clock.now(); // the user approves in the web console
+    await clock.advance(APPROVAL_POLL_MS + 30_000);
+    assert.deepEqual(store.finished.map(f => [f.id, f.state.status, f.state.result]), [['a1', 'completed', 'approved result']]);
+    // The next slow poll sees it running again; from there the normal pace.
+    const resumedCalls = api.calls.filter(c => c.at > approvedAt).slice(1);
+    const resumedGaps = resumedCalls.slice(1).map((c, i) => c.at - resumedCalls[i].at);
+    assert.ok(resumedGaps.length >= 3 && resumedGaps.every(g => g < 5_000), `normal pace after approval: ${resumedGaps}`);
+    const doneAt = approvedAt + 45_000;
+    const seen = api.calls.find(c => c.at >= doneAt)!;
+    assert.ok(seen.at - doneAt <= SETTINGS.minIntervalMs * 3, `result soon after it is ready: ${seen.at - doneAt} ms`);
+  });
+
+  it('a stream that ends at a pause leaves the task tracked and polled slowly', async () => {
+    const { clock, store, api, poller } = setup({ useStream: true, maxStreams: 4 });
+    (api as PollerApi).streamTask = async () => ({ status: 'awaiting_approval', pendingApproval: { agentName: 'Agent 2' } });
+    store.add('a2', clock.now());
+    api.script.set('a2', () => ({ status: 'awaiting_approval' }));
+    poller.wake();
+    await clock.advance(100);
+    assert.equal(store.get('a2')?.status, 'awaiting_approval');
+    assert.equal(store.finished.length, 0);
+    await clock.advance(APPROVAL_POLL_MS - 1_000);
+    assert.equal(api.calls.length, 0, 'nothing sent before the slow interval');
+  });
+
+  it('tells hourly, monthly and capacity 429s apart by their text', () => {
+    assert.equal(rateLimitScope('Rate limit exceeded: hourly request limit reached for this API key'), 'hourly');
+    assert.equal(rateLimitScope('Monthly quota exceeded for this API key'), 'monthly');
+    assert.equal(rateLimitScope('Service capacity reached, retry later'), 'capacity');
+    assert.equal(rateLimitScope('Too Many Requests'), 'unknown');
+  });
+
+  it('a 429 without Retry-After backs off from about a second, doubling, and says when it retries', async () => {
+    const { clock, store, api, poller, fullEvents } = setup();
+    store.add('t1', clock.now());
+    api.completesAt.set('t1', clock.now());
+    for (let i = 0; i < 3; i++) api.errors.push(apiError('rateLimit', { message: 'Rate limit exceeded: hourly request limit reached for this API key' }));
+    poller.wake();
+    await clock.advance(20_000);
+    assert.equal(store.finished[0]?.state.status, 'completed');
+    const gaps = api.calls.slice(1).map((c, i) => c.at - api.calls[i].at);
+    assert.deepEqual(gaps, [1000, 2000, 4000], 'about 1 s, 2 s, 4 s (jitter fixed at its middle)');
+    const limited = fullEvents.filter(e => e.kind === 'rateLimited');
+    assert.equal(limited.length, 3);
+    for (const e of limited) if (e.kind === 'rateLimited') assert.deepEqual([e.scope, e.retryAfter], ['hourly', false]);
+    const first = limited[0];
+    assert.ok(first.kind === 'rateLimited' && first.untilMs === api.calls[0].at + 1000, 'untilMs is when polling retries');
+  });
+
+  it('the backoff starts again at a second after a success', async () => {
+    const { clock, store, api, poller } = setup();
+    store.add('t1', clock.now());
+    api.completesAt.set('t1', clock.now() + 60_000);
+    api.errors.push(apiError('rateLimit', { message: 'Service capacity reached, retry later' }), apiError('rateLimit', { message: 'Service capacity reached, retry later' }));
+    poller.wake();
+    await clock.advance(10_000);
+    api.errors.push(apiError('rateLimit', { message: 'Service capacity reached, retry later' }));
+    const before = api.calls.length;
+    await clock.advance(10_000);
+    const i = before;
+    const gapAfterThird = api.calls[i + 1].at - api.calls[i].at;
+    assert.equal(gapAfterThird, 1000, 'a second again, not 4 s');
+  });
+
+  it('a monthly-quota 429 stops polling for a long time and says so; a new key resumes at once', async () => {
+    const { clock, store, api, poller, fullEvents } = setup();
+    store.add('t1', clock.now());
+    api.completesAt.set('t1', clock.now());
+    api.errors.push(apiError('rateLimit', { message: 'Monthly quota exceeded for this API key' }));
+    poller.wake();
+    await clock.advance(MONTHLY_QUOTA_PAUSE_MS - 60_000);
+    assert.equal(api.calls.length, 1, 'no request during the quota pause');
+    const e = fullEvents[0];
+    assert.ok(e.kind === 'rateLimited' && e.scope === 'monthly' && e.untilMs >= 1_000_000 + MONTHLY_QUOTA_PAUSE_MS, JSON.stringify(e));
+    poller.resume({ keyChanged: true });
+    await clock.advance(1_000);
+    assert.equal(store.finished[0]?.state.status, 'completed');
+  });
+
+  it('reads the end from agents finishing one by one, not from progress values', async () => {
+    // Four agents at 0.5 while working; agent i done at (0.7 + 0.3 (i + 1) / 4) of a 60 s run; the last one's finish is the completion.
+    const { clock, store, api, poller } = setup({ maxIntervalMs: 10_000 });
+    const start = clock.now();
+    const runMs = 60_000;
+    store.add('t1', start);
+    api.completesAt.set('t1', start + runMs);
+    api.script.set('t1', now => {
+      const f = (now - start) / runMs;
+      if (f >= 1) return undefined;
+      return { status: 'processing', agentStatuses: [0, 1, 2, 3].map(i => ({ progress: i < 3 && f >= 0.7 + (0.3 * (i + 1)) / 4 ? 1 : 0.5 })) };
+    });
+    poller.wake();
+    await clock.advance(90_000);
+    assert.equal(store.finished[0]?.state.status, 'completed');
+    const last = api.calls[api.calls.length - 1];
+    assert.ok(last.at - (start + runMs) < SETTINGS.minIntervalMs, `result within a shortest interval: ${last.at - start - runMs} ms`);
+    assert.ok(api.calls.length <= 18, `at most 60 % of the SDK's ~31 reads: ${api.calls.length}`);
   });
 });
