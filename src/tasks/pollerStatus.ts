@@ -33,8 +33,17 @@ export class PollerStatus extends Disposable {
 
   handle(event: PollerEvent): void {
     switch (event.kind) {
-      case 'rateLimited':
-        this.reason = vscode.l10n.t('Rate limited: polling resumes at {0}.', new Date(event.untilMs).toLocaleTimeString());
+      case 'rateLimited': {
+        const at = new Date(event.untilMs).toLocaleTimeString();
+        this.reason =
+          event.scope === 'monthly'
+            ? vscode.l10n.t('The monthly quota of this key is used up: polling stopped until {0}. Tasks are kept; a new key resumes at once.', at)
+            : event.scope === 'hourly'
+              ? vscode.l10n.t('The hourly rate limit is reached: polling resumes at {0}.', at)
+              : event.scope === 'capacity'
+                ? vscode.l10n.t('The service is at capacity: polling resumes at {0}.', at)
+                : vscode.l10n.t('Rate limited: polling resumes at {0}.', at);
+        if (event.scope === 'monthly') this.reportOnce('monthly', 'rateLimit', this.reason);
         this.rateLimitedUntil = event.untilMs;
         clearTimeout(this.pauseTimer);
         this.pauseTimer = setTimeout(() => {
@@ -42,6 +51,7 @@ export class PollerStatus extends Disposable {
           this.set(undefined);
         }, Math.min(Math.max(0, event.untilMs - Date.now()), 2 ** 31 - 1));
         break;
+      }
       case 'authenticationFailed':
         this.reason = vscode.l10n.t('Paused: the service rejected the API key.');
         this.reportOnce('authentication', 'authentication', event.message);
@@ -85,7 +95,7 @@ export class PollerStatus extends Disposable {
     this.changed.fire();
   }
 
-  private reportOnce(key: string, kind: 'authentication' | 'configuration' | 'permission', message: string): void {
+  private reportOnce(key: string, kind: 'authentication' | 'configuration' | 'permission' | 'rateLimit', message: string): void {
     if (this.reported.has(key)) return;
     this.reported.add(key);
     this.problem.fire(describeProblem(kind, message));

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
 import { Disposable } from '../disposable';
-import { type AgentProgress, type TrackedTask, isFinished } from '../tasks/model';
+import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval } from '../tasks/model';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
 import { formatDuration } from '../format';
 
@@ -90,10 +90,14 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       running && task.agents?.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
     );
     item.id = task.id;
-    const [icon, color] = STATUS_ICONS[statusKey(task)] ?? STATUS_ICONS.running;
+    const [icon, color] = STATUS_ICONS[isAwaitingApproval(task) ? task.status : statusKey(task)] ?? STATUS_ICONS.running;
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     const elapsed = formatDuration((task.finishedAt ?? Date.now()) - task.submittedAt);
-    const pct = running && task.progress !== undefined ? `${Math.round(task.progress * 100)}% · ` : '';
+    const pct = isAwaitingApproval(task)
+      ? `${vscode.l10n.t('waiting for your approval')} · `
+      : running && task.progress !== undefined
+        ? `${Math.round(task.progress * 100)}% · `
+        : '';
     item.description = [`${pct}${elapsed}`, task.modelId, task.threadId ? vscode.l10n.t('thread') : undefined].filter(Boolean).join(' · ');
     item.tooltip = tooltipOf(task);
     item.contextValue = `task.${statusKey(task)}${task.source ? '.source' : ''}`;
