@@ -245,12 +245,8 @@ export class Transport {
         proxy: false,
         ...(isLoopbackHost(url.hostname) ? this.loopbackAgents : {}),
       });
+      // axios destroys this body when `signal` aborts (timeout or caller), also after the headers.
       const body = response.data as Readable;
-      // Aborting (timeout, caller) after the headers must also stop the body.
-      const stop = () => body.destroy(new Error('aborted'));
-      if (signal.aborted) stop();
-      else signal.addEventListener('abort', stop, { once: true });
-      body.once('close', () => signal.removeEventListener('abort', stop));
       // A followed redirect to storage may carry a signed URL: its query is never logged.
       const shown = sameOrigin ? `${url.pathname}${url.search}` : `${url.host}${url.pathname}`;
       this.log('info', `${spec.method} ${shown} → ${response.status} (${Date.now() - t0} ms)`, secrets);
@@ -273,7 +269,8 @@ export class Transport {
         continue;
       }
       if (status >= 400 || status < 200) {
-        const text = redactSecrets((await readPrefix(body, BODY_LIMITS.errorBytes)).toString('utf8'), secrets);
+        // Secrets the server echoed are taken out of the finished error (message and field errors) in withRetry.
+        const text = (await readPrefix(body, BODY_LIMITS.errorBytes)).toString('utf8');
         throw errorForStatus(status, tryParse(text), flatHeaders(response.headers), spec.endpoint);
       }
       return response;

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as zlib from 'node:zlib';
 import {
+  AuthenticationError,
   BODY_LIMITS,
   ConfigurationError,
   DeveloperApiClient,
@@ -298,6 +299,13 @@ describe('hostile server', function () {
       for (const text of [error.message, JSON.stringify(error.fieldErrors), logger.lines.join('\n')]) {
         assert.ok(!text.includes(KEY) && !text.includes(GATEWAY_KEY), text);
       }
+    });
+
+    it('a key hidden behind a JSON escape is still redacted', async () => {
+      // \u0074 is "t": only the parsed text shows the key, so redaction works on the finished message.
+      server.handle = (_req, res) => res.writeHead(401, { 'content-type': 'application/json' }).end(`{"detail":"\\u0074${KEY.slice(1)} is revoked"}`);
+      const error = await rejectsWith(client().getTaskStatus('task_1'), AuthenticationError);
+      assert.equal(error.message, '[redacted] is revoked');
     });
 
     it('a gateway key passed through the secrets option is redacted from any call', async () => {
