@@ -28,9 +28,13 @@ export interface ApiAddresses {
 const PRODUCTION_ORIGIN = 'https://taskforceai.chat';
 const PRODUCTION_ENGINE = 'https://engine.taskforceai.chat';
 
+/**
+ * `localhost`, `127.0.0.0/8` and `[::1]` only. Not `*.localhost`: this machine's resolver may send those
+ * anywhere, and VS Code's proxy support does not treat them as local either.
+ */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  return host === 'localhost' || host === '::1' || /^127(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(host);
 }
 
 /** Parses and vets an address the key may be sent to: https, or plain http only to loopback. */

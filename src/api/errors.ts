@@ -69,6 +69,20 @@ export class NotFoundError extends ApiError {
 export class TooLargeError extends ApiError {
   override readonly kind = 'tooLarge';
 }
+/**
+ * The server sent more bytes than this client reads for that kind of answer (counted after decompression).
+ * Never retried: the same server would send the same flood again.
+ */
+export class ResponseTooLargeError extends TooLargeError {
+  constructor(
+    message: string,
+    /** The cap that was exceeded, bytes. */
+    readonly limitBytes: number,
+    init: ApiErrorInit = {},
+  ) {
+    super(message, init);
+  }
+}
 export class ValidationError extends ApiError {
   override readonly kind = 'validation';
   constructor(message: string, readonly fieldErrors: FieldError[], init: ApiErrorInit = {}) {

@@ -3,10 +3,18 @@
  * extension needs the network, so that activation never pays for axios and zod.
  */
 export * from './addresses';
+export * from './bodies';
 export * from './client';
 export * from './errors';
 export * from './filenames';
+export * from './multipart';
+export * from './redact';
 export * from './requests';
 export * from './retry';
 export * from './schemas';
+export * from './sse';
+export * from './status';
+export type { StreamOptions } from './taskStream';
+export type { Download, DownloadOptions } from './resources/files';
+export type { PageRequest } from './resources/threads';
 export type { ApiKeySource, CallOptions, Logger, TransportOptions } from './transport';

@@ -63,10 +63,30 @@ export function checkAgentCount(value: unknown): void {
   }
 }
 
+/** Longest id accepted in a path, characters. The service's ids are short (`task_<uuid>`, integers). */
+const MAX_ID_LENGTH = 200;
+
+/**
+ * Vets an id before it goes into a path. Encoding is not enough: `.` and `..` survive it and move the request
+ * (`DELETE /files/..` is `DELETE /`), and a server may decode `%2e` or `%2F` again. Ids come from the service,
+ * so an odd one is refused with no request sent.
+ */
 export function checkId(value: unknown, what: string): string {
-  const id = typeof value === 'number' ? String(value) : value;
-  if (typeof id !== 'string' || !id.trim()) throw new InvalidRequestError(`A ${what} is required.`);
-  return id.trim();
+  const id = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
+  if (typeof id !== 'string' || id === '') throw new InvalidRequestError(`A ${what} is required.`);
+  if (id === '.' || id === '..' || id.length > MAX_ID_LENGTH || /[\/\\%?#\s\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(id)) {
+    const shown = JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id);
+    throw new InvalidRequestError(
+      `The service sent an invalid ${what} (${shown}): an id must not be "." or "..", nor hold "/", "\\", "%", "?", "#", spaces or control characters. Nothing was sent.`,
+    );
+  }
+  return id;
+}
+
+/** A required piece of text (a file name): not empty. */
+export function checkText(value: unknown, what: string): string {
+  if (typeof value !== 'string' || !value.trim()) throw new InvalidRequestError(`A ${what} is required.`);
+  return value;
 }
 
 function checkRoleModels(roleModels: Record<string, string>): void {

@@ -11,14 +11,6 @@ const count = z.number();
 /** Arrays the server may send as null. */
 const list = <T extends z.ZodMiniType>(item: T) => z.nullish(z.array(item));
 
-export const KNOWN_TASK_STATUSES = ['processing', 'completed', 'failed', 'canceled', 'awaiting_approval'] as const;
-/** A known status, or whatever new value the service sends (kept as is, treated as unfinished). */
-export type TaskStatus = (typeof KNOWN_TASK_STATUSES)[number] | (string & {});
-export const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled', 'awaiting_approval']);
-export function isTerminalStatus(status: string): boolean {
-  return TERMINAL_TASK_STATUSES.has(status);
-}
-
 export const AgentStatusSchema = z.looseObject({
   status: z.optional(text),
   agent_id: z.optional(id),
@@ -171,29 +163,6 @@ export const UsageSchema = z.looseObject({
   usageHistory: list(z.looseObject({ date: text, count })),
 });
 
-export const ApiKeyListSchema = z.looseObject({
-  keys: list(
-    z.looseObject({
-      keyId: id,
-      displayKey: z.optional(text),
-      tier: z.optional(text),
-      rateLimit: z.optional(count),
-      monthlyQuota: z.optional(count),
-      createdAt: z.optional(z.nullable(text)),
-      lastUsedAt: z.optional(z.nullable(text)),
-      revokedAt: z.optional(z.nullable(text)),
-    }),
-  ),
-});
-
-export const CreateApiKeySchema = z.looseObject({
-  message: z.optional(text),
-  apiKey: z.optional(text),
-  warning: z.optional(text),
-});
-
-export const RevokeApiKeySchema = z.looseObject({ message: z.optional(text) });
-
 export const ModelSchema = z.looseObject({
   id: text,
   label: z.optional(text),
@@ -230,8 +199,6 @@ export type DeleteFileResult = z.infer<typeof DeleteFileSchema>;
 export type FileUploadToken = z.infer<typeof FileUploadTokenSchema>;
 export type Storage = z.infer<typeof StorageSchema>;
 export type Usage = z.infer<typeof UsageSchema>;
-export type ApiKeyList = z.infer<typeof ApiKeyListSchema>;
-export type CreatedApiKey = z.infer<typeof CreateApiKeySchema>;
 export type Model = z.infer<typeof ModelSchema>;
 export type ModelList = z.infer<typeof ModelListSchema>;
 export type Attachment = z.infer<typeof AttachmentSchema>;

@@ -1,21 +1,27 @@
 /**
- * The one place that talks HTTP: adds the key and User-Agent, enforces the per-call timeout and abort
- * signal, follows redirects only where the key stays private, retries by the policy, maps every failure
- * to the typed error family and validates every body against its schema.
+ * The one place that talks HTTP: adds the key and User-Agent, bounds every call in time and every body in
+ * size, follows redirects only where the key stays private, retries by the policy, maps every failure to
+ * the typed error family, redacts secrets from whatever the server says, and validates every JSON body.
  */
 import axios, { type AxiosResponse } from 'axios';
+import * as http from 'node:http';
+import * as https from 'node:https';
 import type { Readable } from 'node:stream';
 import type * as z from 'zod/mini';
-import { checkedUrl } from './addresses';
+import { checkedUrl, isLoopbackHost } from './addresses';
+import { BODY_LIMITS, readBody } from './bodies';
 import {
   AbortedError,
   ApiError,
   AuthenticationError,
   RedirectError,
   ResponseFormatError,
+  ResponseTooLargeError,
+  ValidationError,
   errorForStatus,
   errorForTransport,
 } from './errors';
+import { redactSecrets } from './redact';
 import { DEFAULT_RETRY, NO_RETRY, type RetryPolicy, isRetryable, retryDelayMs, sleep } from './retry';
 import { describeMismatch } from './schemas';
 
@@ -30,6 +36,11 @@ export type ApiKeySource = string | (() => string | undefined | Promise<string |
 
 export interface TransportOptions {
   apiKey: ApiKeySource;
+  /**
+   * Other secrets to keep out of error messages and log lines, read at call time (e.g. the AI gateway key).
+   * The API key is always redacted; so is a gateway key sent in a submission.
+   */
+  secrets?: () => readonly (string | undefined)[] | Promise<readonly (string | undefined)[]>;
   /** Sent as User-Agent, e.g. `multi-agent-tasks-vscode/0.1.0`. */
   userAgent?: string;
   logger?: Logger;
@@ -57,6 +68,8 @@ export interface RequestSpec {
   /** Safe to send twice. Submissions are not: they are retried only when they never left this machine. */
   idempotent: boolean;
   headers?: Record<string, string>;
+  /** Secrets this request carries besides the key (a gateway key in the body): redacted like the key. */
+  secrets?: readonly (string | undefined)[];
 }
 
 export interface StreamResponse {
@@ -65,24 +78,44 @@ export interface StreamResponse {
   status: number;
 }
 
+/** What one try of a call knows: the key and secrets read at call time, its abort signal. */
+interface Attempt {
+  key: string;
+  secrets: readonly string[];
+  signal: AbortSignal;
+  /** The headers are in: the call's timeout stops here for streams. */
+  headersArrived: () => void;
+}
+
 const MAX_REDIRECTS = 5;
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
+/** Below the usual 5 s keep-alive timeout of Node servers, so a reused socket is rarely one the server just closed. */
+const FREE_SOCKET_TIMEOUT_MS = 4_000;
 
 export class Transport {
   private readonly http = axios.create();
   private readonly policy: RetryPolicy;
   private readonly timeoutMs: number;
+  /**
+   * Kept-alive connections for loopback addresses (emulator, local gateway): VS Code's proxy support keeps an
+   * extension's own agent for `localhost` and `127.0.0.1` and never proxies them. Remote origins use Node's
+   * default agents, which VS Code's proxy support replaces with its own (proxy, CONNECT, certificates).
+   */
+  private readonly loopbackAgents = {
+    httpAgent: new http.Agent({ keepAlive: true, timeout: FREE_SOCKET_TIMEOUT_MS }),
+    httpsAgent: new https.Agent({ keepAlive: true, timeout: FREE_SOCKET_TIMEOUT_MS }),
+  };
 
   constructor(private readonly options: TransportOptions) {
     this.policy = { ...DEFAULT_RETRY, ...options.retry };
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }
 
-  /** Sends a request and returns its JSON body, validated by `schema`. */
+  /** Sends a request and returns its JSON body (at most 16 MiB), validated by `schema`. */
   async json<S extends z.ZodMiniType>(spec: RequestSpec, schema: S, call: CallOptions = {}): Promise<z.infer<S>> {
-    const body = await this.withRetry(spec, call, async signal => {
-      const response = await this.send(spec, 'text', signal, false);
-      return parseJson(spec, response.data as string);
+    const body = await this.withRetry(spec, call, async attempt => {
+      const response = await this.send(spec, attempt, false);
+      const bytes = await readBody(response.data as Readable, BODY_LIMITS.jsonBytes, `The answer of ${spec.endpoint}`, spec.endpoint);
+      return parseJson(spec, bytes.toString('utf8'));
     });
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
@@ -93,27 +126,41 @@ export class Transport {
     return parsed.data;
   }
 
-  /** Sends a request and returns the response body as a stream once the headers are in. */
+  /**
+   * Sends a request and returns the response body as a stream once the headers are in. The call's timeout
+   * covers the wait for headers; bounding the body in size and time is the caller's job (see bodies.ts).
+   */
   async stream(spec: RequestSpec, call: CallOptions = {}): Promise<StreamResponse> {
-    return this.withRetry(spec, call, async (signal, done) => {
-      const response = await this.send(spec, 'stream', signal, true);
-      done(); // the timeout covers the wait for headers; the body may flow for as long as it needs
+    return this.withRetry(spec, call, async attempt => {
+      const response = await this.send(spec, attempt, true);
+      attempt.headersArrived();
       return { stream: response.data as Readable, headers: flatHeaders(response.headers), status: response.status };
     });
+  }
+
+  /** Every secret a message about this request must not contain, read at call time. */
+  async secretsFor(spec: Pick<RequestSpec, 'secrets'> = {}): Promise<string[]> {
+    const extra = await Promise.resolve()
+      .then(() => this.options.secrets?.())
+      .catch(() => undefined);
+    const key = await this.apiKey().catch(() => undefined);
+    return [key, ...(spec.secrets ?? []), ...(extra ?? [])].filter((s): s is string => typeof s === 'string' && s.length > 0);
   }
 
   private async withRetry<T>(
     spec: RequestSpec,
     call: CallOptions,
-    attempt: (signal: AbortSignal, headersArrived: () => void) => Promise<T>,
+    attempt: (attempt: Attempt) => Promise<T>,
   ): Promise<T> {
     const policy = call.retry === false ? NO_RETRY : { ...this.policy, ...call.retry };
+    const key = await this.apiKey();
+    const secrets = await this.secretsFor(spec);
     const started = Date.now();
     for (let retry = 0; ; retry++) {
       try {
-        return await this.once(spec, call, attempt);
+        return await this.once(spec, call, (signal, headersArrived) => attempt({ key, secrets, signal, headersArrived }));
       } catch (e) {
-        const error = e as ApiError;
+        const error = redactError(e as ApiError, secrets);
         const delay = retryDelayMs(policy, retry + 1, error);
         const canRetry =
           retry < policy.maxRetries &&
@@ -121,9 +168,7 @@ export class Transport {
           Date.now() - started + delay <= policy.maxTotalMs &&
           !call.signal?.aborted;
         if (!canRetry) throw error;
-        this.options.logger?.warn(
-          `${spec.endpoint}: ${error.message}; retry ${retry + 1}/${policy.maxRetries} in ${delay} ms`,
-        );
+        this.log('warn', `${spec.endpoint}: ${error.message}; retry ${retry + 1}/${policy.maxRetries} in ${delay} ms`, secrets);
         try {
           await sleep(delay, call.signal);
         } catch {
@@ -163,13 +208,8 @@ export class Transport {
     }
   }
 
-  private async send(
-    spec: RequestSpec,
-    responseType: 'text' | 'stream',
-    signal: AbortSignal,
-    crossOriginRedirectAllowed: boolean,
-  ): Promise<AxiosResponse> {
-    const key = await this.apiKey();
+  private async send(spec: RequestSpec, attempt: Attempt, crossOriginRedirectAllowed: boolean): Promise<AxiosResponse> {
+    const { key, secrets, signal } = attempt;
     let url = new URL(spec.url);
     for (const [name, value] of Object.entries(spec.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -185,10 +225,13 @@ export class Transport {
         headers: {
           ...(sameOrigin ? { 'x-api-key': key } : {}),
           'User-Agent': this.options.userAgent ?? 'multi-agent-tasks',
-          Accept: responseType === 'stream' ? '*/*' : 'application/json',
+          Accept: 'application/json',
+          // Without it Node says `Connection: close` whenever the agent in use (VS Code's proxy agent) is not
+          // keep-alive, even when the socket comes from a keep-alive pool behind it.
+          Connection: 'keep-alive',
           ...spec.headers,
         },
-        responseType,
+        responseType: 'stream',
         transformResponse: [data => data],
         // Redirects are handled below: the key must never follow one to another origin.
         maxRedirects: 0,
@@ -196,12 +239,21 @@ export class Transport {
         signal,
         maxBodyLength: Infinity,
         maxContentLength: Infinity,
+        // axios's own proxy support would send https requests to an http proxy in plain text, and loopback
+        // requests with the key through any proxy. VS Code's proxy support (which patches Node's http and
+        // https) proxies remote origins properly.
+        proxy: false,
+        ...(isLoopbackHost(url.hostname) ? this.loopbackAgents : {}),
       });
-      this.options.logger?.info(`${spec.method} ${url.pathname}${url.search} → ${response.status} (${Date.now() - t0} ms)`);
+      // axios destroys this body when `signal` aborts (timeout or caller), also after the headers.
+      const body = response.data as Readable;
+      // A followed redirect to storage may carry a signed URL: its query is never logged.
+      const shown = sameOrigin ? `${url.pathname}${url.search}` : `${url.host}${url.pathname}`;
+      this.log('info', `${spec.method} ${shown} → ${response.status} (${Date.now() - t0} ms)`, secrets);
       const status = response.status;
       const location = headerOf(response.headers, 'location');
       if (status >= 300 && status < 400 && location) {
-        discard(response, responseType);
+        body.destroy();
         const next = new URL(location, url);
         const cross = next.origin !== origin;
         if (spec.method !== 'GET' || hop >= MAX_REDIRECTS || (cross && !crossOriginRedirectAllowed)) {
@@ -217,11 +269,16 @@ export class Transport {
         continue;
       }
       if (status >= 400 || status < 200) {
-        const text = responseType === 'stream' ? await readCapped(response.data as Readable) : String(response.data ?? '');
+        // Secrets the server echoed are taken out of the finished error (message and field errors) in withRetry.
+        const text = (await readPrefix(body, BODY_LIMITS.errorBytes)).toString('utf8');
         throw errorForStatus(status, tryParse(text), flatHeaders(response.headers), spec.endpoint);
       }
       return response;
     }
+  }
+
+  private log(level: 'info' | 'warn', line: string, secrets: readonly string[]): void {
+    this.options.logger?.[level](redactSecrets(line, secrets));
   }
 
   private async apiKey(): Promise<string> {
@@ -231,6 +288,17 @@ export class Transport {
     if (/[\r\n]/.test(key)) throw new AuthenticationError('The API key contains a line break; set it again.');
     return key.trim();
   }
+}
+
+/** The same error with every secret taken out of its message (and its field errors). */
+function redactError(error: ApiError, secrets: readonly string[]): ApiError {
+  if (!(error instanceof Error)) return error;
+  const message = redactSecrets(error.message, secrets);
+  if (message !== error.message) Object.defineProperty(error, 'message', { value: message, configurable: true, writable: true });
+  if (error instanceof ValidationError) {
+    for (const field of error.fieldErrors) field.message = redactSecrets(field.message, secrets);
+  }
+  return error;
 }
 
 function parseJson(spec: RequestSpec, text: string): unknown {
@@ -264,23 +332,13 @@ function flatHeaders(headers: AxiosResponse['headers']): Record<string, string |
   return out;
 }
 
-function discard(response: AxiosResponse, responseType: 'text' | 'stream'): void {
-  if (responseType === 'stream') (response.data as Readable).resume();
-}
-
-async function readCapped(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
+/** The first `maxBytes` of an error body: enough for its message; the rest is never read. */
+async function readPrefix(stream: Readable, maxBytes: number): Promise<Buffer> {
   try {
-    for await (const chunk of stream) {
-      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-      size += buf.length;
-      if (size > MAX_ERROR_BODY_BYTES) break;
-      chunks.push(buf);
-    }
-  } catch {
-    // A body cut short still tells us the status; the message falls back to the status text.
+    return await readBody(stream, maxBytes, 'error body');
+  } catch (e) {
+    // Too long, or cut short: the status still tells what happened; the message falls back to the status text.
+    if (!(e instanceof ResponseTooLargeError)) stream.destroy();
+    return Buffer.alloc(0);
   }
-  stream.destroy();
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -158,17 +158,6 @@ describe('api: files, threads, account', () => {
       assert.ok(models.options?.some(m => m.id === models.defaultModelId));
       assert.equal(seen(emulator(), '/api/v1/models').length, 1);
     });
-
-    it('lists, creates and revokes API keys', async () => {
-      const client = clientFor(emulator());
-      const before = (await client.listKeys()).keys?.length ?? 0;
-      const created = await client.createKey({ tier: 'STARTER' });
-      assert.ok(created.apiKey);
-      const keys = (await client.listKeys()).keys ?? [];
-      assert.equal(keys.length, before + 1);
-      const revoked = await client.revokeKey(Number(keys[keys.length - 1].keyId));
-      assert.ok(revoked);
-    });
   });
 
   describe('task stream', () => {

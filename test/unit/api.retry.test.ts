@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   ConnectionError,
   DEFAULT_RETRY,
@@ -7,7 +9,7 @@ import {
   parseRetryAfter,
   retryDelayMs,
 } from '../../src/api';
-import { clientFor, rejectsWith, seen, useEmulator } from './helpers';
+import { MemoryLogger, clientFor, rejectsWith, seen, useEmulator } from './helpers';
 
 describe('api: retries', () => {
   const emulator = useEmulator();
@@ -63,6 +65,38 @@ describe('api: retries', () => {
   });
 
   it('retries a submission whose connection was refused (it never reached the server)', async () => {
+    // A port nobody listens on; the service comes up there only after the first attempt was refused.
+    const probe = http.createServer();
+    await new Promise<void>(resolve => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise(resolve => probe.close(resolve));
+    const runs: string[] = [];
+    const late = http.createServer((req, res) => {
+      runs.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ taskId: 'task_late', status: 'processing' }));
+    });
+    const logger = new MemoryLogger();
+    let refused: string | undefined;
+    logger.warn = message => {
+      refused = message;
+      late.listen(port, '127.0.0.1');
+    };
+    const client = clientFor(emulator(), {
+      baseUrl: `http://127.0.0.1:${port}/api/v1/developer`,
+      logger,
+      retry: { maxRetries: 3, baseDelayMs: 300, maxDelayMs: 300, maxTotalMs: 5_000 },
+    });
+    try {
+      const submitted = await client.submitTask({ prompt: 'p' });
+      assert.equal(submitted.taskId, 'task_late');
+      assert.match(refused ?? '', /connection refused\); retry 1\/3/);
+      assert.deepEqual(runs, ['POST /api/v1/developer/run']);
+    } finally {
+      await new Promise(resolve => late.close(resolve));
+    }
+  });
+
+  it('a refused submission that stays refused ends as a ConnectionError that was not sent', async () => {
     const client = clientFor(emulator(), { baseUrl: 'http://127.0.0.1:1/api/v1/developer' });
     const error = await rejectsWith(client.submitTask({ prompt: 'p' }), ConnectionError);
     assert.equal(error.notSent, true);

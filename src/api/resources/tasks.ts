@@ -1,0 +1,58 @@
+/** Tasks: submit, read status and result, follow over the event stream. */
+import { ApiResource, enc } from '../resource';
+import { redactSecrets } from '../redact';
+import { type SubmitTaskRequest, buildRunBody, checkId } from '../requests';
+import { type TaskResult, TaskResultSchema, type TaskState, TaskStateSchema, TaskSubmissionSchema } from '../schemas';
+import { type StreamOptions, followTaskStream } from '../taskStream';
+import type { CallOptions, RequestSpec } from '../transport';
+
+export class Tasks extends ApiResource {
+  /** POST /run. Never retried once it may have reached the server. */
+  async submit(request: SubmitTaskRequest, call?: CallOptions) {
+    const body = buildRunBody(this.form, request);
+    return this.transport.json(
+      this.api('POST', '/run', '/run', { body, idempotent: false, secrets: [request.gatewayKey] }),
+      TaskSubmissionSchema,
+      call,
+    );
+  }
+
+  /** GET /status/{taskId}. The state's `error` and `result` never hold a secret. */
+  async status(taskId: string, call?: CallOptions): Promise<TaskState> {
+    const id = checkId(taskId, 'task id');
+    const state = await this.transport.json(this.api('GET', `/status/${enc(id)}`, '/status/{taskId}'), TaskStateSchema, call);
+    return redactTexts(state, await this.transport.secretsFor());
+  }
+
+  /** GET /results/{taskId}: the result once completed, `{status}` only before. */
+  async result(taskId: string, call?: CallOptions): Promise<TaskResult> {
+    const id = checkId(taskId, 'task id');
+    const result = await this.transport.json(this.api('GET', `/results/${enc(id)}`, '/results/{taskId}'), TaskResultSchema, call);
+    return redactTexts(result, await this.transport.secretsFor());
+  }
+
+  /**
+   * GET {engine}/api/v1/stream/{taskId}: follows a task over Server-Sent Events until a terminal state, which
+   * it returns. Rejects with the typed error when the stream cannot be opened, is too large or too slow, or
+   * ends before that.
+   */
+  async stream(taskId: string, options: StreamOptions = {}): Promise<TaskState> {
+    const id = checkId(taskId, 'task id');
+    const spec: RequestSpec = {
+      method: 'GET',
+      url: `${this.core.addresses.streamUrl}/api/v1/stream/${enc(id)}`,
+      endpoint: 'GET /api/v1/stream/{taskId}',
+      idempotent: true,
+      headers: { Accept: 'text/event-stream', 'Cache-Control': 'no-cache' },
+    };
+    const secrets = await this.transport.secretsFor();
+    return followTaskStream(this.transport, spec, options, state => redactTexts(state, secrets));
+  }
+}
+
+/** A server that echoes the key into a task's error (or result) must not get it stored or shown. */
+function redactTexts<T extends { error?: string | null; result?: string | null }>(value: T, secrets: readonly string[]): T {
+  if (typeof value.error === 'string') value.error = redactSecrets(value.error, secrets);
+  if (typeof value.result === 'string') value.result = redactSecrets(value.result, secrets);
+  return value;
+}

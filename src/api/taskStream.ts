@@ -1,0 +1,108 @@
+/**
+ * Follows one task over Server-Sent Events until a terminal state. The stream is bounded: each line and
+ * event by size, the silence between events (a keep-alive comment counts, loose bytes do not) and the whole
+ * stream by time, and an abort ends it at once.
+ */
+import type { Readable } from 'node:stream';
+import { BODY_LIMITS, BODY_TIMEOUTS } from './bodies';
+import { AbortedError, ApiError, ConnectionError, ResponseFormatError, TimeoutError, UnsupportedError } from './errors';
+import { type TaskState, TaskStateSchema, describeMismatch } from './schemas';
+import { SseParser } from './sse';
+import { isTerminalStatus } from './status';
+import type { CallOptions, RequestSpec, Transport } from './transport';
+
+export interface StreamOptions extends CallOptions {
+  /** Called with every state the service pushes, the last one terminal. */
+  onState?: (state: TaskState) => void;
+  /** Give up when no event and no keep-alive arrives for this long, ms. Default 60 s. */
+  idleTimeoutMs?: number;
+  /** Give up when the stream has not ended after this long in all, ms. Default 65 min. */
+  totalTimeoutMs?: number;
+}
+
+/** Opens `spec` as an event stream and resolves with the first terminal state. */
+export async function followTaskStream(
+  transport: Transport,
+  spec: RequestSpec,
+  options: StreamOptions,
+  /** Applied to every state before anyone sees it (redaction). */
+  clean: (state: TaskState) => TaskState = s => s,
+): Promise<TaskState> {
+  const endpoint = spec.endpoint;
+  const { stream, headers } = await transport.stream(spec, { retry: false, ...options });
+  if (!String(headers['content-type'] ?? '').includes('text/event-stream')) {
+    stream.destroy();
+    throw new UnsupportedError(`${endpoint} did not answer with an event stream.`, { endpoint });
+  }
+  if (options.signal?.aborted) {
+    stream.destroy();
+    throw new AbortedError('The stream was canceled', { endpoint });
+  }
+  return new Promise<TaskState>((resolve, reject) => {
+    let idle: NodeJS.Timeout | undefined;
+    let settled = false;
+    const settle = (error: ApiError | undefined, state?: TaskState) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(idle);
+      clearTimeout(total);
+      options.signal?.removeEventListener('abort', onAbort);
+      stream.off('data', onData);
+      stream.destroy();
+      if (error) reject(error);
+      else resolve(state!);
+    };
+    const idleMs = options.idleTimeoutMs ?? BODY_TIMEOUTS.streamIdleMs;
+    const alive = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => settle(new TimeoutError('The task stream went quiet', { endpoint })), idleMs);
+    };
+    const totalMs = options.totalTimeoutMs ?? BODY_TIMEOUTS.streamTotalMs;
+    const total = setTimeout(() => settle(new TimeoutError(`The task stream did not end within ${totalMs} ms`, { endpoint })), totalMs);
+    const onAbort = () => settle(new AbortedError('The stream was canceled', { endpoint }));
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const parser = new SseParser(
+      {
+        onComment: alive,
+        onEvent: data => {
+          alive();
+          let state: TaskState;
+          try {
+            const parsed = TaskStateSchema.safeParse(JSON.parse(data));
+            if (!parsed.success) throw new Error(describeMismatch(parsed.error));
+            state = clean(parsed.data);
+          } catch (e) {
+            throw new ResponseFormatError(`Unexpected event from ${endpoint}: ${(e as Error).message}`, { endpoint });
+          }
+          options.onState?.(state);
+          if (isTerminalStatus(state.status)) settle(undefined, state);
+        },
+      },
+      BODY_LIMITS.eventBytes,
+      endpoint,
+    );
+    const onData = (chunk: Buffer) => {
+      if (settled) return;
+      try {
+        parser.push(chunk);
+      } catch (e) {
+        settle(e instanceof ApiError ? e : new ResponseFormatError(`Unexpected event from ${endpoint}: ${(e as Error).message}`, { endpoint }));
+      }
+    };
+    (stream as Readable).on('data', onData);
+    stream.once('end', () => {
+      parser.end();
+      settle(new ApiError('The task stream ended before the task finished.', { endpoint }));
+    });
+    stream.once('error', e => {
+      settle(
+        options.signal?.aborted
+          ? new AbortedError('The stream was canceled', { endpoint })
+          : new ConnectionError('The task stream was interrupted', false, { endpoint, cause: e }),
+      );
+    });
+    stream.once('close', () => settle(new ConnectionError('The task stream was interrupted', false, { endpoint })));
+    alive();
+  });
+}
