@@ -44,6 +44,8 @@ export class ApiService {
       platformUrl: settings.platformUrl,
       streamUrl: settings.streamUrl,
       apiKey: () => this.keys.getApiKey(),
+      // An echoed gateway key is redacted from errors and log lines like the API key.
+      secrets: async () => [await this.keys.getGatewayKey()],
       userAgent: `multi-agent-tasks-vscode/${this.extension.packageJSON.version ?? '0'}`,
       timeoutMs: settings.requestTimeoutMs,
       logger: this.log,

@@ -11,6 +11,7 @@ export const Commands = {
   openResult: 'multiAgent.openResult',
   copyResult: 'multiAgent.copyResult',
   insertResult: 'multiAgent.insertResult',
+  cancelTask: 'multiAgent.cancelTask',
   stopTracking: 'multiAgent.stopTracking',
   showLog: 'multiAgent.showLog',
   showTasks: 'multiAgent.showTasks',

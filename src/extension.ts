@@ -22,12 +22,14 @@ import { ModelCatalog } from './stores/modelCatalog';
 import { ThreadStore } from './stores/threadStore';
 import { UsageStore } from './stores/usageStore';
 import { AttachmentBasket } from './tasks/attachments';
+import { TaskCanceller } from './tasks/canceller';
 import { TaskPoller } from './tasks/poller';
 import { PollerStatus } from './tasks/pollerStatus';
 import { RecentInstructions } from './tasks/recentInstructions';
 import { SubmissionPipeline } from './tasks/submission';
 import { TaskStore } from './tasks/taskStore';
 import { SwappableUserInterface } from './ui';
+import { ApprovalNotifier } from './views/approvalNotifier';
 import { CompletionNotifier } from './views/completionNotifier';
 import { type Sidebar, createSidebar } from './views/sidebar';
 import { TaskStatusBar } from './views/statusBar';
@@ -87,6 +89,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     poller,
     pollerStatus,
     pipeline,
+    canceller: new TaskCanceller(api, store, poller),
     attachments,
     recent: new RecentInstructions(context.globalState),
     threads,
@@ -98,6 +101,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
 
   const statusBar = new TaskStatusBar(store, attachments, pollerStatus);
   const notifier = new CompletionNotifier(store, ui, log);
+  const approvals = new ApprovalNotifier(store, ui, log, () => api.client().addresses.platformUrl);
   const usagePanel = new UsagePanel(services.usage);
   const sidebar = createSidebar({ store, threads, files, basket: attachments });
   const guard = new WorkspaceAddressGuard(context.workspaceState, ui, log);
@@ -115,6 +119,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     services.models,
     statusBar,
     notifier,
+    approvals,
     usagePanel,
     sidebar,
     guard,
@@ -151,6 +156,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     poller.setFocused(vscode.window.state.focused);
     if (store.running().length) poller.wake();
     await notifier.catchUp();
+    approvals.catchUp();
   })().catch(e => log.warn(`start-up: ${(e as Error).message}`));
 
   if (typeof __matLoadStart === 'number' && typeof __matLoadEnd === 'number') {

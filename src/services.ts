@@ -8,6 +8,7 @@ import type { ModelCatalog } from './stores/modelCatalog';
 import type { ThreadStore } from './stores/threadStore';
 import type { UsageStore } from './stores/usageStore';
 import type { AttachmentBasket } from './tasks/attachments';
+import type { TaskCanceller } from './tasks/canceller';
 import type { TaskPoller } from './tasks/poller';
 import type { PollerStatus } from './tasks/pollerStatus';
 import type { RecentInstructions } from './tasks/recentInstructions';
@@ -26,6 +27,7 @@ export interface Services {
   poller: TaskPoller;
   pollerStatus: PollerStatus;
   pipeline: SubmissionPipeline;
+  canceller: TaskCanceller;
   /** Workspace files waiting to go with the next task. */
   attachments: AttachmentBasket;
   recent: RecentInstructions;

@@ -57,6 +57,10 @@ export class DeveloperApiClient implements ApiCore {
   getTaskResult(taskId: string, call?: CallOptions) {
     return this.tasks.result(taskId, call);
   }
+  /** POST {engine}/api/v1/tasks/{taskId}/cancel: cancels the task on the service. */
+  cancelTask(taskId: string, call?: CallOptions) {
+    return this.tasks.cancel(taskId, call);
+  }
   /** Follows a task over Server-Sent Events until a terminal state, which it returns. */
   streamTask(taskId: string, options?: StreamOptions): Promise<TaskState> {
     return this.tasks.stream(taskId, options);

@@ -20,7 +20,8 @@ export type ApiErrorKind =
   | 'unsupported'
   | 'invalidRequest'
   | 'configuration'
-  | 'redirect';
+  | 'redirect'
+  | 'streamEnded';
 
 export interface FieldError {
   /** Where the server located the problem, e.g. `body.prompt`. */
@@ -139,6 +140,10 @@ export class ConfigurationError extends ApiError {
 /** The server redirected somewhere the request may not follow (another origin). */
 export class RedirectError extends ApiError {
   override readonly kind = 'redirect';
+}
+/** The task stream sent its `error` event (failed, canceled, not found or unauthorized): read /status for which. */
+export class StreamEndedError extends ApiError {
+  override readonly kind = 'streamEnded';
 }
 
 const STATUS_TEXT: Record<number, string> = {

@@ -12,6 +12,7 @@ export * from './redact';
 export * from './requests';
 export * from './retry';
 export * from './schemas';
+export * from './sniff';
 export * from './sse';
 export * from './status';
 export type { StreamOptions } from './taskStream';

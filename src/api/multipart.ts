@@ -1,11 +1,12 @@
 /** Multipart bodies for uploads: the file part streams from disk in small chunks, with an exact Content-Length. */
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { InvalidRequestError, TooLargeError } from './errors';
 import { LIMITS } from './requests';
+import { SNIFF_BYTES } from './sniff';
 import type { CallOptions } from './transport';
 
 /** A file to upload: a path on disk (streamed, never read whole) or bytes in memory. */
@@ -27,6 +28,44 @@ export interface MultipartBody {
  */
 export function uploadCall(options: UploadOptions): CallOptions {
   return { signal: options.signal, timeoutMs: options.timeoutMs ?? 10 * 60_000, retry: false };
+}
+
+/** What an upload is before anything is sent: its size, name and first bytes (for the type check). */
+export interface InspectedSource {
+  size: number;
+  filename: string;
+  head: Uint8Array;
+}
+
+export async function inspectSource(source: UploadSource): Promise<InspectedSource> {
+  if (!('path' in source)) return { size: source.data.byteLength, filename: source.filename, head: source.data.subarray(0, SNIFF_BYTES) };
+  const info = await stat(source.path).catch(() => undefined);
+  if (!info?.isFile()) throw new InvalidRequestError(`Cannot read ${source.path}: not a file.`);
+  const handle = await open(source.path, 'r');
+  try {
+    const head = Buffer.alloc(Math.min(SNIFF_BYTES, info.size));
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return { size: info.size, filename: source.filename ?? path.basename(source.path), head: head.subarray(0, bytesRead) };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The file's bytes alone as a body (the direct upload's PUT), streamed from disk, with progress. */
+export function rawBody(source: UploadSource, size: number, onProgress?: (sentBytes: number, totalBytes: number) => void): Readable {
+  async function* chunks(): AsyncGenerator<Buffer> {
+    let sent = 0;
+    const all =
+      'path' in source
+        ? createReadStream(source.path, { highWaterMark: 64 * 1024 })
+        : [Buffer.from(source.data.buffer, source.data.byteOffset, source.data.byteLength)];
+    for await (const chunk of all) {
+      sent += (chunk as Buffer).length;
+      onProgress?.(sent, size);
+      yield chunk as Buffer;
+    }
+  }
+  return Readable.from(chunks(), { objectMode: false });
 }
 
 /** Builds the body; the 10 MB limit is checked before anything is sent. */
@@ -80,7 +119,7 @@ export async function multipart(
   };
 }
 
-function checkUploadSize(bytes: number, name: string): void {
+export function checkUploadSize(bytes: number, name: string): void {
   if (bytes > LIMITS.maxUploadBytes) {
     const mb = (bytes / 1024 / 1024).toFixed(1);
     throw new TooLargeError(`${path.basename(name)} is ${mb} MB; the service accepts files up to 10 MB.`);

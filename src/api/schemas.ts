@@ -26,6 +26,18 @@ export const PendingApprovalSchema = z.looseObject({
   patterns: list(text),
 });
 
+/**
+ * One event of the live task stream (`data:` JSON with a `type`): `start`, `progress`, `pulse`, `complete`
+ * (the result in `message`) or `error`. No event carries a status.
+ */
+export const TaskStreamEventSchema = z.looseObject({
+  type: z.string(),
+  message: z.optional(z.nullable(z.string())),
+  error: z.optional(z.nullable(z.string())),
+  agent_statuses: list(AgentStatusSchema),
+  pending_approval: z.optional(z.nullable(PendingApprovalSchema)),
+});
+
 export const TaskSubmissionSchema = z.looseObject({
   taskId: text,
   status: text,
@@ -53,6 +65,13 @@ export const TaskStateSchema = z.looseObject({
       }),
     ),
   ),
+});
+
+/** POST {engine}/api/v1/tasks/{id}/cancel answers the task's run state (snake_case); a finished task comes back unchanged. */
+export const TaskCancelSchema = z.looseObject({
+  task_id: z.optional(text),
+  status: z.optional(text),
+  error: z.optional(z.nullable(text)),
 });
 
 export const TaskResultSchema = z.looseObject({
@@ -129,6 +148,9 @@ export const FileUploadTokenSchema = z.looseObject({
   max_bytes: z.optional(count),
 });
 
+/** The blob store's answer to the direct upload's PUT (only its success matters). */
+export const BlobPutSchema = z.looseObject({});
+
 export const StorageSchema = z.looseObject({
   usedBytes: count,
   quotaBytes: count,
@@ -189,6 +211,7 @@ export type AgentStatus = z.infer<typeof AgentStatusSchema>;
 export type TaskSubmission = z.infer<typeof TaskSubmissionSchema>;
 export type TaskState = z.infer<typeof TaskStateSchema>;
 export type TaskResult = z.infer<typeof TaskResultSchema>;
+export type TaskCancel = z.infer<typeof TaskCancelSchema>;
 export type Thread = z.infer<typeof ThreadSchema>;
 export type ThreadList = z.infer<typeof ThreadListSchema>;
 export type ThreadMessage = z.infer<typeof ThreadMessageSchema>;

@@ -6,8 +6,11 @@
 export const KNOWN_TASK_STATUSES = ['processing', 'completed', 'failed', 'canceled', 'awaiting_approval'] as const;
 /** A known status, or whatever new value the service sends (kept as is, treated as unfinished). */
 export type TaskStatus = (typeof KNOWN_TASK_STATUSES)[number] | (string & {});
-/** `awaiting_approval` is a pause on the service, but nothing more happens until the user acts in the web console. */
-export const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled', 'awaiting_approval']);
+/**
+ * The one list of end states. `awaiting_approval` is not one: it is a pause, and the service resumes the same
+ * task after the user approves in the web console.
+ */
+export const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled']);
 
 export function isTerminalStatus(status: string): boolean {
   return TERMINAL_TASK_STATUSES.has(status);

@@ -5,8 +5,8 @@
  */
 import type { Readable } from 'node:stream';
 import { BODY_LIMITS, BODY_TIMEOUTS } from './bodies';
-import { AbortedError, ApiError, ConnectionError, ResponseFormatError, TimeoutError, UnsupportedError } from './errors';
-import { type TaskState, TaskStateSchema, describeMismatch } from './schemas';
+import { AbortedError, ApiError, ConnectionError, ResponseFormatError, StreamEndedError, TimeoutError, UnsupportedError } from './errors';
+import { type TaskState, TaskStateSchema, TaskStreamEventSchema, describeMismatch } from './schemas';
 import { SseParser } from './sse';
 import { isTerminalStatus } from './status';
 import type { CallOptions, RequestSpec, Transport } from './transport';
@@ -67,14 +67,14 @@ export async function followTaskStream(
         onComment: alive,
         onEvent: data => {
           alive();
-          let state: TaskState;
-          try {
-            const parsed = TaskStateSchema.safeParse(JSON.parse(data));
-            if (!parsed.success) throw new Error(describeMismatch(parsed.error));
-            state = clean(parsed.data);
-          } catch (e) {
-            throw new ResponseFormatError(`Unexpected event from ${endpoint}: ${(e as Error).message}`, { endpoint });
+          const event = readEvent(data, endpoint);
+          if (event.kind === 'ignore') return;
+          if (event.kind === 'ended') {
+            // Failed, canceled, not found or unauthorized: the event does not say which, /status does.
+            settle(new StreamEndedError(`The task stream ended: ${clean({ status: 'failed', error: event.error }).error ?? ''}`, { endpoint }));
+            return;
           }
+          const state = clean(event.state);
           options.onState?.(state);
           if (isTerminalStatus(state.status)) settle(undefined, state);
         },
@@ -105,4 +105,46 @@ export async function followTaskStream(
     stream.once('close', () => settle(new ConnectionError('The task stream was interrupted', false, { endpoint })));
     alive();
   });
+}
+
+type ReadEvent = { kind: 'state'; state: TaskState } | { kind: 'ended'; error: string } | { kind: 'ignore' };
+
+/**
+ * One `data:` payload as a task state. The live service sends typed events (`start`, `progress`, `pulse`,
+ * `complete`, `error`); earlier servers and the emulator's compatibility switch send whole TaskStates.
+ * Unknown event types are ignored; a payload that is neither is a ResponseFormatError.
+ */
+function readEvent(data: string, endpoint: string): ReadEvent {
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    throw new ResponseFormatError(`Unexpected event from ${endpoint}: not JSON.`, { endpoint });
+  }
+  const typed = TaskStreamEventSchema.safeParse(json);
+  if (typed.success && typeof (json as { status?: unknown }).status !== 'string') {
+    const e = typed.data;
+    switch (e.type) {
+      case 'start':
+        return { kind: 'state', state: { status: 'processing' } };
+      case 'progress':
+        return {
+          kind: 'state',
+          state: {
+            status: e.pending_approval ? 'awaiting_approval' : 'processing',
+            agentStatuses: e.agent_statuses ?? undefined,
+            pendingApproval: e.pending_approval ?? undefined,
+          },
+        };
+      case 'complete':
+        return { kind: 'state', state: { status: 'completed', result: e.message ?? null, agentStatuses: e.agent_statuses ?? undefined } };
+      case 'error':
+        return { kind: 'ended', error: e.error ?? 'no reason given' };
+      default:
+        return { kind: 'ignore' }; // pulse, and whatever the service adds later
+    }
+  }
+  const parsed = TaskStateSchema.safeParse(json);
+  if (!parsed.success) throw new ResponseFormatError(`Unexpected event from ${endpoint}: ${describeMismatch(parsed.error)}`, { endpoint });
+  return { kind: 'state', state: parsed.data };
 }

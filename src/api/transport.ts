@@ -58,7 +58,7 @@ export interface CallOptions {
 }
 
 export interface RequestSpec {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   /** `METHOD /path/{param}`: names the endpoint in errors and logs. */
   endpoint: string;
@@ -68,6 +68,8 @@ export interface RequestSpec {
   /** Safe to send twice. Submissions are not: they are retried only when they never left this machine. */
   idempotent: boolean;
   headers?: Record<string, string>;
+  /** Never send the API key (the direct upload's PUT goes to a blob store with its own token). */
+  withoutKey?: boolean;
   /** Secrets this request carries besides the key (a gateway key in the body): redacted like the key. */
   secrets?: readonly (string | undefined)[];
 }
@@ -223,7 +225,7 @@ export class Transport {
         url: url.toString(),
         data: hop === 0 ? spec.body : undefined,
         headers: {
-          ...(sameOrigin ? { 'x-api-key': key } : {}),
+          ...(sameOrigin && !spec.withoutKey ? { 'x-api-key': key } : {}),
           'User-Agent': this.options.userAgent ?? 'multi-agent-tasks',
           Accept: 'application/json',
           // Without it Node says `Connection: close` whenever the agent in use (VS Code's proxy agent) is not

@@ -9,7 +9,7 @@ import type { ApiFile } from '../api';
 import { safeName } from '../api/filenames';
 import { LIMITS } from '../api/requests';
 import type { KeyStore } from '../auth/keyStore';
-import { type FileDocumentProvider, decodeText } from '../documents/files';
+import { type FileDocumentProvider, MAX_TEXT_DOCUMENT_BYTES, decodeText } from '../documents/files';
 import { fileDocumentUri } from '../documents/uris';
 import { UserFacingError } from '../errors';
 import { formatBytes } from '../format';
@@ -98,8 +98,8 @@ export class FileActions {
     const file = await this.resolve(arg, vscode.l10n.t('Open which file?'));
     if (!file) return undefined;
     if (!looksLikeTextFile(file)) return this.saveAs(file);
-    const download = await this.d.files.download(file.id);
-    const bytes = await readAll(download.stream, LIMITS.maxUploadBytes * 2);
+    const download = await this.d.files.download(file, MAX_TEXT_DOCUMENT_BYTES + 1);
+    const bytes = await readAll(download.stream, MAX_TEXT_DOCUMENT_BYTES);
     const text = decodeText(bytes);
     if (text === undefined) return this.saveBytes(file, bytes);
     const uri = fileDocumentUri(file);
@@ -114,7 +114,7 @@ export class FileActions {
     if (!file) return undefined;
     const target = await this.askTarget(file);
     if (!target) return undefined;
-    const download = await this.d.files.download(file.id);
+    const download = await this.d.files.download(file);
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Saving {0}…', file.filename) }, () =>
       streamToUri(download.stream, target),
     );

@@ -12,6 +12,7 @@ import type { FileStore } from '../stores/fileStore';
 import type { ModelCatalog } from '../stores/modelCatalog';
 import type { ThreadStore } from '../stores/threadStore';
 import type { AttachmentBasket } from '../tasks/attachments';
+import type { TaskCanceller } from '../tasks/canceller';
 import type { TaskPoller } from '../tasks/poller';
 import type { RecentInstructions } from '../tasks/recentInstructions';
 import type { SubmissionPipeline } from '../tasks/submission';
@@ -24,7 +25,7 @@ import { refreshModels, selectModel } from './models';
 import { orchestrateFile, orchestrateSelection } from './orchestrate';
 import { copyResult, insertResult, openResult } from './results';
 import { registerCommand } from './run';
-import { clearFinished, removeTask, revealSource, runAgain, stopTracking } from './taskActions';
+import { cancelTask, clearFinished, removeTask, revealSource, runAgain, stopTracking } from './taskActions';
 import { newThread, openTranscript, runInThread } from './threads';
 
 export interface CommandDeps {
@@ -34,6 +35,7 @@ export interface CommandDeps {
   store: TaskStore;
   poller: TaskPoller;
   pipeline: SubmissionPipeline;
+  canceller: TaskCanceller;
   basket: AttachmentBasket;
   recent: RecentInstructions;
   threads: ThreadStore;
@@ -63,6 +65,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     bind(Commands.openResult, (arg?: unknown) => openResult({ ui, store }, arg)),
     bind(Commands.copyResult, (arg?: unknown) => copyResult({ ui, store }, arg)),
     bind(Commands.insertResult, (arg?: unknown) => insertResult({ ui, store }, arg)),
+    bind(Commands.cancelTask, (arg?: unknown) => cancelTask({ ui, store, poller, canceller: d.canceller }, arg)),
     bind(Commands.stopTracking, (arg?: unknown) => stopTracking({ ui, store, poller }, arg)),
     bind(Commands.revealSource, (arg: unknown) => revealSource({ store }, arg)),
     bind(Commands.runAgain, (arg: unknown) => runAgain({ ui, store, keys, pipeline }, arg)),

@@ -1,7 +1,8 @@
 /** Actions on tracked tasks: stop tracking, reveal the source, run again, remove, clear finished. */
 import * as vscode from 'vscode';
 import type { KeyStore } from '../auth/keyStore';
-import { UserFacingError } from '../errors';
+import { UserFacingError, errorKind } from '../errors';
+import type { CancelOutcome, TaskCanceller } from '../tasks/canceller';
 import { type SourceRef, type TrackedTask, isFinished } from '../tasks/model';
 import type { TaskPoller } from '../tasks/poller';
 import type { SubmissionPipeline } from '../tasks/submission';
@@ -38,6 +39,35 @@ async function openSource(source: SourceRef): Promise<vscode.TextDocument> {
   }
 }
 
+/**
+ * Cancel Task: stops the task on the service. On the earlier API form (no cancel endpoint) or when the
+ * service no longer knows the task, Stop Tracking is offered instead.
+ */
+export async function cancelTask(d: TaskActionDeps & { canceller: TaskCanceller }, arg?: unknown): Promise<CancelOutcome | undefined> {
+  const task = await resolveTask(d, arg, t => !isFinished(t), vscode.l10n.t('Cancel which task?'));
+  if (!task) return undefined;
+  let outcome: CancelOutcome;
+  try {
+    outcome = await d.canceller.cancel(task.id);
+  } catch (e) {
+    if (errorKind(e) !== 'notFound') throw e;
+    return offerStopTracking(d, task, vscode.l10n.t('The service no longer knows "{0}", so it cannot be canceled there.', task.title));
+  }
+  if (outcome === 'unsupported') {
+    return offerStopTracking(d, task, vscode.l10n.t('The earlier API form (…/api/developer) cannot cancel tasks on the service.'));
+  }
+  if (outcome === 'alreadyFinished') void d.ui.info(vscode.l10n.t('"{0}" had already finished on the service; its outcome shows as usual.', task.title));
+  return outcome;
+}
+
+async function offerStopTracking(d: TaskActionDeps, task: TrackedTask, why: string): Promise<undefined> {
+  const stop = vscode.l10n.t('Stop Tracking');
+  if ((await d.ui.warn(vscode.l10n.t('{0} Stop tracking it instead? The service may still finish it.', why), stop)) === stop) {
+    await stopTracking(d, task.id);
+  }
+  return undefined;
+}
+
 export async function stopTracking(d: TaskActionDeps, arg?: unknown): Promise<void> {
   const task = await resolveTask(d, arg, t => !isFinished(t), vscode.l10n.t('Stop tracking which task?'));
   if (!task) return;
@@ -45,7 +75,7 @@ export async function stopTracking(d: TaskActionDeps, arg?: unknown): Promise<vo
   await d.store.markNotified(task.id); // the user's own action: no "task canceled" popup
   await d.store.finish(task.id, {
     status: 'canceled',
-    error: vscode.l10n.t('Tracking stopped. The service may still finish the task; it has no cancel endpoint.'),
+    error: vscode.l10n.t('Tracking stopped; the task may still run on the service. Its result can be fetched again from the Tasks view (Run Again) or the web console.'),
   });
 }
 

@@ -45,7 +45,7 @@ export class FileDocumentProvider extends Disposable implements vscode.TextDocum
     const id = fileIdOfDocument(uri);
     if (!id) return '';
     try {
-      const download = await this.files.download(id);
+      const download = await this.files.download({ id }, MAX_TEXT_DOCUMENT_BYTES + 1);
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of download.stream) {

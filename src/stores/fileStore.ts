@@ -7,6 +7,7 @@ import type { ApiFile, UploadOptions, UploadSource } from '../api';
 import type { ApiService } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
 import { Disposable } from '../disposable';
+import { UserFacingError, errorKind, inert } from '../errors';
 
 const PAGE_SIZE = 50;
 
@@ -89,8 +90,22 @@ export class FileStore extends Disposable {
     this.refresh();
   }
 
-  download(fileId: string) {
-    return this.api.client().downloadFile(fileId);
+  /**
+   * The file's content as a stream (at most `maxBytes`). The service serves at most 4 MiB inline: a larger
+   * file is a UserFacingError that says so and where to get it.
+   */
+  async download(file: { id: string; filename?: string }, maxBytes?: number) {
+    try {
+      return await this.api.client().downloadFile(file.id, { maxBytes });
+    } catch (e) {
+      if (errorKind(e) !== 'tooLarge') throw e;
+      throw new UserFacingError(
+        vscode.l10n.t(
+          '{0} is larger than the service lets an API key download (4 MiB at a time): download it from the web console.',
+          inert(file.filename ?? file.id),
+        ),
+      );
+    }
   }
 }
 

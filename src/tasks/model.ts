@@ -1,4 +1,5 @@
 /** The tracked-task record and the pure rules about it. No vscode here: the poller is tested in plain Node. */
+import { isTerminalStatus } from '../api/status';
 
 export interface SourceRef {
   /** The document's URI as a string. */
@@ -47,20 +48,17 @@ export interface TrackedTask {
    * (`awaiting_approval`, a pause: the same task resumes and completes after approval).
    */
   approval?: { agentName?: string; permission?: string };
+  /** The user was told about the approval pause (once per task, across reloads and windows). */
+  approvalNotified?: boolean;
   /** Characters of the cached result, when there is one. */
   resultChars?: number;
   /** The completion was shown to the user (never twice, even across reloads and windows). */
   notified?: boolean;
 }
 
-/**
- * The one list of end states. `awaiting_approval` is not among them: it is a pause, and the service
- * resumes the same task after the user approves in the web console.
- */
-export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled']);
-
+/** Completed, failed or canceled (the api layer's one list; `awaiting_approval` is a pause, not an end). */
 export function isFinished(task: Pick<TrackedTask, 'status'>): boolean {
-  return TERMINAL_STATUSES.has(task.status);
+  return isTerminalStatus(task.status);
 }
 
 /** Paused until the user approves in the web console; still tracked, polled slowly. */

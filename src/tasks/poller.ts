@@ -118,6 +118,18 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Stream failures that will not go away by reconnecting. */
+const STREAM_OFF_KINDS: ReadonlySet<string> = new Set([
+  'authentication',
+  'notFound',
+  'unsupported',
+  'permission',
+  'redirect',
+  'configuration',
+  'responseFormat',
+  'tooLarge',
+]);
+
 /** Consecutive 404s before a task is given up: one may be a glitch, three over time are not. */
 const NOT_FOUND_LIMIT = 3;
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -364,8 +376,13 @@ export class TaskPoller {
     } catch (e) {
       if (controller.signal.aborted || this.disposed) return;
       const kind = kindOf(e);
-      if (kind === 'authentication' || kind === 'notFound' || kind === 'unsupported' || kind === 'permission' || kind === 'redirect' || kind === 'configuration') {
-        // The service does not offer the stream to this key: poll every task from now on.
+      if (kind === 'streamEnded') {
+        // The stream's `error` event: the task failed, was canceled, or is unknown. /status says which, now.
+        s.streamRetryAt = this.clock.now() + this.deps.settings().minIntervalMs * 4;
+        this.deps.log?.info(`stream for ${taskId} ended (${messageOf(e)}); reading its status`);
+      } else if (STREAM_OFF_KINDS.has(kind ?? '')) {
+        // The service does not offer the stream to this key, or sends what we cannot read: poll every task
+        // from now on (until the settings or the key change), instead of reconnecting in a loop.
         this.streamUnsupported = true;
         this.deps.log?.info(`stream unavailable (${messageOf(e)}); following tasks by polling`);
         this.deps.onEvent?.({ kind: 'streamUnavailable', message: messageOf(e) });

@@ -142,6 +142,19 @@ export class TaskStore extends Disposable implements PollerStore {
     return true;
   }
 
+  /** Marks the approval pause as told; returns false when it already was. */
+  async markApprovalNotified(taskId: string): Promise<boolean> {
+    const task = this.tasks.get(taskId);
+    if (!task || task.approvalNotified) return false;
+    if (this.memento.get<TrackedTask[]>(StateKeys.tasks, []).some(t => t?.id === taskId && t.approvalNotified)) {
+      this.tasks.set(taskId, { ...task, approvalNotified: true });
+      return false;
+    }
+    this.tasks.set(taskId, { ...task, approvalNotified: true });
+    await this.save();
+    return true;
+  }
+
   async remove(taskId: string): Promise<void> {
     const task = this.tasks.get(taskId);
     if (!task) return;

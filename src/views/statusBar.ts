@@ -84,11 +84,15 @@ export class TaskStatusBar extends Disposable {
 
   private tooltip(running: TrackedTask[], paused: string | undefined, attached: number): vscode.MarkdownString {
     const md = new vscode.MarkdownString('', true);
+    // Only our own Cancel Task command may run from this tooltip; task titles are appended as text.
+    md.isTrusted = { enabledCommands: [Commands.cancelTask] };
     md.appendMarkdown(`**${vscode.l10n.t('Multi-Agent Tasks')}**\n\n`);
     for (const task of running.slice(0, 10)) {
       const pct = task.progress !== undefined ? ` — ${Math.round(task.progress * 100)}%` : '';
       md.appendMarkdown(`$(sync~spin) `);
       md.appendText(`${task.title}${pct}`);
+      const args = encodeURIComponent(JSON.stringify([task.id]));
+      md.appendMarkdown(` · [$(stop-circle) ${vscode.l10n.t('Cancel')}](command:${Commands.cancelTask}?${args} "${vscode.l10n.t('Cancel this task on the service')}")`);
       md.appendMarkdown('\n\n');
     }
     if (running.length > 10) md.appendText(`${vscode.l10n.t('…and {0} more', running.length - 10)}\n\n`);

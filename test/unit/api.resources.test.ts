@@ -8,6 +8,7 @@ import {
   NotFoundError,
   TimeoutError,
   TooLargeError,
+  UnsupportedError,
   filenameFromDisposition,
   isTerminalStatus,
 } from '../../src/api';
@@ -18,6 +19,8 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
   return Buffer.concat(chunks);
 }
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 describe('api: files, threads, account', () => {
   const emulator = useEmulator();
@@ -30,7 +33,8 @@ describe('api: files, threads, account', () => {
   describe('files', () => {
     it('uploads from disk, lists, gets, downloads the exact bytes with the name, and deletes', async () => {
       const client = clientFor(emulator());
-      const bytes = randomBytes(1024 * 1024 + 17);
+      // A PNG by its first bytes (the service judges types by content), binary after that.
+      const bytes = Buffer.concat([PNG_SIGNATURE, randomBytes(1024 * 1024 + 17)]);
       const file = path.join(dir, 'données é.bin');
       writeFileSync(file, bytes);
       let progress = 0;
@@ -66,6 +70,36 @@ describe('api: files, threads, account', () => {
       assert.ok((second.files?.length ?? 0) >= 1);
       const ids = new Set([...(first.files ?? []), ...(second.files ?? [])].map(f => f.id));
       assert.equal(ids.size, (first.files?.length ?? 0) + (second.files?.length ?? 0), 'pages do not overlap');
+    });
+
+    it('refuses a type the service does not store, judged by the bytes, before sending anything', async () => {
+      const file = path.join(dir, 'archive.txt');
+      writeFileSync(file, Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0, 1, 2, 3]));
+      const error = await rejectsWith(clientFor(emulator()).uploadFile({ path: file }), UnsupportedError);
+      assert.match(error.message, /archive\.txt is not a type the service stores.*nothing was uploaded/);
+      assert.equal(emulator().requests.length, 0);
+    });
+
+    it('uploads a file over the platform request limit through the direct flow, without the key at the blob store', async () => {
+      const emu = emulator();
+      emu.configure({ bodyLimitBytes: 4_500_000, sniffUploads: true });
+      const client = clientFor(emu);
+      const bytes = Buffer.from('0123456789abcdef\n'.repeat(500_000)); // 8.5 MB of text
+      const file = path.join(dir, 'large notes.txt');
+      writeFileSync(file, bytes);
+      let progress = 0;
+      const uploaded = await client.uploadFile({ path: file }, { onProgress: sent => (progress = sent) });
+      assert.equal(uploaded.bytes, bytes.length);
+      assert.equal(progress, bytes.length);
+      assert.deepStrictEqual(
+        emu.requests.filter(r => r.method !== 'GET').map(r => `${r.method} ${r.path}`),
+        ['POST /api/v1/developer/files/upload-token', 'POST /api/v1/developer/files/complete'],
+      );
+      const put = emu.otherOriginRequests.find(r => r.method === 'PUT');
+      assert.ok(put, 'the bytes went to the blob store');
+      assert.equal(put.headers['x-api-key'], undefined, 'never the API key to the blob store');
+      assert.match(String(put.headers.authorization), /^Bearer /);
+      assert.ok(emu.files().find(f => f.id === uploaded.id)?.bytes.equals(bytes), 'the service stored exactly these bytes');
     });
 
     it('refuses a file over 10 MB before sending anything', async () => {
@@ -145,7 +179,7 @@ describe('api: files, threads, account', () => {
       assert.ok(usage.usageHistory?.every(h => typeof h.date === 'string' && typeof h.count === 'number'));
       assert.ok((usage.apiKeys?.length ?? 0) >= 1);
       assert.equal(typeof usage.monthlyQuota, 'number');
-      await client.uploadFile({ data: Buffer.alloc(1000), filename: 'storage.bin' });
+      await client.uploadFile({ data: Buffer.from('x'.repeat(1000)), filename: 'storage.txt' });
       const storage = await client.getStorage();
       assert.ok(storage.usedBytes >= 1000);
       assert.ok(storage.quotaBytes > storage.usedBytes);

@@ -25,6 +25,11 @@ import { type HostileServer, flood, startHostile } from './hostileServer';
 const KEY = 'tfai_hostile_0123456789abcdef';
 const GATEWAY_KEY = 'gw_hostile_secret_42';
 const MB = 1024 * 1024;
+/**
+ * The loop stall allowed in an assertion. Parsing stalls about 10 ms here (the table prints it); a quadratic
+ * parser stalls for seconds. The margin over the 50 ms goal absorbs a busy 2-core CI machine.
+ */
+const MAX_STALL_MS = 200;
 
 interface Measured<T> {
   value?: T;
@@ -219,7 +224,7 @@ describe('hostile server', function () {
       };
       const m = await measure('64 MB SSE line', () => client().streamTask('task_1'));
       failed(m, ResponseTooLargeError);
-      assert.ok(m.lagMs < 50, `the event loop stalled ${m.lagMs.toFixed(1)} ms`);
+      assert.ok(m.lagMs < MAX_STALL_MS, `the event loop stalled ${m.lagMs.toFixed(1)} ms`);
       assert.ok(m.growthMb < 64, `RSS grew ${m.growthMb.toFixed(1)} MB`);
     });
 
@@ -230,7 +235,7 @@ describe('hostile server', function () {
       };
       const m = await measure('64 MB SSE event (many lines)', () => client().streamTask('task_1'));
       failed(m, ResponseTooLargeError);
-      assert.ok(m.lagMs < 50, `the event loop stalled ${m.lagMs.toFixed(1)} ms`);
+      assert.ok(m.lagMs < MAX_STALL_MS, `the event loop stalled ${m.lagMs.toFixed(1)} ms`);
     });
 
     it('bytes that never complete an event do not keep it alive (idle bound)', async () => {

@@ -2,12 +2,20 @@
 import type { Readable } from 'node:stream';
 import { BODY_LIMITS, BODY_TIMEOUTS, guardStream } from '../bodies';
 import { filenameFromDisposition } from '../filenames';
-import { type UploadOptions, type UploadSource, multipart, uploadCall } from '../multipart';
+import { type InspectedSource, type UploadOptions, type UploadSource, checkUploadSize, inspectSource, multipart, rawBody, uploadCall } from '../multipart';
+import { checkedUrl } from '../addresses';
+import { TooLargeError, UnsupportedError } from '../errors';
+import { sniffUploadType } from '../sniff';
 import { ApiResource, enc } from '../resource';
 import { checkId, checkText } from '../requests';
-import { DeleteFileSchema, FileListSchema, FileSchema, FileUploadTokenSchema } from '../schemas';
+import { BlobPutSchema, DeleteFileSchema, FileListSchema, FileSchema, FileUploadTokenSchema } from '../schemas';
 import type { CallOptions } from '../transport';
 import type { PageRequest } from './threads';
+
+/** The platform refuses request bodies over this many bytes before the service sees them. */
+export const PLATFORM_BODY_LIMIT_BYTES = 4_500_000;
+/** Room for the multipart boundary and headers around the file. */
+const MULTIPART_OVERHEAD_BYTES = 2048;
 
 export interface Download {
   /** The body, bounded: it errors with ResponseTooLargeError past `maxBytes`, TimeoutError when it stalls. */
@@ -37,10 +45,26 @@ export class Files extends ApiResource {
     );
   }
 
-  /** POST /files, multipart, streamed from disk. The 10 MB limit is checked before sending. */
+  /**
+   * Uploads a file (10 MB at most), streamed from disk. Its type is checked on its bytes first (the service
+   * refuses other types with 415 after the whole upload). Up to the platform's request limit it is one
+   * multipart POST /files; above, the direct flow: an upload token, a PUT of the bytes to the blob store
+   * (its own token, never the API key), then POST /files/complete.
+   */
   async upload(source: UploadSource, options: UploadOptions & { purpose?: string } = {}) {
     this.requireCurrent('/files');
-    const form = await multipart(source, { purpose: options.purpose ?? 'assistants' }, options.onProgress);
+    const file = await inspectSource(source);
+    checkUploadSize(file.size, file.filename);
+    const type = sniffUploadType(file.head);
+    if (!type) {
+      throw new UnsupportedError(
+        `${file.filename} is not a type the service stores (text, JSON, CSV, Markdown, SVG, PDF, PNG, JPEG, GIF or WebP, judged by its content): nothing was uploaded.`,
+        { endpoint: 'POST /files' },
+      );
+    }
+    const purpose = options.purpose ?? 'assistants';
+    if (file.size + MULTIPART_OVERHEAD_BYTES > PLATFORM_BODY_LIMIT_BYTES) return this.uploadDirect(source, file, type, purpose, options);
+    const form = await multipart(source, { purpose }, options.onProgress);
     return this.transport.json(
       this.current('POST', '/files', '/files', { body: form.stream, headers: form.headers, idempotent: false }),
       FileSchema,
@@ -81,6 +105,29 @@ export class Files extends ApiResource {
       contentType: headers['content-type'],
       contentLength: Number.isFinite(length) && headers['content-length'] !== undefined ? length : undefined,
     };
+  }
+
+  private async uploadDirect(source: UploadSource, file: InspectedSource, type: string, purpose: string, options: UploadOptions) {
+    const token = await this.createUploadToken({ filename: file.filename, mime_type: type, purpose }, { signal: options.signal });
+    if (token.max_bytes !== undefined && file.size > token.max_bytes) {
+      throw new TooLargeError(`${file.filename} is ${file.size} bytes; the service takes at most ${token.max_bytes} here.`, { endpoint: 'POST /files/upload-token' });
+    }
+    const target = checkedUrl(token.upload_url, 'upload address');
+    await this.transport.json(
+      {
+        method: 'PUT',
+        url: target.toString(),
+        endpoint: 'PUT {upload_url}',
+        body: rawBody(source, file.size, options.onProgress),
+        headers: { 'Content-Type': type, 'Content-Length': String(file.size), Authorization: `Bearer ${token.upload_token}` },
+        idempotent: false,
+        withoutKey: true,
+        secrets: [token.upload_token],
+      },
+      BlobPutSchema,
+      uploadCall(options),
+    );
+    return this.completeUpload({ file_id: token.file_id, pathname: token.pathname, filename: file.filename, mime_type: type, purpose }, { signal: options.signal });
   }
 
   /** POST /files/upload-token: the first step of the direct upload flow (files over 4.5 MB). */

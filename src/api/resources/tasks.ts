@@ -2,7 +2,7 @@
 import { ApiResource, enc } from '../resource';
 import { redactSecrets } from '../redact';
 import { type SubmitTaskRequest, buildRunBody, checkId } from '../requests';
-import { type TaskResult, TaskResultSchema, type TaskState, TaskStateSchema, TaskSubmissionSchema } from '../schemas';
+import { type TaskCancel, TaskCancelSchema, type TaskResult, TaskResultSchema, type TaskState, TaskStateSchema, TaskSubmissionSchema } from '../schemas';
 import { type StreamOptions, followTaskStream } from '../taskStream';
 import type { CallOptions, RequestSpec } from '../transport';
 
@@ -29,6 +29,27 @@ export class Tasks extends ApiResource {
     const id = checkId(taskId, 'task id');
     const result = await this.transport.json(this.api('GET', `/results/${enc(id)}`, '/results/{taskId}'), TaskResultSchema, call);
     return redactTexts(result, await this.transport.secretsFor());
+  }
+
+  /**
+   * POST {engine}/api/v1/tasks/{taskId}/cancel: stops a task of the key's owner on the service (404 unknown,
+   * 403 another user's). Not under the Developer base URL, like the stream; the current API form only.
+   */
+  async cancel(taskId: string, call?: CallOptions): Promise<TaskCancel> {
+    const id = checkId(taskId, 'task id');
+    this.requireCurrent('/api/v1/tasks/{taskId}/cancel');
+    return this.transport.json(
+      {
+        method: 'POST',
+        url: `${this.core.addresses.streamUrl}/api/v1/tasks/${enc(id)}/cancel`,
+        endpoint: 'POST /api/v1/tasks/{taskId}/cancel',
+        body: {},
+        // Canceling twice is harmless: the second answer is the canceled state.
+        idempotent: true,
+      },
+      TaskCancelSchema,
+      call,
+    );
   }
 
   /**
