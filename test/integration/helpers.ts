@@ -94,21 +94,17 @@ export async function setSetting(name: string, value: unknown): Promise<void> {
 /**
  * Kinder-than-live emulator switches the integration suites still rely on (issue 11); the emulator's defaults
  * are the live service's. Remove each one as the client learns the live behaviour.
- * - streamFormat 'taskState': the extension's stream reader parses TaskState events.
  * - progressModel 'linear': sidebar "refreshes one node on progress" and the poller were written against
  *   evenly rising progress.
  * - usageAcceptsKey: sidebar "models and usage" opens the usage panel, which reads /usage and /keys with the key.
  * - threadPaging: sidebar threads test reads `/threads?limit=100` after creating 21 threads.
- * - sniffUploads false: sidebar "uploads, lists, opens, saves and deletes files" uploads random bytes (blob.bin).
  * - utf8DownloadNames: the same test opens and saves the download under its exact name.
  * - strictRunRequest false: faults/1-status sends the gateway key (vercelAiKey) in the run body.
  */
 export const INTEGRATION_KINDER_SWITCHES: EmulatorOptions = {
-  streamFormat: 'taskState',
   progressModel: 'linear',
   usageAcceptsKey: true,
   threadPaging: true,
-  sniffUploads: false,
   utf8DownloadNames: true,
   strictRunRequest: false,
 };

@@ -4,8 +4,8 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { LIVE_EMULATOR, setSetting, useExtensionWithEmulator, waitFor } from './helpers';
-import { orchestrate, runPosts, shownMessage, useSettings } from './faults/common';
+import { LIVE_EMULATOR, setSetting, useExtensionWithEmulator, waitFor, workspaceUri } from './helpers';
+import { completedWithResult, finished, orchestrate, requestsTo, runPosts, shownMessage, statusGets, useSettings, withSetting } from './faults/common';
 
 describe('live service', () => {
   const ctx = useExtensionWithEmulator({ taskDurationMs: 1500, ...LIVE_EMULATOR });
@@ -35,5 +35,88 @@ describe('live service', () => {
     assert.match(html, /of 1\.0 GB used/, 'storage, which the key can read, is shown');
     assert.doesNotMatch(html, /rejected the API key/);
     panel.dispose();
+  });
+
+  it('follows a task over the typed event stream: one stream request, no status polls, the result', async () => {
+    const undo = await withSetting('useStream', true);
+    try {
+      ctx.api.poller.resume();
+      const task = (await orchestrate(ctx, 'Over the typed stream'))!;
+      await completedWithResult(ctx, task.id);
+      assert.strictEqual(requestsTo(ctx, 'GET', '/stream/').length, 1, 'one stream request');
+      assert.strictEqual(statusGets(ctx).length, 0, 'no polls while the stream works');
+    } finally {
+      await undo();
+    }
+  });
+
+  it('Cancel Task cancels on the service; the task shows canceled once the service confirms', async () => {
+    ctx.emulator.setTaskDuration(20_000);
+    const task = (await orchestrate(ctx, 'Cancel me'))!;
+    await vscode.commands.executeCommand('multiAgent.cancelTask', task.id);
+    const posts = requestsTo(ctx, 'POST', `/api/v1/tasks/${task.id}/cancel`);
+    assert.strictEqual(posts.length, 1, 'one cancel request');
+    assert.strictEqual(posts[0].headers['x-api-key'], ctx.emulator.apiKey);
+    assert.strictEqual(ctx.emulator.task(task.id)?.status, 'canceled', 'canceled on the service');
+    const done = await finished(ctx, task.id);
+    assert.strictEqual(done.status, 'canceled');
+    assert.deepStrictEqual(ctx.user.messages('error'), [], 'no error popup for the user\'s own action');
+  });
+
+  it('an approval pause is not the end: the user is told once, and the same task\'s result arrives after approval', async () => {
+    ctx.emulator.setNextTask({ outcome: 'awaiting_approval', durationMs: 600 });
+    const task = (await orchestrate(ctx, 'Needs approval'))!;
+    await waitFor(() => ctx.api.store.get(task.id)?.status === 'awaiting_approval', 'the pause');
+    const told = await shownMessage(ctx, /waits for your approval/);
+    assert.deepStrictEqual(told.actions, ['Open Web Console']);
+    assert.doesNotMatch(told.message, /run it again/i);
+    assert.strictEqual(ctx.api.store.get(task.id)?.finishedAt, undefined, 'still tracked');
+    ctx.emulator.approve(task.id);
+    await completedWithResult(ctx, task.id, 60_000);
+    assert.strictEqual(ctx.user.messages().filter(m => /waits for your approval/.test(m)).length, 1, 'told once');
+    assert.strictEqual(runPosts(ctx).length, 1, 'never sent again');
+  });
+
+  it('429s without Retry-After: polling backs off from about a second, not 30 s, and the task completes', async () => {
+    const undo = await withSetting('useStream', false);
+    try {
+      ctx.emulator.addFault({ kind: 'status', method: 'GET', path: '/status/', status: 429, times: 2 });
+      const t0 = Date.now();
+      const task = (await orchestrate(ctx, 'Rate limited'))!;
+      await completedWithResult(ctx, task.id);
+      assert.strictEqual(statusGets(ctx).filter(r => r.status === 429).length, 2);
+      // 1.5 s of task plus two backoffs from about a second; a 30 s pause per 429 would take a minute.
+      assert.ok(Date.now() - t0 < 15_000, `took ${Date.now() - t0} ms`);
+    } finally {
+      await undo();
+    }
+  });
+
+  it('uploads an 8 MB file through the direct flow (never the key to the blob store)', async () => {
+    const uri = workspaceUri('tmp-live', 'big notes.txt');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('0123456789abcdef\n'.repeat(500_000)));
+    try {
+      const uploaded = await vscode.commands.executeCommand<{ id: string; bytes?: number }[]>('multiAgent.uploadFile', uri);
+      assert.strictEqual(uploaded?.length, 1, JSON.stringify(ctx.user.shown));
+      assert.strictEqual(uploaded[0].bytes, 8_500_000);
+      assert.ok(requestsTo(ctx, 'POST', '/files/upload-token').length === 1 && requestsTo(ctx, 'POST', '/files/complete').length === 1);
+      const put = ctx.emulator.otherOriginRequests.find(r => r.method === 'PUT');
+      assert.ok(put && put.headers['x-api-key'] === undefined, 'the blob store never sees the key');
+    } finally {
+      await vscode.workspace.fs.delete(workspaceUri('tmp-live'), { recursive: true });
+    }
+  });
+
+  it('a file type the service refuses (judged by content) is refused before sending, with a clear message', async () => {
+    const uri = workspaceUri('tmp-live', 'archive.txt');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 1, 2, 3, 4]));
+    try {
+      const uploaded = await vscode.commands.executeCommand<unknown[]>('multiAgent.uploadFile', uri);
+      assert.ok(!uploaded?.length);
+      await shownMessage(ctx, /archive\.txt is not a type the service stores/);
+      assert.strictEqual(requestsTo(ctx, 'POST', '/files').length, 0, 'nothing was sent');
+    } finally {
+      await vscode.workspace.fs.delete(workspaceUri('tmp-live'), { recursive: true });
+    }
   });
 });

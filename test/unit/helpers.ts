@@ -22,15 +22,11 @@ export class MemoryLogger implements Logger {
  * learns the live behaviour; the emulator's defaults are the live service's.
  * - usageAcceptsKey: /usage and /keys (api.resources "account"; api.errors, api.retry and api.tasks use /usage
  *   as a plain read endpoint).
- * - streamFormat 'taskState': api.resources "task stream" parses TaskState events.
- * - sniffUploads false: api.resources "files" uploads random bytes (sniffed as application/octet-stream → 415).
  * - strictRunRequest false: api.tasks "sends the current form body" sends role_models and vercelAiKey.
  * - utf8DownloadNames: api.resources "files" expects the exact name 'données é.bin' back from a download.
  */
 export const UNIT_KINDER_SWITCHES: EmulatorOptions = {
   usageAcceptsKey: true,
-  streamFormat: 'taskState',
-  sniffUploads: false,
   strictRunRequest: false,
   utf8DownloadNames: true,
 };
