@@ -45,6 +45,7 @@ export type TestApi = Services & {
   sidebar: Sidebar;
   statusBar: TaskStatusBar;
   usagePanel: UsagePanel;
+  notifier: CompletionNotifier;
 };
 
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
@@ -164,7 +165,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     const run = performance.now() - activateStart;
     log.info(`activated in ${(load + run).toFixed(1)} ms (bundle load ${load.toFixed(1)} ms + activate ${run.toFixed(1)} ms)`);
   }
-  return context.extensionMode === vscode.ExtensionMode.Test ? { ...services, loadApi, sidebar, statusBar, usagePanel } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { ...services, loadApi, sidebar, statusBar, usagePanel, notifier } : undefined;
 }
 
 export function deactivate(): void {

@@ -16,8 +16,34 @@ export function filenameFromDisposition(header: string | undefined): string | un
   return safeName(plain[2] !== undefined ? plain[2].replace(/\\(.)/g, '$1') : plain[1].trim());
 }
 
-/** A server-chosen name must not lead outside the folder it is saved in. */
+/** Names Windows reserves for devices, with or without an extension. */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
+/** Bytes in a file name on common file systems. */
+const MAX_NAME_BYTES = 255;
+
+/**
+ * A server-chosen name made safe to save on any system: no folders, no control or bidi characters (which
+ * can disguise an extension), none of `<>:"|?*`, no trailing dots or spaces, no reserved device names, at
+ * most 255 bytes (the extension kept). Undefined when nothing usable is left.
+ */
 export function safeName(name: string): string | undefined {
-  const base = name.split(/[\\/]/).pop()?.replace(/[\u0000-\u001f]/g, '').trim();
-  return base && base !== '.' && base !== '..' ? base : undefined;
+  let base = (name.split(/[\\/]/).pop() ?? '')
+    .replace(/[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '')
+    .replace(/[<>:"|?*]/g, '_')
+    .trim()
+    .replace(/[. ]+$/, '');
+  if (!base || base === '.' || base === '..') return undefined;
+  if (WINDOWS_RESERVED.test(base)) base = `_${base}`;
+  return truncateBytes(base, MAX_NAME_BYTES);
+}
+
+/** Cuts the stem (never the extension, if it is short) so the UTF-8 name fits `max` bytes. */
+function truncateBytes(name: string, max: number): string {
+  const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
+  if (bytes(name) <= max) return name;
+  const dot = name.lastIndexOf('.');
+  const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
+  let stem = [...name.slice(0, name.length - ext.length)];
+  while (stem.length && bytes(stem.join('') + ext) > max) stem = stem.slice(0, Math.max(0, stem.length - Math.max(1, Math.floor((bytes(stem.join('') + ext) - max) / 4))));
+  return (stem.join('').replace(/[. ]+$/, '') || '_') + ext;
 }

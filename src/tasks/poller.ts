@@ -5,6 +5,7 @@
  * rejected key. Where the service pushes states over Server-Sent Events the task follows the stream
  * instead and falls back to polling on any error. No vscode here: tests drive it with a fake clock.
  */
+import { setMaxListeners } from 'node:events';
 import { type ObservedState, type TrackedTask, agentsOf, isAwaitingApproval, isFinished } from './model';
 
 /**
@@ -191,6 +192,8 @@ export class TaskPoller {
 
   constructor(private readonly deps: PollerDeps) {
     this.clock = deps.clock ?? systemClock;
+    // Every poll and every open stream listens to this one signal (up to maxInFlight + maxStreams at once).
+    setMaxListeners(200, this.aborter.signal);
   }
 
   /** Looks at the store again: new tasks get scheduled, and a due poll runs now. */

@@ -41,9 +41,9 @@ describe('e2e: workbench with the packaged extension', function () {
     await wb!.screenshot('extensions-installed');
   });
 
-  it('offers its contributed commands in the command palette', async function () {
+  it('offers its contributed commands in the command palette', async () => {
     const commands = manifest.contributes?.commands ?? [];
-    if (!commands.length) this.skip();
+    assert.ok(commands.length >= 10, `the manifest contributes ${commands.length} commands`);
     const c = commands[0];
     const title = c.category ? `${c.category}: ${c.title}` : c.title;
     const found = await wb!.findCommandsInPalette(title);

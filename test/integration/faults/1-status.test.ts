@@ -102,7 +102,7 @@ describe('faults: 1 every status on every call', () => {
       const limited = await waitFor(() => statusGets(ctx).find(r => r.status === 429 && r.endedAt), 'the 429');
       await waitFor(() => /5 tasks waiting/.test(ctx.api.statusBar.item.text), 'the status bar to say the tasks wait', 1000);
       const tooltip = ctx.api.statusBar.item.tooltip as vscode.MarkdownString;
-      assert.match(tooltip.value.replace(/&nbsp;/g, ' '), /Rate limited: polling resumes at/);
+      assert.match(tooltip.value.replace(/&nbsp;/g, ' '), /(Rate limited|at capacity|rate limit is reached): polling resumes at/);
       const end = limited.endedAt! + 2000;
       await sleep(end + 1500 - Date.now());
       const during = statusGets(ctx).filter(r => r.startedAt > limited.endedAt! + 100 && r.startedAt < end - 50);

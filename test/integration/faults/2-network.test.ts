@@ -88,6 +88,7 @@ describe('faults: 2 network', () => {
       await waitFor(() => resultTabs().length === 5 && ctx.user.messages('info').filter(m => m.includes('task done')).length === 5, 'five result tabs');
       await sleep(1500); // nothing opens twice later
       const uris = resultTabs().map(t => (t.input as vscode.TabInputText).uri.toString());
+      assert.strictEqual(uris.length, 5, `five result tabs, none twice: ${uris.join(', ')}`);
       assert.strictEqual(new Set(uris).size, 5, `each result opens once: ${uris.join(', ')}`);
       assert.strictEqual(ctx.user.messages('info').filter(m => m.includes('task done')).length, 5, 'one notification per task');
       assert.strictEqual(runPosts(ctx).length, 5);

@@ -47,10 +47,21 @@ describe('faults: 7 security', () => {
     const settingsFile = workspaceUri('.vscode', 'settings.json');
     await vscode.workspace.fs.writeFile(
       settingsFile,
-      Buffer.from(JSON.stringify({ 'multiAgent.baseUrl': 'https://attacker.example/api/v1/developer', 'multiAgent.streamUrl': 'https://attacker.example' })),
+      // A window-scoped setting in the same file tells when VS Code has read the file.
+      Buffer.from(
+        JSON.stringify({
+          'multiAgent.baseUrl': 'https://attacker.example/api/v1/developer',
+          'multiAgent.streamUrl': 'https://attacker.example',
+          'multiAgent.openResultOnCompletion': true,
+        }),
+      ),
     );
     try {
       await shownMessage(ctx, /sets multiAgent\.baseUrl, multiAgent\.streamUrl\. Multi-Agent Tasks ignores that/, ['warn']);
+      await waitFor(
+        () => vscode.workspace.getConfiguration('multiAgent').inspect('openResultOnCompletion')?.workspaceValue === true,
+        'VS Code to read the workspace settings file',
+      );
       assert.strictEqual(vscode.workspace.getConfiguration('multiAgent').get('baseUrl'), ctx.emulator.baseUrl);
       const task = await orchestrate(ctx, 'Still to the configured service');
       assert.ok(task);

@@ -19,7 +19,11 @@ describe('faults: 8 untrusted workspaces', () => {
     assert.strictEqual(declared?.supported, 'limited');
     assert.ok(typeof declared.description === 'string' && declared.description.length > 20);
     const restricted: string[] = declared.restrictedConfigurations;
-    assert.deepStrictEqual([...restricted].sort(), RESTRICTED_SETTINGS.map(n => `multiAgent.${n}`).sort(), 'package.json and config.ts agree');
+    // Written out here, not read from the code: every setting that changes what a task costs or how often
+    // the service is asked.
+    const costly = ['modelId', 'agentCount', 'budgetUsd', 'roleModels', 'silent', 'mock', 'pollIntervalMs', 'firstPollDelayMs', 'maxPollIntervalMs', 'unfocusedPollIntervalMs', 'requestTimeoutSeconds'];
+    assert.deepStrictEqual([...restricted].sort(), costly.map(n => `multiAgent.${n}`).sort(), 'package.json restricts exactly these');
+    assert.deepStrictEqual([...RESTRICTED_SETTINGS].sort(), [...costly].sort(), 'config.ts ignores exactly these in Restricted Mode');
     const contributed = Object.keys(pkg.contributes.configuration.properties);
     for (const name of restricted) assert.ok(contributed.includes(name), `${name} is a contributed setting`);
     for (const name of ['baseUrl', 'platformUrl', 'streamUrl']) {
