@@ -12,6 +12,8 @@ export const Commands = {
   copyResult: 'multiAgent.copyResult',
   insertResult: 'multiAgent.insertResult',
   stopTracking: 'multiAgent.stopTracking',
+  cancelTask: 'multiAgent.cancelTask',
+  applyToSource: 'multiAgent.applyToSource',
   showLog: 'multiAgent.showLog',
   showTasks: 'multiAgent.showTasks',
   // Sidebar: tasks
