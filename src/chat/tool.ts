@@ -55,16 +55,25 @@ export function parseToolInput(input: unknown): ToolInput {
 export class MultiAgentTool implements vscode.LanguageModelTool<ToolInput> {
   constructor(private readonly deps: ChatDeps) {}
 
-  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ToolInput>): vscode.PreparedToolInvocation {
-    const input = options.input as Partial<ToolInput> | undefined;
-    const prompt = typeof input?.prompt === 'string' ? input.prompt.trim() : '';
-    const short = prompt.length > 200 ? `${prompt.slice(0, 199)}…` : prompt;
-    const files = Array.isArray(input?.files) ? input.files.filter(f => typeof f === 'string') : [];
-    const agents = typeof input?.agentCount === 'number' ? input.agentCount : undefined;
+  /**
+   * Asks before anything is sent, because a task costs the user quota. Input that will be rejected, or a
+   * missing key, asks nothing: `invoke` then explains the problem without a pointless question.
+   */
+  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ToolInput>): Promise<vscode.PreparedToolInvocation> {
+    let input: ToolInput;
+    try {
+      input = parseToolInput(options.input);
+    } catch {
+      return { invocationMessage: vscode.l10n.t('Checking the multi-agent task…') };
+    }
+    if (!(await this.deps.keys.getApiKey())) return { invocationMessage: vscode.l10n.t('Checking the multi-agent task…') };
+    const short = input.prompt.length > 200 ? `${input.prompt.slice(0, 199)}…` : input.prompt;
+    const files = input.files ?? [];
+    const agents = input.agentCount;
     const message = new vscode.MarkdownString();
     message.appendText(vscode.l10n.t('Send this task to the multi-agent service? It runs on your account and uses your quota.'));
     message.appendText('\n\n');
-    message.appendText(short || vscode.l10n.t('(no prompt)'));
+    message.appendText(short);
     if (files.length) message.appendText(`\n\n${vscode.l10n.t('Files: {0}', files.join(', '))}`);
     if (agents) message.appendText(`\n\n${vscode.l10n.t('Agents: {0}', agents)}`);
     return {
