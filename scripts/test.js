@@ -69,8 +69,8 @@ async function main() {
   let installFailed = false;
 
   if (!flag('MAT_SKIP_INSTALL') && (layers.includes('integration') || layers.includes('e2e'))) {
-    // e2e runs on 1.100; integration on each requested version.
-    const needed = new Set(layers.includes('e2e') ? ['1.100'] : []);
+    // e2e runs on 1.100, its chat suite on the newest (the Chat view); integration on each requested version.
+    const needed = new Set(layers.includes('e2e') ? ['1.100', 'newest'] : []);
     if (layers.includes('integration')) for (const v of versions) needed.add(v);
     for (const v of needed) {
       const arg = v === 'newest' || v.startsWith('1.139') ? '24' : '20';

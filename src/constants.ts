@@ -13,6 +13,7 @@ export const Commands = {
   insertResult: 'multiAgent.insertResult',
   cancelTask: 'multiAgent.cancelTask',
   stopTracking: 'multiAgent.stopTracking',
+  applyToSource: 'multiAgent.applyToSource',
   showLog: 'multiAgent.showLog',
   showTasks: 'multiAgent.showTasks',
   // Sidebar: tasks

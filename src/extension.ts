@@ -8,6 +8,7 @@ import { WorkspaceAddressGuard } from './addressGuard';
 import { ApiService, loadApi } from './apiService';
 import { demoKey } from './auth/demoKey';
 import { KeyStore } from './auth/keyStore';
+import { registerChat } from './chat/index';
 import { registerCommands } from './commands/index';
 import { showDescribed } from './commands/run';
 import { affects, readSettings } from './config';
@@ -128,6 +129,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     vscode.workspace.registerTextDocumentContentProvider(FILE_SCHEME, services.fileDocuments),
     registerTranscripts(threads),
     registerCommands({ ...services, basket: attachments, usage: usagePanel }),
+    registerChat({ log, keys, store, pipeline, threads, extensionUri: context.extensionUri }),
     pollerStatus.onDidFindProblem(problem => showDescribed(ui, problem)),
     keys.onDidChange(which => {
       if (which !== 'apiKey') return;

@@ -7,6 +7,7 @@
 //   await wb.waitForNotification('Done');
 //   await wb.screenshot('after-run');                              // test-output/screenshots/after-run.png
 //   await wb.close();
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
@@ -32,8 +33,8 @@ interface CodeServer {
 const harness = require(path.join(REPO_ROOT, 'test', 'harness', 'codeserver.js')) as {
   makeRunDir(prefix?: string): string;
   copyWorkspace(src: string, dir: string): string;
-  installExtension(vsix: string, extensionsDir: string): void;
-  startCodeServer(opts: { settings?: Record<string, unknown>; extensionsDir?: string; env?: Record<string, string> }): Promise<CodeServer>;
+  installExtension(vsix: string, extensionsDir: string, version?: string): void;
+  startCodeServer(opts: { settings?: Record<string, unknown>; extensionsDir?: string; env?: Record<string, string>; version?: string }): Promise<CodeServer>;
   workbenchUrl(server: CodeServer, folder?: string | null, query?: string): string;
 };
 const { launchChromium } = require(path.join(REPO_ROOT, 'test', 'harness', 'chromium.js')) as {
@@ -49,6 +50,10 @@ export interface WorkbenchOptions {
   vsix?: string | null;
   /** Extra environment for code-server and its extension host. */
   env?: Record<string, string>;
+  /** Which code-server: '1.100' or 'newest' (default: env VSCODE_VERSION, else 1.100). */
+  vscodeVersion?: string;
+  /** More .vsix files to install next to the extension (test-only helpers, see packageFixture). */
+  extraVsix?: string[];
 }
 
 export class Workbench {
@@ -194,9 +199,10 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   const workspace = opts.workspace === undefined ? harness.copyWorkspace(WORKSPACE, scratchDir) : opts.workspace;
   if (vsix) {
     if (!fs.existsSync(vsix)) throw new Error(`${vsix} not found: run \`npm run package\``);
-    harness.installExtension(vsix, extensionsDir);
+    harness.installExtension(vsix, extensionsDir, opts.vscodeVersion);
   }
-  const server = await harness.startCodeServer({ settings: opts.settings, extensionsDir, env: opts.env });
+  for (const extra of opts.extraVsix ?? []) harness.installExtension(extra, extensionsDir, opts.vscodeVersion);
+  const server = await harness.startCodeServer({ settings: opts.settings, extensionsDir, env: opts.env, version: opts.vscodeVersion });
   let browser;
   try {
     browser = await launchChromium({ profileDir: path.join(server.root, 'chrome-profile') });
@@ -208,6 +214,20 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     throw e;
   }
   return new Workbench(browser.page, browser.context, server, browser.close, scratchDir, workspace);
+}
+
+/**
+ * Packages a test-only helper extension (a folder under test/fixtures) into `<outDir>/<folder name>.vsix`
+ * with the repository's vsce; returns the file. Offline: no dependency detection.
+ */
+export function packageFixture(folder: string, outDir: string): string {
+  const out = path.join(outDir, `${path.basename(folder)}.vsix`);
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out], {
+    cwd: folder,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120_000,
+  });
+  return out;
 }
 
 /** The extension's package.json (from the repo root), with %placeholders% resolved from package.nls.json as VS Code shows them. */

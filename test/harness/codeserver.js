@@ -20,12 +20,12 @@ const VERSIONS = {
 };
 VERSIONS['1.139'] = VERSIONS.newest;
 
-/** Which code-server to run: { bin, env (PATH etc. to merge), label }. */
-function resolveCodeServer() {
-  if (process.env.CODE_SERVER_BIN) {
+/** Which code-server to run: { bin, env (PATH etc. to merge), label }. `version` (a VERSIONS key) wins over env VSCODE_VERSION. */
+function resolveCodeServer(version) {
+  if (process.env.CODE_SERVER_BIN && !version) {
     return { bin: process.env.CODE_SERVER_BIN, env: {}, label: `code-server ${process.env.CODE_SERVER_BIN}` };
   }
-  const key = process.env.VSCODE_VERSION || '1.100';
+  const key = version || process.env.VSCODE_VERSION || '1.100';
   const v = VERSIONS[key];
   if (!v) throw new Error(`VSCODE_VERSION=${key}: expected one of ${Object.keys(VERSIONS).join(', ')}`);
   const bin = path.join(MAT_CACHE, `cs-${v.codeServer}`, 'node_modules', '.bin', 'code-server');
@@ -92,12 +92,14 @@ const DEFAULT_SETTINGS = {
   'update.mode': 'none',
   'workbench.tips.enabled': false,
   'workbench.enableExperiments': false,
-  'chat.disableAIFeatures': true,
+  'chat.disableAIFeatures': true, // chat suites turn it off for themselves (openWorkbench settings)
+  // The built-in TypeScript extension runs npm on its own when a .js file opens: never here.
+  'typescript.disableAutomaticTypeAcquisition': true,
 };
 
-/** Installs a .vsix into extensionsDir (offline, from the file). */
-function installExtension(vsix, extensionsDir) {
-  const cs = resolveCodeServer();
+/** Installs a .vsix into extensionsDir (offline, from the file); `version` as in resolveCodeServer. */
+function installExtension(vsix, extensionsDir, version) {
+  const cs = resolveCodeServer(version);
   const root = makeRunDir('mat-inst-');
   try {
     execFileSync(cs.bin, ['--extensions-dir', extensionsDir, '--install-extension', path.resolve(vsix)], {
@@ -114,11 +116,12 @@ function installExtension(vsix, extensionsDir) {
  * Starts code-server: auth none, 127.0.0.1:<free port>, fresh user-data dir.
  * opts.settings: merged over DEFAULT_SETTINGS (plus env MAT_TEST_SETTINGS, a JSON object);
  * opts.extensionsDir: reuse a prepared extensions dir (else a fresh empty one);
- * opts.env: extra environment; opts.extraArgs: extra CLI args; opts.port: a fixed port (demo).
+ * opts.env: extra environment; opts.extraArgs: extra CLI args; opts.port: a fixed port (demo);
+ * opts.version: which code-server (a VERSIONS key; default env VSCODE_VERSION, else 1.100).
  * Returns { port, url, root, logFile, label, stop(), cleanup() }.
  */
 async function startCodeServer(opts = {}) {
-  const cs = resolveCodeServer();
+  const cs = resolveCodeServer(opts.version);
   const root = makeRunDir();
   const userDataDir = path.join(root, 'user-data');
   const extensionsDir = opts.extensionsDir || path.join(root, 'extensions');

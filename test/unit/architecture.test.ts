@@ -19,6 +19,7 @@ const FLOORS: { floor: number; folder: string; match: (rel: string) => boolean }
   { floor: 6, folder: 'documents', match: r => r.startsWith('documents/') },
   { floor: 7, folder: 'views', match: r => r.startsWith('views/') },
   { floor: 7, folder: 'commands', match: r => r.startsWith('commands/') },
+  { floor: 7, folder: 'chat', match: r => r.startsWith('chat/') },
   { floor: 8, folder: 'root', match: r => ['extension.ts', 'services.ts', 'addressGuard.ts'].includes(r) },
 ];
 

@@ -1,0 +1,147 @@
+/**
+ * What the chat participant and the language model tool share: turning files and selections into the
+ * code of a task, sending it through the one submission pipeline, following it in the task store until
+ * it finishes, and cancelling it on the service when the chat request is cancelled.
+ */
+import * as vscode from 'vscode';
+import type { KeyStore } from '../auth/keyStore';
+import type { Settings } from '../config';
+import { Commands } from '../constants';
+import { UserFacingError, messageOf } from '../errors';
+import type { Logger } from '../log';
+import type { ThreadStore } from '../stores/threadStore';
+import { type AgentProgress, type SourceRef, type TrackedTask, isFinished } from '../tasks/model';
+import type { CodeContext } from '../tasks/prompt';
+import { type SubmissionPipeline, type TaskRequest, promptLimitText } from '../tasks/submission';
+import type { TaskStore } from '../tasks/taskStore';
+
+export interface ChatDeps {
+  log: Logger;
+  keys: Pick<KeyStore, 'getApiKey'>;
+  store: TaskStore;
+  pipeline: Pick<SubmissionPipeline, 'send' | 'settings'>;
+  threads: Pick<ThreadStore, 'create' | 'available'>;
+}
+
+/** The code of a task and where it came from (what Apply to Source writes back to). */
+export interface TaskCode {
+  context: CodeContext;
+  source: SourceRef;
+}
+
+/** A whole document or a range of it as task code. */
+export function codeOf(document: vscode.TextDocument, range?: vscode.Range): TaskCode {
+  const partial = range && !range.isEmpty && !range.isEqual(document.validateRange(new vscode.Range(0, 0, document.lineCount, 0)));
+  const label = vscode.workspace.asRelativePath(document.uri, false);
+  return {
+    context: {
+      code: document.getText(partial ? range : undefined),
+      languageId: document.languageId,
+      label,
+      lines: partial ? { start: range.start.line + 1, end: range.end.line + 1 } : undefined,
+    },
+    source: {
+      uri: document.uri.toString(),
+      label,
+      languageId: document.languageId,
+      range: partial
+        ? { startLine: range.start.line, startCharacter: range.start.character, endLine: range.end.line, endCharacter: range.end.character }
+        : undefined,
+    },
+  };
+}
+
+/** More code than the task's one `code` slot: inlined into the instruction, each in its own fence. */
+export function withExtraCode(instruction: string, extra: TaskCode[]): string {
+  let text = instruction.trim();
+  for (const { context } of extra) {
+    const fence = '`'.repeat(Math.max(3, ...[...context.code.matchAll(/`{3,}/g)].map(m => m[0].length + 1)));
+    const where = context.lines ? `${context.label} (lines ${context.lines.start}-${context.lines.end})` : context.label;
+    text += `\n\nAlso consider ${where}:\n\n${fence}${context.languageId ?? ''}\n${context.code.endsWith('\n') ? context.code : `${context.code}\n`}${fence}`;
+  }
+  return text;
+}
+
+export type TaskEnd = { task: TrackedTask; result: string | undefined };
+
+/**
+ * Sends `request` and resolves when the task finishes (any terminal status) or is removed from the store.
+ * `onProgress` hears each change of the agents. Cancelling `token` cancels the task on the service and
+ * rejects with a CancellationError.
+ */
+export async function runTask(
+  deps: ChatDeps,
+  request: TaskRequest,
+  token: vscode.CancellationToken,
+  options: { settings?: Partial<Settings>; onSent?: (task: TrackedTask) => void; onProgress?: (agents: AgentProgress[], task: TrackedTask) => void } = {},
+): Promise<TaskEnd> {
+  const settings = { ...deps.pipeline.settings(), ...definedOnly(options.settings ?? {}) };
+  if (token.isCancellationRequested) throw new vscode.CancellationError();
+  const outcome = await deps.pipeline.send(request, settings);
+  if (outcome.kind === 'tooLong') {
+    throw new UserFacingError(
+      vscode.l10n.t(
+        'The request would be {0} characters; the service accepts at most {1}. Send a smaller selection or fewer files. Nothing was sent.',
+        outcome.length.toLocaleString('en-US'),
+        promptLimitText(),
+      ),
+    );
+  }
+  const sent = outcome.task;
+  options.onSent?.(sent);
+  const disposables: vscode.Disposable[] = [];
+  try {
+    const finished = new Promise<TrackedTask | undefined>(resolve => {
+      disposables.push(
+        deps.store.onDidChange(({ kind, task }) => {
+          if (task.id !== sent.id) return;
+          if (kind === 'removed') resolve(undefined);
+          else if (kind === 'progress' && task.agents) options.onProgress?.(task.agents, task);
+          else if (isFinished(task)) resolve(task);
+        }),
+      );
+      // It may have finished between the send and the subscription.
+      const now = deps.store.get(sent.id);
+      if (now && isFinished(now)) resolve(now);
+    });
+    const cancelled = new Promise<'cancelled'>(resolve => {
+      disposables.push(token.onCancellationRequested(() => resolve('cancelled')));
+      if (token.isCancellationRequested) resolve('cancelled');
+    });
+    const end = await Promise.race([finished, cancelled]);
+    if (end === 'cancelled') {
+      await cancelTask(deps.log, sent.id);
+      throw new vscode.CancellationError();
+    }
+    if (!end) throw new UserFacingError(vscode.l10n.t('The task "{0}" was removed from the Tasks view before it finished.', sent.title));
+    return { task: end, result: end.status === 'completed' ? await deps.store.readResult(end.id) : undefined };
+  } finally {
+    for (const d of disposables) d.dispose();
+  }
+}
+
+/**
+ * Cancels the task on the service (`multiAgent.cancelTask`); where that command does not exist, stops
+ * tracking it (`multiAgent.stopTracking`), which is all this client could do before. Never throws.
+ */
+export async function cancelTask(log: Logger, taskId: string): Promise<void> {
+  try {
+    const commands = await vscode.commands.getCommands(true);
+    const command = commands.includes(Commands.cancelTask) ? Commands.cancelTask : Commands.stopTracking;
+    log.info(`chat: request cancelled, ${command} ${taskId}`);
+    await vscode.commands.executeCommand(command, taskId);
+  } catch (e) {
+    log.warn(`chat: cancelling task ${taskId} failed: ${messageOf(e)}`);
+  }
+}
+
+/** One line about the agents, e.g. "Agent 1: running 40% · Agent 2: completed". */
+export function describeAgents(agents: AgentProgress[]): string {
+  return agents
+    .map(a => `${vscode.l10n.t('Agent {0}', a.id)}: ${a.status}${a.progress !== undefined && a.progress < 1 && a.status !== 'completed' ? ` ${Math.round(a.progress * 100)}%` : ''}`)
+    .join(' · ');
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

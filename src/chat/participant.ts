@@ -1,0 +1,135 @@
+/**
+ * The `@agents` chat participant: the request and its references (files, selection, `#` context) become a
+ * task; the agents' progress shows while it runs; the answer renders as inert markdown with Open in a
+ * tab and Apply to Source. A chat is one service thread: the thread id travels in the result metadata,
+ * so a follow-up finds it in `context.history`.
+ */
+import * as vscode from 'vscode';
+import { Commands } from '../constants';
+import { Actions, describeError, inert, messageOf } from '../errors';
+import { titleFrom } from '../tasks/model';
+import { type ChatDeps, type TaskCode, codeOf, describeAgents, runTask, withExtraCode } from './delegation';
+import { Chat } from './ids';
+
+/** What an `@agents` answer remembers for the next request of the same chat. */
+export interface AgentsResultMetadata {
+  threadId?: string;
+  taskId?: string;
+}
+
+/** The service thread this chat continues: the latest `@agents` answer that names one. */
+export function threadOfHistory(history: vscode.ChatContext['history']): string | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const turn = history[i];
+    if (turn instanceof vscode.ChatResponseTurn && turn.participant === Chat.participant) {
+      const threadId = (turn.result.metadata as AgentsResultMetadata | undefined)?.threadId;
+      if (typeof threadId === 'string' && threadId) return threadId;
+    }
+  }
+  return undefined;
+}
+
+export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
+  return async (request, context, stream, token): Promise<vscode.ChatResult> => {
+    if (!(await deps.keys.getApiKey())) {
+      stream.markdown(vscode.l10n.t('The multi-agent service needs your Developer API key first.'));
+      stream.button({ command: Commands.setApiKey, title: Actions.setApiKey() });
+      return { metadata: {} satisfies AgentsResultMetadata };
+    }
+
+    let prompt = request.prompt.trim();
+    let threadId: string | undefined;
+    if (request.command === Chat.commands.thread) {
+      // "/thread 42 …" continues service thread 42; a bare "/thread" starts a new one.
+      const m = /^#?(\d+)\b\s*/.exec(prompt);
+      if (m) {
+        threadId = m[1];
+        prompt = prompt.slice(m[0].length);
+      }
+    } else {
+      threadId = threadOfHistory(context.history);
+    }
+
+    const { code, notes } = await codeOfReferences(request.references);
+    if (request.command === Chat.commands.file) {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor) {
+        stream.markdown(vscode.l10n.t('`/file` sends the file of the active editor: open one and ask again.'));
+        return { metadata: { threadId } satisfies AgentsResultMetadata };
+      }
+      if (!code.some(c => c.source.uri === editor.document.uri.toString())) code.unshift(codeOf(editor.document, editor.selection));
+    }
+    if (!prompt && !code.length) {
+      stream.markdown(
+        vscode.l10n.t(
+          'Tell the agents what to do, for example `@agents review this file for edge cases` with a file or selection attached, or `/file` to send the active editor.',
+        ),
+      );
+      return { metadata: { threadId } satisfies AgentsResultMetadata };
+    }
+    const instruction = [prompt || vscode.l10n.t('Review this code.'), ...notes].join('\n\n');
+    const [first, ...rest] = code;
+    const metadata: AgentsResultMetadata = { threadId };
+
+    try {
+      if (!threadId && deps.threads.available) {
+        stream.progress(vscode.l10n.t('Starting a service thread…'));
+        threadId = String((await deps.threads.create(titleFrom(instruction))).id);
+        metadata.threadId = threadId;
+      }
+      stream.progress(vscode.l10n.t('Sending to the agents…'));
+      let lastLine = '';
+      const { task, result } = await runTask(deps, { instruction: withExtraCode(instruction, rest), code: first, threadId }, token, {
+        onSent: task => {
+          metadata.taskId = task.id;
+          stream.progress(vscode.l10n.t('The agents are working on "{0}" (see the Tasks view)…', task.title));
+        },
+        onProgress: agents => {
+          const line = describeAgents(agents);
+          if (line !== lastLine) stream.progress(line);
+          lastLine = line;
+        },
+      });
+      metadata.threadId = task.threadId ?? threadId;
+      if (task.status !== 'completed' || result === undefined) {
+        return { metadata, errorDetails: { message: inert(task.error ?? vscode.l10n.t('The task ended as "{0}".', task.status)) } };
+      }
+      stream.markdown(inert(result));
+      stream.button({ command: Commands.openResult, title: vscode.l10n.t('Open in a Tab'), arguments: [task.id] });
+      if (task.source && (await vscode.commands.getCommands(true)).includes(Commands.applyToSource)) {
+        stream.button({ command: Commands.applyToSource, title: vscode.l10n.t('Apply to Source'), arguments: [task.id] });
+      }
+      return { metadata };
+    } catch (e) {
+      const described = describeError(e);
+      if (!described) return { metadata }; // cancelled: the task was cancelled too
+      deps.log.error(`@agents: ${messageOf(e)}`);
+      for (const action of described.actions) {
+        const command =
+          action === Actions.setApiKey() ? Commands.setApiKey : action === Actions.showLog() ? Commands.showLog : action === Actions.openSettings() ? 'workbench.action.openSettings' : undefined;
+        if (command) stream.button({ command, title: action, arguments: command === 'workbench.action.openSettings' ? ['multiAgent'] : undefined });
+      }
+      return { metadata, errorDetails: { message: described.message } };
+    }
+  };
+}
+
+/** Files and selections as task code; any other context (`#` values that are text) as notes for the instruction. */
+async function codeOfReferences(references: readonly vscode.ChatPromptReference[]): Promise<{ code: TaskCode[]; notes: string[] }> {
+  const code: TaskCode[] = [];
+  const notes: string[] = [];
+  for (const ref of references) {
+    const value = ref.value;
+    try {
+      if (value instanceof vscode.Location) code.push(codeOf(await vscode.workspace.openTextDocument(value.uri), value.range));
+      else if (value instanceof vscode.Uri) code.push(codeOf(await vscode.workspace.openTextDocument(value)));
+      else if (typeof value === 'string' && value.trim()) notes.push(`${ref.modelDescription ?? ref.id}:\n${value.trim()}`);
+    } catch {
+      // A folder or a binary file: nothing to send as text.
+      notes.push(vscode.l10n.t('(The attached {0} could not be read as text.)', value instanceof vscode.Uri ? vscode.workspace.asRelativePath(value) : ref.id));
+    }
+  }
+  // The same range twice (an explicit #selection and the implicit one) goes once.
+  const seen = new Set<string>();
+  return { code: code.filter(c => !seen.has(JSON.stringify(c.source)) && !!seen.add(JSON.stringify(c.source))), notes };
+}
