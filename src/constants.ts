@@ -11,6 +11,12 @@ export const Commands = {
   openResult: 'multiAgent.openResult',
   copyResult: 'multiAgent.copyResult',
   insertResult: 'multiAgent.insertResult',
+  applyToSource: 'multiAgent.applyToSource',
+  acceptProposal: 'multiAgent.acceptProposal',
+  discardProposal: 'multiAgent.discardProposal',
+  openRawResult: 'multiAgent.openRawResult',
+  showPromptSent: 'multiAgent.showPromptSent',
+  removeAttachment: 'multiAgent.removeAttachment',
   stopTracking: 'multiAgent.stopTracking',
   showLog: 'multiAgent.showLog',
   showTasks: 'multiAgent.showTasks',
@@ -57,6 +63,8 @@ export const StateKeys = {
   tasks: 'multiAgent.tasks.v1',
   recentInstructions: 'multiAgent.recentInstructions.v1',
   warnedWorkspaceAddress: 'multiAgent.warnedWorkspaceAddress',
+  /** Where each task's source range is now, after the user's edits (workspaceState). */
+  sourceRanges: 'multiAgent.sourceRanges.v1',
 } as const;
 
 export const Views = {
@@ -72,4 +80,10 @@ export const RESULT_SCHEME = 'multi-agent-result';
 export const THREAD_SCHEME = 'multi-agent-thread';
 /** URI scheme of service files opened as read-only text. */
 export const FILE_SCHEME = 'multi-agent-file';
+/** URI scheme of the two sides of an "Apply to Source" diff. */
+export const PROPOSAL_SCHEME = 'multi-agent-proposal';
+/** URI scheme of the "Show Prompt Sent" documents. */
+export const PROMPT_SCHEME = 'multi-agent-prompt';
+/** View type of the rendered result webview. */
+export const RESULT_VIEW_TYPE = 'multiAgent.result';
 export const OUTPUT_CHANNEL_NAME = 'Multi-Agent Tasks';

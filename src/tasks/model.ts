@@ -46,6 +46,8 @@ export interface TrackedTask {
   resultChars?: number;
   /** The completion was shown to the user (never twice, even across reloads and windows). */
   notified?: boolean;
+  /** The prompt exactly as it went to the service (at most the service's prompt limit). */
+  prompt?: string;
 }
 
 const TERMINAL = new Set(['completed', 'failed', 'canceled', 'awaiting_approval']);
