@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { UserFacingError } from '../errors';
 import type { Proposal, ProposalDocuments } from '../documents/proposals';
+import { displayLines } from '../documents/rangeMath';
 import type { SourceRangeTracker } from '../documents/sourceRanges';
 import { RESULT_SCHEME } from '../constants';
 import type { TrackedTask } from '../tasks/model';
@@ -110,7 +111,8 @@ async function propose(d: ApplyDeps, task: TrackedTask, where: ApplyTarget, code
   const proposal = d.proposals.create({ taskId: task.id, target: document.uri, version: document.version, range, before, after }, whole, proposed);
 
   const name = path.posix.basename(document.uri.path);
-  const lines = vscode.l10n.t('lines {0}–{1}', range.start.line + 1, range.end.line + 1);
+  const span = displayLines({ startLine: range.start.line, startCharacter: range.start.character, endLine: range.end.line, endCharacter: range.end.character });
+  const lines = vscode.l10n.t('lines {0}–{1}', span.start, span.end);
   const title = where.changed
     ? vscode.l10n.t('{0} ({1}) ↔ proposal — the code changed since it was sent', name, lines)
     : vscode.l10n.t('{0} ({1}) ↔ proposal', name, lines);

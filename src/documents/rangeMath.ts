@@ -53,6 +53,9 @@ export function rangeAfterChange(range: RangeRecord, change: TextChange): { rang
   const rStart = startOf(range);
   const rEnd = endOf(range);
   const overlapped = cmp(cStart, rEnd) < 0 && cmp(cEnd, rStart) > 0;
+  // A change that swallows the whole range (a revert, a reload from disk, a paste over everything) says
+  // nothing of where the code went: keep the lines, and let the text check tell whether it changed.
+  if (overlapped && cmp(cStart, rStart) <= 0 && cmp(cEnd, rEnd) >= 0) return { range, overlapped };
 
   let start: Pos;
   if (cmp(cEnd, rStart) <= 0) start = shift(rStart, cEnd, newEnd);
@@ -69,4 +72,10 @@ export function rangeAfterChange(range: RangeRecord, change: TextChange): { rang
     range: { startLine: start.line, startCharacter: start.character, endLine: end.line, endCharacter: end.character },
     overlapped,
   };
+}
+
+/** 1-based first and last line of a range for people: a range ending at column 0 does not include that line. */
+export function displayLines(r: RangeRecord): { start: number; end: number } {
+  const end = r.endCharacter === 0 && r.endLine > r.startLine ? r.endLine : r.endLine + 1;
+  return { start: r.startLine + 1, end };
 }

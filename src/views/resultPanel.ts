@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { Commands, RESULT_VIEW_TYPE } from '../constants';
+import { displayLines } from '../documents/rangeMath';
 import { Disposable } from '../disposable';
 import { formatDuration } from '../format';
 import { type TrackedTask, isFinished } from '../tasks/model';
@@ -135,7 +136,9 @@ export function titleOf(task: Pick<TrackedTask, 'title' | 'submittedAt'>): strin
 function sourceText(task: TrackedTask): string | undefined {
   const s = task.source;
   if (!s) return undefined;
-  return s.range ? vscode.l10n.t('{0}, lines {1}–{2}', s.label, s.range.startLine + 1, s.range.endLine + 1) : s.label;
+  if (!s.range) return s.label;
+  const span = displayLines(s.range);
+  return vscode.l10n.t('{0}, lines {1}–{2}', s.label, span.start, span.end);
 }
 
 /** The whole page. Pure apart from l10n: its output is checked by the tests. */

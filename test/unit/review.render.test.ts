@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { rangeAfterChange } from '../../src/documents/rangeMath';
+import { displayLines, rangeAfterChange } from '../../src/documents/rangeMath';
 import { blockPreview, codeBlocks, lineCount } from '../../src/tasks/resultText';
 import { escapeHtml, highlightLine, renderInline, renderMarkdown } from '../../src/views/markdown';
 import { validMessage } from '../../src/views/resultMessages';
@@ -96,6 +96,12 @@ describe('review: following a source range through edits', () => {
   it('grows and reports an overlap when the code itself is edited', () => {
     const out = rangeAfterChange(r, { range: at(6, 2, 6, 2), text: 'new\nline' });
     assert.deepEqual(out, { range: at(5, 0, 11, 0), overlapped: true });
+  });
+
+  it('keeps its lines when a change swallows it (a revert), reporting the overlap', () => {
+    assert.deepEqual(rangeAfterChange(r, { range: at(0, 0, 40, 0), text: 'whole\nnew\ntext' }), { range: r, overlapped: true });
+    assert.deepEqual(displayLines(r), { start: 6, end: 10 });
+    assert.deepEqual(displayLines(at(1, 0, 1, 4)), { start: 2, end: 2 });
   });
 
   it('moves the end along the same line', () => {
