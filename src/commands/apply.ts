@@ -149,7 +149,8 @@ export async function acceptProposal(d: Pick<ApplyDeps, 'ui' | 'proposals'>, arg
   d.proposals.settle(proposal.id);
   await closeDiff(proposal);
   const end = document.positionAt(document.offsetAt(proposal.range.start) + proposal.after.length);
-  const editor = await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(proposal.range.start, end) });
+  const shown = vscode.window.visibleTextEditors.find(e => e.document.uri.toString() === document.uri.toString());
+  const editor = await vscode.window.showTextDocument(document, { viewColumn: shown?.viewColumn, preview: false, selection: new vscode.Range(proposal.range.start, end) });
   editor.revealRange(new vscode.Range(proposal.range.start, end), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   void d.ui.info(vscode.l10n.t('Applied to {0}. Undo (Ctrl+Z) restores it.', path.posix.basename(document.uri.path)));
   return 'applied';
