@@ -14,10 +14,12 @@ describe('review and apply', () => {
   // Registered before the shared hooks, so math.ts is reverted before they close every editor.
   afterEach(async () => {
     const doc = await vscode.workspace.openTextDocument(workspaceUri('src', 'math.ts'));
-    if (doc.isDirty || doc.getText() !== original) {
-      await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.files.revert');
+    if (doc.getText() !== original) {
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), original);
+      await vscode.workspace.applyEdit(edit);
     }
+    if (doc.isDirty) await doc.save(); // the same text as on disk
     assert.strictEqual(doc.getText(), original, 'math.ts restored');
   });
 
