@@ -202,6 +202,7 @@ button.link { background: none; color: var(--vscode-textLink-foreground); paddin
 .lang { color: var(--vscode-descriptionForeground); font-size: 0.9em; }
 pre { margin: 0; padding: 8px 10px; overflow-x: auto; background: var(--vscode-textCodeBlock-background); font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size); }
 code { font-family: var(--vscode-editor-font-family); }
+pre code { background: none; padding: 0; }
 .tok-keyword { color: var(--vscode-symbolIcon-keywordForeground, #569cd6); }
 .tok-string { color: var(--vscode-debugTokenExpression-string, #ce9178); }
 .tok-number { color: var(--vscode-debugTokenExpression-number, #b5cea8); }

@@ -115,4 +115,14 @@ describe('e2e: review and apply', function () {
     await page.locator('.tabs-container .tab', { hasText: /Make mean\(\) total · / }).first().click();
     await resultFrame().locator('h1.title', { hasText: 'Make mean() total' }).waitFor({ timeout: 10_000 });
   });
+
+  it('brings the open result view back after a window reload', async () => {
+    const page = wb!.page;
+    await wb!.runCommand('Developer: Reload Window');
+    await page.waitForLoadState('domcontentloaded');
+    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+    await page.locator('.tabs-container .tab', { hasText: /Make mean\(\) total · / }).first().click({ timeout: 60_000 });
+    await resultFrame().locator('h1.title', { hasText: 'Make mean() total' }).waitFor({ timeout: 60_000 });
+    await resultFrame().locator('button[data-action="apply"]').first().waitFor();
+  });
 });
