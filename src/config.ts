@@ -28,6 +28,10 @@ export interface Settings {
   /** Poll interval while the window is in the background, ms. */
   unfocusedPollIntervalMs: number;
   openResultOnCompletion: boolean;
+  /** How results open: rendered in a result view, or as raw markdown. */
+  resultView: 'rendered' | 'markdown';
+  /** Ask before "Run Again" sends a task. */
+  confirmRunAgain: boolean;
   useStream: boolean;
   /** Per-request timeout, ms. */
   requestTimeoutMs: number;
@@ -133,6 +137,8 @@ export function readSettings(options: { trusted?: boolean } = {}): SettingsReadi
     maxPollIntervalMs: Math.max(pollIntervalMs, int('maxPollIntervalMs', 10_000, 1000, 300_000)),
     unfocusedPollIntervalMs: int('unfocusedPollIntervalMs', 30_000, 1000, 600_000),
     openResultOnCompletion: bool('openResultOnCompletion', true),
+    resultView: str('resultView') === 'markdown' ? 'markdown' : 'rendered',
+    confirmRunAgain: bool('confirmRunAgain', true),
     useStream: bool('useStream', true),
     requestTimeoutMs: int('requestTimeoutSeconds', 30, 1, 600) * 1000,
   };
@@ -173,7 +179,7 @@ export function workspaceAddressOverrides(): string[] {
 /** Glob of the files whose change may bring workspace settings. */
 export const WORKSPACE_SETTINGS_GLOB = '**/{.vscode/settings.json,*.code-workspace}';
 
-export async function updateSetting(name: SettingName | 'modelId', value: unknown): Promise<void> {
+export async function updateSetting(name: SettingName | 'modelId' | 'confirmRunAgain', value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration(SECTION).update(name, value, vscode.ConfigurationTarget.Global);
 }
 

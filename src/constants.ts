@@ -12,8 +12,13 @@ export const Commands = {
   copyResult: 'multiAgent.copyResult',
   insertResult: 'multiAgent.insertResult',
   cancelTask: 'multiAgent.cancelTask',
-  stopTracking: 'multiAgent.stopTracking',
   applyToSource: 'multiAgent.applyToSource',
+  acceptProposal: 'multiAgent.acceptProposal',
+  discardProposal: 'multiAgent.discardProposal',
+  openRawResult: 'multiAgent.openRawResult',
+  showPromptSent: 'multiAgent.showPromptSent',
+  removeAttachment: 'multiAgent.removeAttachment',
+  stopTracking: 'multiAgent.stopTracking',
   showLog: 'multiAgent.showLog',
   showTasks: 'multiAgent.showTasks',
   // Sidebar: tasks
@@ -59,6 +64,8 @@ export const StateKeys = {
   tasks: 'multiAgent.tasks.v1',
   recentInstructions: 'multiAgent.recentInstructions.v1',
   warnedWorkspaceAddress: 'multiAgent.warnedWorkspaceAddress',
+  /** Where each task's source range is now, after the user's edits (workspaceState). */
+  sourceRanges: 'multiAgent.sourceRanges.v1',
 } as const;
 
 export const Views = {
@@ -74,4 +81,10 @@ export const RESULT_SCHEME = 'multi-agent-result';
 export const THREAD_SCHEME = 'multi-agent-thread';
 /** URI scheme of service files opened as read-only text. */
 export const FILE_SCHEME = 'multi-agent-file';
+/** URI scheme of the two sides of an "Apply to Source" diff. */
+export const PROPOSAL_SCHEME = 'multi-agent-proposal';
+/** URI scheme of the "Show Prompt Sent" documents. */
+export const PROMPT_SCHEME = 'multi-agent-prompt';
+/** View type of the rendered result webview. */
+export const RESULT_VIEW_TYPE = 'multiAgent.result';
 export const OUTPUT_CHANNEL_NAME = 'Multi-Agent Tasks';

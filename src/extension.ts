@@ -12,8 +12,11 @@ import { registerChat } from './chat/index';
 import { registerCommands } from './commands/index';
 import { showDescribed } from './commands/run';
 import { affects, readSettings } from './config';
-import { FILE_SCHEME, RESULT_SCHEME, THREAD_SCHEME } from './constants';
+import { FILE_SCHEME, PROMPT_SCHEME, PROPOSAL_SCHEME, RESULT_SCHEME, THREAD_SCHEME } from './constants';
 import { FileDocumentProvider } from './documents/files';
+import { PromptDocumentProvider } from './documents/prompts';
+import { ProposalDocuments } from './documents/proposals';
+import { SourceRangeTracker } from './documents/sourceRanges';
 import { ResultDocumentProvider } from './documents/results';
 import { ThreadTranscriptProvider } from './documents/transcripts';
 import { createLog } from './log';
@@ -32,6 +35,7 @@ import { TaskStore } from './tasks/taskStore';
 import { SwappableUserInterface } from './ui';
 import { ApprovalNotifier } from './views/approvalNotifier';
 import { CompletionNotifier } from './views/completionNotifier';
+import { ResultPanels } from './views/resultPanel';
 import { type Sidebar, createSidebar } from './views/sidebar';
 import { TaskStatusBar } from './views/statusBar';
 import { UsagePanel } from './views/usagePanel';
@@ -47,6 +51,9 @@ export type TestApi = Services & {
   statusBar: TaskStatusBar;
   usagePanel: UsagePanel;
   notifier: CompletionNotifier;
+  resultPanels: ResultPanels;
+  tracker: SourceRangeTracker;
+  proposals: ProposalDocuments;
 };
 
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
@@ -101,8 +108,11 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     usage: new UsageStore(api, keys),
   };
 
+  const tracker = new SourceRangeTracker(store, context.workspaceState);
+  const proposals = new ProposalDocuments();
+  const resultPanels = new ResultPanels(store);
   const statusBar = new TaskStatusBar(store, attachments, pollerStatus);
-  const notifier = new CompletionNotifier(store, ui, log);
+  const notifier = new CompletionNotifier(store, ui, log, resultPanels);
   const approvals = new ApprovalNotifier(store, ui, log, () => api.client().addresses.platformUrl);
   const usagePanel = new UsagePanel(services.usage);
   const sidebar = createSidebar({ store, threads, files, basket: attachments });
@@ -125,10 +135,15 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     usagePanel,
     sidebar,
     guard,
+    tracker,
+    proposals,
+    resultPanels,
+    vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, proposals),
+    vscode.workspace.registerTextDocumentContentProvider(PROMPT_SCHEME, new PromptDocumentProvider(store)),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, new ResultDocumentProvider(store)),
     vscode.workspace.registerTextDocumentContentProvider(FILE_SCHEME, services.fileDocuments),
     registerTranscripts(threads),
-    registerCommands({ ...services, basket: attachments, usage: usagePanel }),
+    registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, tracker, proposals }),
     registerChat({ log, keys, store, pipeline, threads, extensionUri: context.extensionUri }),
     pollerStatus.onDidFindProblem(problem => showDescribed(ui, problem)),
     keys.onDidChange(which => {
@@ -167,7 +182,9 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     const run = performance.now() - activateStart;
     log.info(`activated in ${(load + run).toFixed(1)} ms (bundle load ${load.toFixed(1)} ms + activate ${run.toFixed(1)} ms)`);
   }
-  return context.extensionMode === vscode.ExtensionMode.Test ? { ...services, loadApi, sidebar, statusBar, usagePanel, notifier } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test
+    ? { ...services, loadApi, sidebar, statusBar, usagePanel, notifier, resultPanels, tracker, proposals }
+    : undefined;
 }
 
 export function deactivate(): void {

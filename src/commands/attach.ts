@@ -60,3 +60,22 @@ async function add(s: AttachDeps, uris: vscode.Uri[]): Promise<number> {
   if (added) void s.ui.info(count === 1 ? vscode.l10n.t('1 file will go with the next task.') : vscode.l10n.t('{0} files will go with the next task.', count));
   return added;
 }
+
+/** Removes one attached file: the Tasks view's item, a URI, or one the user picks. Returns whether one went. */
+export async function removeAttachment(s: AttachDeps, arg?: unknown): Promise<boolean> {
+  const given = arg instanceof vscode.Uri ? arg : (arg as { uri?: unknown } | undefined)?.uri;
+  let target = given instanceof vscode.Uri ? given : undefined;
+  if (!target) {
+    const files = s.basket.list();
+    if (!files.length) throw new UserFacingError(vscode.l10n.t('No files are attached to the next task.'));
+    const picked = await s.ui.pick(
+      files.map(uri => ({ label: vscode.workspace.asRelativePath(uri, false), uri })),
+      { title: vscode.l10n.t('Remove an Attached File'), placeHolder: vscode.l10n.t('Which file should not go with the next task?') },
+    );
+    target = picked?.uri;
+  }
+  if (!target) return false;
+  const before = s.basket.count;
+  s.basket.remove(target);
+  return s.basket.count < before;
+}

@@ -7,6 +7,8 @@ import * as vscode from 'vscode';
 import type { KeyStore } from '../auth/keyStore';
 import { Commands, Views } from '../constants';
 import type { FileDocumentProvider } from '../documents/files';
+import type { ProposalDocuments } from '../documents/proposals';
+import type { SourceRangeTracker } from '../documents/sourceRanges';
 import type { Logger } from '../log';
 import type { FileStore } from '../stores/fileStore';
 import type { ModelCatalog } from '../stores/modelCatalog';
@@ -18,12 +20,13 @@ import type { RecentInstructions } from '../tasks/recentInstructions';
 import type { SubmissionPipeline } from '../tasks/submission';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
-import { attachFiles, attachToNextTask, clearAttachments } from './attach';
+import { acceptProposal, applyToSource, discardProposal } from './apply';
+import { attachFiles, attachToNextTask, clearAttachments, removeAttachment } from './attach';
 import { FileActions } from './files';
-import { clearApiKey, clearGatewayKey, setApiKey, setGatewayKey } from './keys';
+import { type KeyVerdict, clearApiKey, clearGatewayKey, setApiKey, setGatewayKey } from './keys';
 import { refreshModels, selectModel } from './models';
 import { orchestrateFile, orchestrateSelection } from './orchestrate';
-import { copyResult, insertResult, openResult } from './results';
+import { type ResultView, copyResult, insertResult, openRawResult, openResult, showPromptSent } from './results';
 import { registerCommand } from './run';
 import { cancelTask, clearFinished, removeTask, revealSource, runAgain, stopTracking } from './taskActions';
 import { newThread, openTranscript, runInThread } from './threads';
@@ -44,12 +47,21 @@ export interface CommandDeps {
   models: ModelCatalog;
   /** The usage panel (a view): opening it is all a command does. */
   usage: { show(): Promise<unknown> };
+  /** The rendered result view (a view). */
+  resultView?: ResultView;
+  tracker: SourceRangeTracker;
+  proposals: ProposalDocuments;
+  /** Replaces the service check of a new API key (tests). */
+  checkKey?: (key: string) => Promise<KeyVerdict>;
 }
 
 export function registerCommands(d: CommandDeps): vscode.Disposable {
   const host = { ui: d.ui, log: d.log };
   const bind = (id: string, handler: (...args: never[]) => unknown) => registerCommand(host, id, handler);
   const { ui, keys, store, poller, pipeline, recent, threads, basket, models } = d;
+  const { resultView, tracker, proposals } = d;
+  const results = { ui, store, resultView };
+  const apply = { ui, store, tracker, proposals, activeResult: () => resultView?.activeTaskId() };
   const fileActions = new FileActions({ ui, log: d.log, keys, files: d.files, fileDocuments: d.fileDocuments });
 
   return vscode.Disposable.from(
@@ -57,20 +69,25 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     bind(Commands.orchestrateSelection, () => orchestrateSelection({ ui, keys, pipeline, recent })),
     bind(Commands.orchestrateFile, (uri?: unknown) => orchestrateFile({ ui, keys, pipeline, recent }, uri)),
     // Keys
-    bind(Commands.setApiKey, () => setApiKey({ ui, keys })),
+    bind(Commands.setApiKey, () => setApiKey({ ui, keys, check: d.checkKey })),
     bind(Commands.clearApiKey, () => clearApiKey({ ui, keys })),
     bind(Commands.setGatewayKey, () => setGatewayKey({ ui, keys })),
     bind(Commands.clearGatewayKey, () => clearGatewayKey({ ui, keys })),
     // Results and tasks
-    bind(Commands.openResult, (arg?: unknown) => openResult({ ui, store }, arg)),
-    bind(Commands.copyResult, (arg?: unknown) => copyResult({ ui, store }, arg)),
-    bind(Commands.insertResult, (arg?: unknown) => insertResult({ ui, store }, arg)),
+    bind(Commands.openResult, (arg?: unknown) => openResult(results, arg)),
+    bind(Commands.copyResult, (arg?: unknown) => copyResult(results, arg)),
+    bind(Commands.insertResult, (arg?: unknown) => insertResult({ ...results, ...apply }, arg)),
+    bind(Commands.openRawResult, (arg?: unknown) => openRawResult(results, arg)),
+    bind(Commands.showPromptSent, (arg?: unknown) => showPromptSent(results, arg)),
+    bind(Commands.applyToSource, (arg?: unknown, block?: unknown) => applyToSource(apply, arg, block)),
+    bind(Commands.acceptProposal, (arg?: unknown) => acceptProposal(apply, arg)),
+    bind(Commands.discardProposal, (arg?: unknown) => discardProposal(apply, arg)),
     bind(Commands.cancelTask, (arg?: unknown) => cancelTask({ ui, store, poller, canceller: d.canceller }, arg)),
     bind(Commands.stopTracking, (arg?: unknown) => stopTracking({ ui, store, poller }, arg)),
     bind(Commands.revealSource, (arg: unknown) => revealSource({ store }, arg)),
     bind(Commands.runAgain, (arg: unknown) => runAgain({ ui, store, keys, pipeline }, arg)),
     bind(Commands.removeTask, (arg: unknown) => removeTask({ store, poller }, arg)),
-    bind(Commands.clearFinished, () => clearFinished({ store })),
+    bind(Commands.clearFinished, () => clearFinished({ store, ui })),
     bind(Commands.showLog, () => d.log.show()),
     bind(Commands.showTasks, async () => {
       try {
@@ -93,6 +110,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     bind(Commands.attachFiles, () => attachFiles({ ui, basket })),
     bind(Commands.attachToNextTask, (uri: unknown, uris: unknown) => attachToNextTask({ ui, basket }, uri, uris)),
     bind(Commands.clearAttachments, () => clearAttachments({ ui, basket })),
+    bind(Commands.removeAttachment, (arg?: unknown) => removeAttachment({ ui, basket }, arg)),
     bind(Commands.selectModel, () => selectModel({ ui, models })),
     bind(Commands.refreshModels, () => refreshModels({ ui, models })),
     bind(Commands.showUsage, () => d.usage.show()),

@@ -1,17 +1,80 @@
 /** Set or clear the API key and the AI gateway key (both live only in SecretStorage). */
 import * as vscode from 'vscode';
+import { loadApi } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
+import { readSettings } from '../config';
+import { errorKind } from '../errors';
 import type { UserInterface } from '../ui';
+
+/** What the service said of a key: it answered an authenticated read, refused it, or could not be asked. */
+export type KeyVerdict = 'accepted' | 'rejected' | 'unreachable';
 
 export interface KeyDeps {
   ui: UserInterface;
   keys: KeyStore;
+  /** Checks a key before it is stored (tests may pass their own). */
+  check?: (key: string) => Promise<KeyVerdict>;
+}
+
+/** One cheap authenticated read (the first thread, if any) with `key`, nothing stored, no retries. */
+export async function checkApiKey(key: string): Promise<KeyVerdict> {
+  const { settings } = readSettings();
+  const client = new (loadApi().DeveloperApiClient)({
+    baseUrl: settings.baseUrl,
+    platformUrl: settings.platformUrl,
+    streamUrl: settings.streamUrl,
+    apiKey: () => key,
+    userAgent: 'multi-agent-tasks-vscode/key-check',
+    timeoutMs: Math.min(settings.requestTimeoutMs, 15_000),
+  });
+  try {
+    await client.listThreads({ limit: 1 }, { retry: false });
+    return 'accepted';
+  } catch (e) {
+    const kind = errorKind(e);
+    return kind === 'authentication' || kind === 'permission' ? 'rejected' : 'unreachable';
+  }
 }
 
 export async function setApiKey(d: KeyDeps): Promise<boolean> {
-  const key = await d.keys.promptForApiKey();
-  if (key) void d.ui.info(vscode.l10n.t('Multi-Agent Tasks: API key saved in the system keychain.'));
-  return !!key;
+  const stored = !!(await d.keys.getApiKey());
+  const value = await d.ui.input({
+    title: vscode.l10n.t('Multi-Agent Tasks: API Key'),
+    prompt: stored
+      ? vscode.l10n.t('A key is stored. Enter a new key to replace it, or press Escape to keep the stored one.')
+      : vscode.l10n.t('No key is stored yet. Enter your Developer API key (create one in the web console, developer settings).'),
+    placeHolder: 'tfai_…',
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: v => {
+      const key = v.trim();
+      if (!key) return vscode.l10n.t('Enter a key.');
+      if (/\s/.test(key)) return vscode.l10n.t('An API key has no spaces.');
+      if (key.length < 12) return vscode.l10n.t('This is too short to be an API key.');
+      return undefined;
+    },
+  });
+  const key = value?.trim();
+  if (!key) return false;
+  const verdict = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Checking the key with the service…') },
+    () => (d.check ?? checkApiKey)(key),
+  );
+  if (verdict === 'rejected') {
+    void d.ui.error(vscode.l10n.t('The service rejected this key; it was not saved.'));
+    return false;
+  }
+  if (verdict === 'unreachable') {
+    const keep = vscode.l10n.t('Save Anyway');
+    const choice = await d.ui.warn(vscode.l10n.t('The service could not be reached to check this key. Save it anyway?'), keep);
+    if (choice !== keep) return false;
+    await d.keys.setApiKey(key);
+    void d.ui.info(vscode.l10n.t('Key saved, not yet checked: the service could not be reached.'));
+    return true;
+  }
+  await d.keys.setApiKey(key);
+  void d.ui.info(vscode.l10n.t('Key saved and accepted by the service.'));
+  return true;
 }
 
 export async function clearApiKey(d: KeyDeps): Promise<void> {

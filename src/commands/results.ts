@@ -1,48 +1,30 @@
 /** Open, copy or insert a task's result; each takes a task id, a tree node, the active result tab or a pick. */
 import * as vscode from 'vscode';
+import { readSettings } from '../config';
 import { RESULT_SCHEME } from '../constants';
+import { showPrompt } from '../documents/prompts';
 import { showResult } from '../documents/results';
-import { taskIdOfResult } from '../documents/uris';
 import { UserFacingError } from '../errors';
 import type { TrackedTask } from '../tasks/model';
 import { insertableText } from '../tasks/resultText';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
+import { type ApplyDeps, type ApplyOutcome, applyToSource } from './apply';
+import { resolveTask } from './resolve';
+
+export { resolveTask, taskIdFrom } from './resolve';
+
+/** The rendered result view (a view): commands only ask it to show a task. */
+export interface ResultView {
+  show(task: TrackedTask, options?: { preserveFocus?: boolean }): Promise<unknown>;
+  /** The task of the focused result view, if one is focused. */
+  activeTaskId(): string | undefined;
+}
 
 export interface ResultDeps {
   ui: UserInterface;
   store: TaskStore;
-}
-
-/** Tree items pass their node; the palette passes nothing; code passes an id or a result URI. */
-export function taskIdFrom(arg: unknown): string | undefined {
-  if (typeof arg === 'string') return arg;
-  if (arg instanceof vscode.Uri) return taskIdOfResult(arg);
-  const id = (arg as { task?: { id?: unknown } } | undefined)?.task?.id;
-  return typeof id === 'string' ? id : undefined;
-}
-
-/** The task a command is about: its argument, the active result tab, or one the user picks. */
-export async function resolveTask(
-  d: ResultDeps,
-  arg: unknown,
-  filter: (t: TrackedTask) => boolean,
-  placeHolder: string,
-): Promise<TrackedTask | undefined> {
-  const active = vscode.window.activeTextEditor?.document.uri;
-  const id = taskIdFrom(arg) ?? (active && taskIdOfResult(active));
-  if (id) {
-    const task = d.store.get(id);
-    if (!task) throw new UserFacingError(vscode.l10n.t('That task is no longer tracked.'));
-    return task;
-  }
-  const candidates = d.store.all().filter(filter);
-  if (!candidates.length) throw new UserFacingError(vscode.l10n.t('There is no such task yet. Orchestrate a selection first.'));
-  const picked = await d.ui.pick(
-    candidates.map(t => ({ label: t.title, description: t.status, detail: t.source?.label, task: t })),
-    { placeHolder },
-  );
-  return picked?.task;
+  resultView?: ResultView;
 }
 
 const completed = (t: TrackedTask) => t.status === 'completed';
@@ -53,30 +35,86 @@ async function readResult(d: ResultDeps, taskId: string): Promise<string> {
   return text;
 }
 
+/**
+ * Opens the result view (or the raw markdown when `multiAgent.resultView` is "markdown"). A running task's
+ * view shows its agents and elapsed time; returns the markdown editor when one was opened.
+ */
 export async function openResult(d: ResultDeps, arg?: unknown): Promise<vscode.TextEditor | undefined> {
-  const task = await resolveTask(d, arg, t => completed(t) || t.status === 'failed', vscode.l10n.t('Which result?'));
+  const rendered = d.resultView && readSettings().settings.resultView === 'rendered';
+  const task = await resolveTask(
+    d,
+    arg ?? d.resultView?.activeTaskId(),
+    t => completed(t) || t.status === 'failed' || (!!rendered && t.finishedAt === undefined),
+    vscode.l10n.t('Which result?'),
+  );
   if (!task) return undefined;
+  if (rendered && d.resultView) {
+    await d.resultView.show(task);
+    return undefined;
+  }
   if (task.status !== 'completed') {
     throw new UserFacingError(task.error ? `"${task.title}": ${task.error}` : vscode.l10n.t('"{0}" is still running.', task.title));
   }
   return showResult(task);
 }
 
+/** The answer as raw markdown, read-only: one click from the result view. */
+export async function openRawResult(d: ResultDeps, arg?: unknown): Promise<vscode.TextEditor | undefined> {
+  const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), completed, vscode.l10n.t('Which result?'));
+  if (!task) return undefined;
+  return showResult(task);
+}
+
+/** The prompt exactly as it went to the service, with the attachments' names. */
+export async function showPromptSent(d: ResultDeps, arg?: unknown): Promise<vscode.TextEditor | undefined> {
+  const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), () => true, vscode.l10n.t('The prompt of which task?'));
+  if (!task) return undefined;
+  return showPrompt(task);
+}
+
 export async function copyResult(d: ResultDeps, arg?: unknown): Promise<void> {
-  const task = await resolveTask(d, arg, completed, vscode.l10n.t('Copy which result?'));
+  const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), completed, vscode.l10n.t('Copy which result?'));
   if (!task) return;
   await vscode.env.clipboard.writeText(await readResult(d, task.id));
   void d.ui.info(vscode.l10n.t('Result copied.'));
 }
 
-export async function insertResult(d: ResultDeps, arg?: unknown): Promise<void> {
-  const task = await resolveTask(d, arg, completed, vscode.l10n.t('Insert which result?'));
-  if (!task) return;
+/**
+ * Inserts the result (its lone code block, else the whole answer) at the cursor. A selection is never
+ * replaced silently: the user chooses between inserting at the cursor and reviewing a replacement diff.
+ */
+export async function insertResult(d: ResultDeps & Partial<ApplyDeps>, arg?: unknown): Promise<ApplyOutcome | 'inserted'> {
+  const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), completed, vscode.l10n.t('Insert which result?'));
+  if (!task) return undefined;
   const text = insertableText(await readResult(d, task.id));
   const editor =
     vscode.window.visibleTextEditors.find(e => e.document.uri.toString() === task.source?.uri) ?? vscode.window.activeTextEditor;
-  if (!editor || editor.document.uri.scheme === RESULT_SCHEME) {
+  if (!editor || editor.document.uri.scheme === RESULT_SCHEME || editor.document.uri.scheme === 'output') {
     throw new UserFacingError(vscode.l10n.t('Open the file to insert into and place the cursor first.'));
   }
-  await editor.edit(edit => edit.replace(editor.selection, text));
+  const selection = editor.selection;
+  if (!selection.isEmpty) {
+    const insertHere = { label: vscode.l10n.t('$(insert) Insert at the Cursor'), detail: vscode.l10n.t('Keeps the selected code; inserts at the cursor.'), id: 'insert' };
+    const review = {
+      label: vscode.l10n.t('$(diff) Replace the Selection…'),
+      detail: vscode.l10n.t('Shows a diff of the selection against the answer; nothing changes until you accept.'),
+      id: 'replace',
+    };
+    const choice = await d.ui.pick([insertHere, review], {
+      title: vscode.l10n.t('Insert Result'),
+      placeHolder: vscode.l10n.t('Code is selected in {0}. Insert at the cursor or replace the selection?', vscode.workspace.asRelativePath(editor.document.uri)),
+    });
+    if (!choice) return undefined;
+    if (choice.id === 'replace') {
+      if (!d.tracker || !d.proposals) throw new UserFacingError(vscode.l10n.t('Use Apply to Source to replace code.'));
+      return applyToSource({ ...d, tracker: d.tracker, proposals: d.proposals }, task.id, undefined, {
+        document: editor.document,
+        range: selection,
+        changed: false,
+      });
+    }
+  }
+  const at = selection.active;
+  await editor.edit(edit => edit.insert(at, text));
+  return 'inserted';
 }

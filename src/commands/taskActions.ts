@@ -1,6 +1,7 @@
 /** Actions on tracked tasks: stop tracking, reveal the source, run again, remove, clear finished. */
 import * as vscode from 'vscode';
 import type { KeyStore } from '../auth/keyStore';
+import { readSettings } from '../config';
 import { UserFacingError, errorKind } from '../errors';
 import type { CancelOutcome, TaskCanceller } from '../tasks/canceller';
 import { type SourceRef, type TrackedTask, isFinished } from '../tasks/model';
@@ -103,6 +104,7 @@ export async function runAgain(
   const range = rangeOf(task.source);
   const code = codeFrom(document, range && document.validateRange(range), task.source.label);
   if (!code.context.code.trim()) throw new UserFacingError(vscode.l10n.t('{0} has nothing there any more to send.', task.source.label));
+  if (readSettings().settings.confirmRunAgain && !(await confirmRunAgain(d.ui, task, code.context, settings))) return undefined;
   const next = await sendOrOfferAttachment(
     d.ui,
     d.pipeline,
@@ -118,9 +120,46 @@ export async function removeTask(d: Pick<TaskActionDeps, 'store' | 'poller'>, ar
   await d.store.remove(task.id);
 }
 
-/** Removes every finished task and its cached result; running ones stay. Returns how many went. */
-export async function clearFinished(d: Pick<TaskActionDeps, 'store'>): Promise<number> {
+/** A paid task is not resent without the user seeing what goes: the instruction, the code, the model. */
+async function confirmRunAgain(
+  ui: UserInterface,
+  task: TrackedTask,
+  context: { code: string; label: string; lines?: { start: number; end: number } },
+  settings: { modelId?: string; agentCount: number },
+): Promise<boolean> {
+  const where = context.lines ? vscode.l10n.t('{0}, lines {1}–{2}', context.label, context.lines.start, context.lines.end) : context.label;
+  const lines = context.code.split('\n').length;
+  const detail = [
+    vscode.l10n.t('Instruction: {0}', task.instruction),
+    vscode.l10n.t('Code: {0} ({1} lines, as it is now)', where, lines),
+    vscode.l10n.t('Model: {0} · {1} agents', settings.modelId ?? vscode.l10n.t('service default'), settings.agentCount),
+    task.threadId ? vscode.l10n.t('In thread {0}', task.threadId) : '',
+    vscode.l10n.t('The setting multiAgent.confirmRunAgain turns this question off.'),
+  ]
+    .filter(Boolean)
+    .join('\n');
+  return ui.confirm(vscode.l10n.t('Run "{0}" again? This sends a new task to the service.', task.title), detail, vscode.l10n.t('Run Again'));
+}
+
+/**
+ * Removes every finished task and its cached result, after asking; running ones stay. Returns how many
+ * went (0 when the user said no).
+ */
+export async function clearFinished(d: Pick<TaskActionDeps, 'store'> & { ui?: UserInterface }): Promise<number> {
   const finished = d.store.all().filter(isFinished);
+  if (!finished.length) {
+    void d.ui?.info(vscode.l10n.t('There are no finished tasks to clear.'));
+    return 0;
+  }
+  if (d.ui) {
+    const n = finished.length;
+    const ok = await d.ui.confirm(
+      n === 1 ? vscode.l10n.t('Clear 1 finished task?') : vscode.l10n.t('Clear {0} finished tasks?', n),
+      vscode.l10n.t('Their cached results are deleted; this cannot be undone. Running tasks stay.'),
+      vscode.l10n.t('Clear'),
+    );
+    if (!ok) return 0;
+  }
   for (const task of finished) await d.store.remove(task.id);
   return finished.length;
 }

@@ -8,7 +8,7 @@ import { FILE_SCHEME, RESULT_SCHEME, THREAD_SCHEME } from '../constants';
 /** Characters that cannot be in a tab's file name, or that reorder or hide text (bidi controls). */
 const UNSAFE_IN_NAME = /[\\/:*?"<>|#%\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-function readableName(text: string, fallback: string, max = 60): string {
+export function readableName(text: string, fallback: string, max = 60): string {
   return text.replace(UNSAFE_IN_NAME, ' ').replace(/\s+/g, ' ').trim().slice(0, max).trim() || fallback;
 }
 
@@ -16,12 +16,17 @@ function idOf(uri: vscode.Uri, scheme: string): string | undefined {
   return uri.scheme === scheme ? uri.path.split('/')[1] || undefined : undefined;
 }
 
-/** `multi-agent-result:/task_123/Explain this function.md` */
+/**
+ * `multi-agent-result:/Explain this function.md?task_123`: the id rides in the query, so a tab's tooltip
+ * shows the readable name and no internal path.
+ */
 export function resultUri(task: { id: string; title: string }): vscode.Uri {
-  return vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${task.id}/${readableName(task.title, 'Result')}.md` });
+  return vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${readableName(task.title, 'Result')}.md`, query: task.id });
 }
+/** The task id of a result URI (also of the older `/task_123/name.md` form, for tabs restored from before). */
 export function taskIdOfResult(uri: vscode.Uri): string | undefined {
-  return idOf(uri, RESULT_SCHEME);
+  if (uri.scheme !== RESULT_SCHEME) return undefined;
+  return uri.query || idOf(uri, RESULT_SCHEME);
 }
 
 /** `multi-agent-thread:/12/My thread.md` */

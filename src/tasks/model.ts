@@ -54,6 +54,8 @@ export interface TrackedTask {
   resultChars?: number;
   /** The completion was shown to the user (never twice, even across reloads and windows). */
   notified?: boolean;
+  /** The prompt exactly as it went to the service (at most the service's prompt limit). */
+  prompt?: string;
 }
 
 /** Completed, failed or canceled (the api layer's one list; `awaiting_approval` is a pause, not an end). */

@@ -38,3 +38,27 @@ export function insertableText(result: string): string {
   const blocks = codeBlocks(result);
   return blocks.length === 1 ? blocks[0].code : result;
 }
+
+/** A block's first non-empty lines (at most `lines`, `max` characters), for a pick list. */
+export function blockPreview(block: Pick<CodeBlock, 'code'>, lines = 2, max = 120): string {
+  const shown: string[] = [];
+  let start = 0;
+  const code = block.code;
+  while (shown.length < lines && start < code.length && start < 64 * 1024) {
+    const end = code.indexOf('\n', start);
+    const line = code.slice(start, end === -1 ? undefined : end).trim();
+    if (line) shown.push(line);
+    if (end === -1) break;
+    start = end + 1;
+  }
+  const text = shown.join(' ⏎ ');
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text || '(empty)';
+}
+
+/** How many lines a block has (a final newline does not start another). */
+export function lineCount(code: string): number {
+  if (!code) return 0;
+  let n = 1;
+  for (let i = 0; i < code.length - 1; i++) if (code.charCodeAt(i) === 10) n++;
+  return n;
+}

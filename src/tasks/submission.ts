@@ -164,6 +164,7 @@ export class SubmissionPipeline {
       agentCount: request.threadId !== undefined ? undefined : settings.agentCount,
       threadId: request.threadId ?? (sent.threadId !== undefined ? String(sent.threadId) : undefined),
       attachmentNames: attachmentNames.length ? attachmentNames : undefined,
+      prompt,
       submittedAt: now,
       updatedAt: now,
       status: sent.status || 'processing',

@@ -1,6 +1,6 @@
 /**
  * Tells the user when a task ends, exactly once per task: opens a completed result beside the code and
- * offers Open / Copy / Insert at Cursor; a failed task opens nothing but says why.
+ * offers Open / Copy / Apply to Source… (a diff to accept, never a silent edit); a failed task opens nothing but says why.
  */
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
@@ -18,6 +18,8 @@ export class CompletionNotifier extends Disposable {
     private readonly store: TaskStore,
     private readonly ui: UserInterface,
     private readonly log: Logger,
+    /** The rendered result view; without it (or with resultView "markdown") results open as markdown. */
+    private readonly resultView?: { show(task: TrackedTask, options?: { preserveFocus?: boolean }): Promise<unknown> },
   ) {
     super();
     this._register(store.onDidChange(e => e.kind === 'finished' && void this.announce(e.task)));
@@ -36,14 +38,20 @@ export class CompletionNotifier extends Disposable {
       if (!(await this.store.markNotified(task.id))) return;
       this.log.info(`task ${task.id} ${task.status}${task.error ? `: ${task.error}` : ''}`);
       if (task.status === 'completed' && !task.error) {
-        if (readSettings().settings.openResultOnCompletion) await showResult(task, { preserveFocus: true, stillWanted: () => this.store.get(task.id) !== undefined });
+        const { openResultOnCompletion, resultView } = readSettings().settings;
+        if (openResultOnCompletion) {
+          if (this.resultView && resultView === 'rendered') await this.resultView.show(task, { preserveFocus: true });
+          else await showResult(task, { preserveFocus: true, stillWanted: () => this.store.get(task.id) !== undefined });
+        }
+        // No button changes a file without a preview: "Apply to Source…" opens a diff to accept or discard.
         const open = vscode.l10n.t('Open');
         const copy = vscode.l10n.t('Copy');
-        const insert = vscode.l10n.t('Insert at Cursor');
-        const action = await this.ui.info(vscode.l10n.t('Multi-Agent task done: {0}', inert(task.title)), open, copy, insert);
+        const apply = vscode.l10n.t('Apply to Source…');
+        const buttons = task.source ? [open, copy, apply] : [open, copy];
+        const action = await this.ui.info(vscode.l10n.t('Multi-Agent task done: {0}', inert(task.title)), ...buttons);
         if (action === open) await vscode.commands.executeCommand(Commands.openResult, task.id);
         if (action === copy) await vscode.commands.executeCommand(Commands.copyResult, task.id);
-        if (action === insert) await vscode.commands.executeCommand(Commands.insertResult, task.id);
+        if (action === apply) await vscode.commands.executeCommand(Commands.applyToSource, task.id);
       } else if (task.status === 'awaiting_approval') {
         const reason = task.error ? inert(task.error) : vscode.l10n.t('approve it in the web console.');
         await this.ui.warn(vscode.l10n.t('Multi-Agent task "{0}" needs approval: {1}', inert(task.title), reason));

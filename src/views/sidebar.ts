@@ -3,6 +3,7 @@
  * and bind only their own refresh and load-more commands; every action lives in commands/.
  */
 import * as vscode from 'vscode';
+import { affects, readSettings } from '../config';
 import { Commands, ContextKeys, Views } from '../constants';
 import type { FileStore } from '../stores/fileStore';
 import type { ThreadStore } from '../stores/threadStore';
@@ -25,7 +26,7 @@ export interface Sidebar extends vscode.Disposable {
 }
 
 export function createSidebar(d: { store: TaskStore; threads: ThreadStore; files: FileStore; basket: AttachmentBasket }): Sidebar {
-  const tasks = new TasksTreeProvider(d.store);
+  const tasks = new TasksTreeProvider(d.store, undefined, d.basket);
   const threads = new ThreadsTreeProvider(d.threads);
   const files = new FilesTreeProvider(d.files);
   const views = {
@@ -37,11 +38,14 @@ export function createSidebar(d: { store: TaskStore; threads: ThreadStore; files
   const renderTasksChrome = () => {
     views.tasks.badge = runningBadge(d.store);
     const attached = d.basket.count;
-    views.tasks.description = attached
-      ? attached === 1
-        ? vscode.l10n.t('1 file attached')
-        : vscode.l10n.t('{0} files attached', attached)
-      : undefined;
+    const model = readSettings().settings.modelId;
+    views.tasks.description =
+      [
+        model ? vscode.l10n.t('model: {0}', model) : undefined,
+        attached ? (attached === 1 ? vscode.l10n.t('1 file attached') : vscode.l10n.t('{0} files attached', attached)) : undefined,
+      ]
+        .filter(Boolean)
+        .join(' · ') || undefined;
   };
   const onAttachmentsChanged = () => {
     renderTasksChrome();
@@ -58,6 +62,7 @@ export function createSidebar(d: { store: TaskStore; threads: ThreadStore; files
     views.files,
     d.store.onDidChange(e => e.kind !== 'progress' && renderTasksChrome()),
     d.basket.onDidChange(onAttachmentsChanged),
+    vscode.workspace.onDidChangeConfiguration(e => affects(e, 'modelId') && renderTasksChrome()),
     vscode.commands.registerCommand(Commands.refreshTasks, () => tasks.refresh()),
     vscode.commands.registerCommand(Commands.refreshThreads, () => d.threads.refresh()),
     vscode.commands.registerCommand(Commands.loadMoreThreads, () => d.threads.loadMore().catch(() => d.threads.refresh())),

@@ -10,6 +10,8 @@ const FLASH_MS = 5000;
 /** Files waiting to go with the next task. */
 export interface AttachedFiles {
   readonly count: number;
+  /** The files themselves, listed in the tooltip. */
+  list?(): readonly vscode.Uri[];
   readonly onDidChange: vscode.Event<void>;
 }
 
@@ -101,6 +103,12 @@ export class TaskStatusBar extends Disposable {
       md.appendText(
         `${attached === 1 ? vscode.l10n.t('1 file attached to the next task') : vscode.l10n.t('{0} files attached to the next task', attached)}\n\n`,
       );
+      for (const uri of this.attached.list?.() ?? []) {
+        md.appendMarkdown('$(file) ');
+        md.appendText(vscode.workspace.asRelativePath(uri, false));
+        md.appendMarkdown('  \n');
+      }
+      if (this.attached.list) md.appendMarkdown('\n');
     }
     md.appendMarkdown(vscode.l10n.t('Click to show the tasks.'));
     return md;

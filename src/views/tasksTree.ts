@@ -7,6 +7,7 @@ import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval } from '../tasks/model';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
+import { readSettings } from '../config';
 import { formatDuration } from '../format';
 
 export interface TaskNode {
@@ -21,7 +22,25 @@ export interface AgentNode {
   readonly agent: AgentProgress;
 }
 
-export type TasksTreeNode = TaskNode | AgentNode;
+/** The files waiting to go with the next task, listed above the tasks. */
+export interface AttachmentsNode {
+  readonly kind: 'attachments';
+}
+
+export interface AttachmentNode {
+  readonly kind: 'attachment';
+  readonly uri: vscode.Uri;
+}
+
+export type TasksTreeNode = TaskNode | AgentNode | AttachmentsNode | AttachmentNode;
+
+/** The attachment basket as the view needs it. */
+export interface AttachmentList {
+  list(): readonly vscode.Uri[];
+  readonly onDidChange: vscode.Event<void>;
+}
+
+const ATTACHMENTS_NODE: AttachmentsNode = { kind: 'attachments' };
 
 /** The contextValue's status part, for menus: `task.<status>[.source]`. */
 export function statusKey(task: Pick<TrackedTask, 'status'>): string {
@@ -44,9 +63,11 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   constructor(
     private readonly store: TaskStore,
     private readonly workspaceFolders: () => readonly string[] = () => (vscode.workspace.workspaceFolders ?? []).map(f => f.uri.toString()),
+    private readonly attachments?: AttachmentList,
   ) {
     super();
     this._register(store.onDidChange(e => this.onStoreChange(e)));
+    if (attachments) this._register(attachments.onDidChange(() => this.refresh()));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()));
   }
 
@@ -66,13 +87,15 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       const tasks = this.ordered();
       const live = new Set(tasks.map(t => t.id));
       for (const id of this.nodes.keys()) if (!live.has(id)) this.nodes.delete(id);
-      return tasks.map(task => {
+      const nodes: TasksTreeNode[] = tasks.map(task => {
         const node = this.nodes.get(task.id) ?? { kind: 'task' as const, task };
         node.task = task;
         this.nodes.set(task.id, node);
         return node;
       });
+      return this.attachments?.list().length ? [ATTACHMENTS_NODE, ...nodes] : nodes;
     }
+    if (element.kind === 'attachments') return (this.attachments?.list() ?? []).map(uri => ({ kind: 'attachment' as const, uri }));
     if (element.kind === 'task' && !isFinished(element.task)) {
       return (element.task.agents ?? []).map(agent => ({ kind: 'agent' as const, task: element.task, agent }));
     }
@@ -80,7 +103,26 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   }
 
   getTreeItem(element: TasksTreeNode): vscode.TreeItem {
-    return element.kind === 'task' ? this.taskItem(element.task) : agentItem(element.agent);
+    switch (element.kind) {
+      case 'task':
+        return this.taskItem(element.task);
+      case 'agent':
+        return agentItem(element.agent);
+      case 'attachments':
+        return this.attachmentsItem();
+      case 'attachment':
+        return attachmentItem(element.uri);
+    }
+  }
+
+  private attachmentsItem(): vscode.TreeItem {
+    const n = this.attachments?.list().length ?? 0;
+    const item = new vscode.TreeItem(vscode.l10n.t('Attached to the next task'), vscode.TreeItemCollapsibleState.Expanded);
+    item.id = 'attachments';
+    item.description = n === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', n);
+    item.iconPath = new vscode.ThemeIcon('paperclip');
+    item.contextValue = 'attachments';
+    return item;
   }
 
   private taskItem(task: TrackedTask): vscode.TreeItem {
@@ -102,7 +144,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     item.tooltip = tooltipOf(task);
     item.contextValue = `task.${statusKey(task)}${task.source ? '.source' : ''}`;
     item.accessibilityInformation = { label: `${task.title}, ${task.status.replace('_', ' ')}, ${elapsed}` };
-    if (task.status === 'completed') {
+    if (task.status === 'completed' || (running && readSettings().settings.resultView === 'rendered')) {
       item.command = { command: Commands.openResult, title: vscode.l10n.t('Open Result'), arguments: [task.id] };
     }
     return item;
@@ -115,6 +157,16 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     node.task = e.task;
     this.changed.fire(node);
   }
+}
+
+function attachmentItem(uri: vscode.Uri): vscode.TreeItem {
+  const item = new vscode.TreeItem(uri, vscode.TreeItemCollapsibleState.None);
+  item.id = `attachment:${uri.toString()}`;
+  item.description = vscode.workspace.asRelativePath(uri, false);
+  item.tooltip = vscode.l10n.t('Goes with the next task you orchestrate.');
+  item.contextValue = 'attachment';
+  item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [uri] };
+  return item;
 }
 
 function agentItem(agent: AgentProgress): vscode.TreeItem {

@@ -20,6 +20,8 @@ describe('e2e: faults 4 window reload while tasks run', function () {
         'multiAgent.pollIntervalMs': 500,
         'multiAgent.firstPollDelayMs': 500,
         'multiAgent.maxPollIntervalMs': 1000,
+        // This case checks the results' text tabs after a reload.
+        'multiAgent.resultView': 'markdown',
       },
       // The extension stores this key for a loopback baseUrl when none is stored (see seedDemoKey).
       env: { MULTI_AGENT_TASKS_DEMO_KEY: emulator.apiKey },

@@ -40,9 +40,12 @@ describe('e2e: orchestrate a selection from the command palette', function () {
     await page.waitForTimeout(800);
     await wb!.screenshot('status-bar');
 
-    const tab = page.locator('.tabs-container .tab', { hasText: 'Review mean() for edge cases.md' }).first();
+    // The result opens in the rendered result view (issue 9), titled with the instruction and the time sent.
+    const tab = page.locator('.tabs-container .tab', { hasText: 'Review mean() for edge cases · ' }).first();
     await tab.waitFor({ timeout: 30_000 });
-    await page.locator('.monaco-editor .view-lines', { hasText: 'Review mean() for edge cases' }).first().waitFor();
+    const view = page.frameLocator('iframe.webview').frameLocator('iframe');
+    await view.locator('h1.title', { hasText: 'Review mean() for edge cases' }).waitFor();
+    await view.locator('#answer', { hasText: 'Synthesized answer' }).waitFor();
     await wb!.waitForNotification(/task done/);
     await wb!.screenshot('result-tab');
 
@@ -61,6 +64,7 @@ describe('e2e: orchestrate a selection from the command palette', function () {
 
   it('shows the usage chart', async () => {
     const page = wb!.page;
+    await wb!.runCommand('View: Close All Editors'); // one webview on screen: the usage panel
     await wb!.runCommand('Multi-Agent: Show Usage');
     await page.locator('.tabs-container .tab', { hasText: /Usage/ }).first().waitFor({ timeout: 20_000 });
     // The chart lives in the webview's nested iframes.

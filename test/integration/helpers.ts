@@ -132,6 +132,8 @@ export function useExtensionWithEmulator(options: EmulatorOptions = {}) {
     await setSetting('baseUrl', ctx.emulator.baseUrl);
     await setSetting('pollIntervalMs', 250);
     await setSetting('maxPollIntervalMs', 1000);
+    // These suites read results as text documents; the review suite turns the rendered view back on.
+    await setSetting('resultView', 'markdown');
     await ctx.api.keys.setApiKey(ctx.emulator.apiKey);
   });
   beforeEach(async () => {

@@ -34,7 +34,7 @@ describe('orchestrate from the editor', () => {
     assert.strictEqual(tab.label, 'Find edge cases in mean().md');
     assert.strictEqual(ctx.api.store.get(task.id)?.status, 'completed');
     await waitFor(() => ctx.user.messages('info').some(m => m.includes('task done')), 'the done notification');
-    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done'))?.actions, ['Open', 'Copy', 'Insert at Cursor']);
+    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done'))?.actions, ['Open', 'Copy', 'Apply to Source…']);
     const cached = await ctx.api.store.readResult(task.id);
     assert.strictEqual(cached, document.getText());
   });

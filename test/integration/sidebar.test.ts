@@ -98,6 +98,7 @@ describe('sidebar', () => {
       assert.ok(first);
       await editor.edit(e => e.insert(new vscode.Position(0, 0), '// edited since\n'));
       const node = (sidebar().tasks.getChildren() as unknown as Node[]).find(n => (n.task as { id: string }).id === first.id);
+      ctx.user.confirms = [true, true]; // Run Again and Clear Finished ask first
       const again = await vscode.commands.executeCommand<{ id: string; instruction: string }>('multiAgent.runAgain', node);
       assert.ok(again && again.id !== first.id, 'a new task');
       assert.strictEqual(again.instruction, 'Document these lines');

@@ -1,0 +1,172 @@
+/**
+ * "Apply to Source…": a code block of the answer replaces the code the task was sent with, after the user
+ * reviewed it in a diff and accepted. Nothing is written before Accept; Accept writes exactly the shown
+ * change as one undoable edit, and only if the file did not change under the diff meanwhile.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { UserFacingError } from '../errors';
+import type { Proposal, ProposalDocuments } from '../documents/proposals';
+import { displayLines } from '../documents/rangeMath';
+import type { SourceRangeTracker } from '../documents/sourceRanges';
+import { RESULT_SCHEME } from '../constants';
+import type { TrackedTask } from '../tasks/model';
+import { blockPreview, codeBlocks, lineCount } from '../tasks/resultText';
+import type { TaskStore } from '../tasks/taskStore';
+import type { UserInterface } from '../ui';
+import { resolveTask } from './resolve';
+
+export interface ApplyDeps {
+  ui: UserInterface;
+  store: TaskStore;
+  tracker: Pick<SourceRangeTracker, 'now'>;
+  proposals: ProposalDocuments;
+  /** The task of the focused result view, if one is focused. */
+  activeResult?: () => string | undefined;
+}
+
+export type ApplyOutcome = 'applied' | 'discarded' | 'pending' | undefined;
+
+/** Where a proposal goes: given (Insert at Cursor's "replace the selection"), or the task's tracked source. */
+export interface ApplyTarget {
+  document: vscode.TextDocument;
+  range: vscode.Range;
+  changed: boolean;
+}
+
+/** `(taskIdOrNode?, blockIndex?)`: the chat participant runs it with `[taskId]`. */
+export async function applyToSource(d: ApplyDeps, arg?: unknown, blockIndex?: unknown, target?: ApplyTarget): Promise<ApplyOutcome> {
+  const task = await resolveTask(
+    d,
+    arg ?? d.activeResult?.(),
+    t => t.status === 'completed' && !!t.source,
+    vscode.l10n.t('Apply which result to its source?'),
+  );
+  if (!task) return undefined;
+  if (task.status !== 'completed') throw new UserFacingError(vscode.l10n.t('"{0}" has no result yet.', task.title));
+  const text = await d.store.readResult(task.id);
+  if (text === undefined) throw new UserFacingError(vscode.l10n.t('No result is stored for this task.'));
+  const code = await chooseBlock(d.ui, text, blockIndex);
+  if (code === undefined) return undefined;
+
+  const where = target ?? (await sourceOf(d, task));
+  return propose(d, task, where, code);
+}
+
+async function sourceOf(d: ApplyDeps, task: TrackedTask): Promise<ApplyTarget> {
+  if (!task.source) {
+    throw new UserFacingError(vscode.l10n.t('"{0}" was not sent from a file: copy the code or use Insert at Cursor instead.', task.title));
+  }
+  try {
+    return await d.tracker.now(task);
+  } catch {
+    throw new UserFacingError(vscode.l10n.t('{0} can no longer be opened: it was moved or deleted.', task.source.label));
+  }
+}
+
+/** The code of the block to apply: the one asked for, the only one, or one the user picks. */
+async function chooseBlock(ui: UserInterface, text: string, blockIndex: unknown): Promise<string | undefined> {
+  const blocks = codeBlocks(text);
+  if (!blocks.length) throw new UserFacingError(vscode.l10n.t('The answer has no code block to apply. Copy the parts you want instead.'));
+  if (typeof blockIndex === 'number') {
+    if (!Number.isInteger(blockIndex) || blockIndex < 0 || blockIndex >= blocks.length) {
+      throw new UserFacingError(vscode.l10n.t('The answer has no code block {0}.', String(blockIndex + 1)));
+    }
+    return blocks[blockIndex].code;
+  }
+  if (blocks.length === 1) return blocks[0].code;
+  const picked = await ui.pick(
+    blocks.map((b, i) => ({
+      label: vscode.l10n.t('Block {0}', i + 1) + (b.info ? ` · ${b.info.slice(0, 40)}` : ''),
+      description: lineCount(b.code) === 1 ? vscode.l10n.t('1 line') : vscode.l10n.t('{0} lines', lineCount(b.code)),
+      detail: blockPreview(b),
+      code: b.code,
+    })),
+    { title: vscode.l10n.t('Apply to Source'), placeHolder: vscode.l10n.t('Which code block of the answer?'), matchOnDetail: true },
+  );
+  return picked?.code;
+}
+
+/** The replacement keeps the range's own line ending: a block's final newline is dropped when the range had none. */
+export function fitReplacement(before: string, code: string, eol: string): string {
+  let after = eol === '\n' ? code : code.replace(/\r?\n/g, eol);
+  if (!before.endsWith('\n') && after.endsWith(eol)) after = after.slice(0, -eol.length);
+  return after;
+}
+
+async function propose(d: ApplyDeps, task: TrackedTask, where: ApplyTarget, code: string): Promise<ApplyOutcome> {
+  const { document, range } = where;
+  if (document.uri.scheme === RESULT_SCHEME) throw new UserFacingError(vscode.l10n.t('A result cannot be applied to a result.'));
+  const eol = document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+  const before = document.getText(range);
+  const after = fitReplacement(before, code, eol);
+  if (after === before) {
+    void d.ui.info(vscode.l10n.t('The code already matches this block: nothing to apply.'));
+    return 'discarded';
+  }
+  const whole = document.getText();
+  const startOffset = document.offsetAt(range.start);
+  const endOffset = document.offsetAt(range.end);
+  const proposed = whole.slice(0, startOffset) + after + whole.slice(endOffset);
+  const proposal = d.proposals.create({ taskId: task.id, target: document.uri, version: document.version, range, before, after }, whole, proposed);
+
+  const name = path.posix.basename(document.uri.path);
+  const span = displayLines({ startLine: range.start.line, startCharacter: range.start.character, endLine: range.end.line, endCharacter: range.end.character });
+  const lines = vscode.l10n.t('lines {0}–{1}', span.start, span.end);
+  const title = where.changed
+    ? vscode.l10n.t('{0} ({1}) ↔ proposal — the code changed since it was sent', name, lines)
+    : vscode.l10n.t('{0} ({1}) ↔ proposal', name, lines);
+  await vscode.commands.executeCommand('vscode.diff', proposal.left, proposal.right, title, {
+    preview: false,
+    selection: new vscode.Range(range.start, range.start),
+  });
+
+  const accept = vscode.l10n.t('Accept');
+  const discard = vscode.l10n.t('Discard');
+  const message = where.changed
+    ? vscode.l10n.t('The code at {0} of {1} changed since "{2}" was sent. Review the diff: apply the proposal anyway?', lines, name, task.title)
+    : vscode.l10n.t('Review the proposed change to {0} ({1}). Nothing is written until you accept.', name, lines);
+  const choice = await (where.changed ? d.ui.warn(message, accept, discard) : d.ui.info(message, accept, discard));
+  if (!d.proposals.get(proposal.id)) return 'pending'; // decided meanwhile with the diff's own buttons
+  if (choice === accept) return acceptProposal(d, proposal.id);
+  if (choice === discard) return discardProposal(d, proposal.id);
+  return 'pending';
+}
+
+/** Writes the proposal as one undoable edit, if the range still holds the text the diff showed. */
+export async function acceptProposal(d: Pick<ApplyDeps, 'ui' | 'proposals'>, arg?: unknown): Promise<ApplyOutcome> {
+  const proposal = d.proposals.find(arg);
+  if (!proposal) throw new UserFacingError(vscode.l10n.t('There is no proposal to accept: it was already accepted or discarded.'));
+  const document = await vscode.workspace.openTextDocument(proposal.target);
+  if (document.version !== proposal.version && document.getText(proposal.range) !== proposal.before) {
+    d.proposals.settle(proposal.id);
+    await closeDiff(proposal);
+    throw new UserFacingError(vscode.l10n.t('{0} changed while the diff was open, so nothing was applied. Run Apply to Source again.', path.posix.basename(document.uri.path)));
+  }
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, proposal.range, proposal.after);
+  if (!(await vscode.workspace.applyEdit(edit))) throw new UserFacingError(vscode.l10n.t('The change could not be applied (is the file read-only?).'));
+  d.proposals.settle(proposal.id);
+  await closeDiff(proposal);
+  const end = document.positionAt(document.offsetAt(proposal.range.start) + proposal.after.length);
+  const shown = vscode.window.visibleTextEditors.find(e => e.document.uri.toString() === document.uri.toString());
+  const editor = await vscode.window.showTextDocument(document, { viewColumn: shown?.viewColumn, preview: false, selection: new vscode.Range(proposal.range.start, end) });
+  editor.revealRange(new vscode.Range(proposal.range.start, end), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  void d.ui.info(vscode.l10n.t('Applied to {0}. Undo (Ctrl+Z) restores it.', path.posix.basename(document.uri.path)));
+  return 'applied';
+}
+
+export async function discardProposal(d: Pick<ApplyDeps, 'proposals'>, arg?: unknown): Promise<ApplyOutcome> {
+  const proposal = d.proposals.find(arg);
+  if (!proposal) return undefined;
+  d.proposals.settle(proposal.id);
+  await closeDiff(proposal);
+  return 'discarded';
+}
+
+async function closeDiff(proposal: Proposal): Promise<void> {
+  const tabs = vscode.window.tabGroups.all
+    .flatMap(g => g.tabs)
+    .filter(t => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === proposal.right.toString());
+  if (tabs.length) await vscode.window.tabGroups.close(tabs);
+}

@@ -1,0 +1,39 @@
+/** Which task a command is about: its argument (an id, a tree node, a result URI), the active result tab, or a pick. */
+import * as vscode from 'vscode';
+import { taskIdOfResult } from '../documents/uris';
+import { UserFacingError } from '../errors';
+import type { TrackedTask } from '../tasks/model';
+import type { TaskStore } from '../tasks/taskStore';
+import type { UserInterface } from '../ui';
+
+/** Tree items pass their node; the palette passes nothing; code passes an id or a result URI. */
+export function taskIdFrom(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  if (arg instanceof vscode.Uri) return taskIdOfResult(arg);
+  const id = (arg as { task?: { id?: unknown } } | undefined)?.task?.id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** The task a command is about: its argument, the active result tab, or one the user picks. */
+export async function resolveTask(
+  d: { ui: UserInterface; store: TaskStore },
+  arg: unknown,
+  filter: (t: TrackedTask) => boolean,
+  placeHolder: string,
+): Promise<TrackedTask | undefined> {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const id = taskIdFrom(arg) ?? (active && taskIdOfResult(active));
+  if (id) {
+    const task = d.store.get(id);
+    if (!task) throw new UserFacingError(vscode.l10n.t('That task is no longer tracked.'));
+    return task;
+  }
+  const candidates = d.store.all().filter(filter);
+  if (!candidates.length) throw new UserFacingError(vscode.l10n.t('There is no such task yet. Orchestrate a selection first.'));
+  const picked = await d.ui.pick(
+    candidates.map(t => ({ label: t.title, description: t.status, detail: t.source?.label, task: t })),
+    { placeHolder },
+  );
+  return picked?.task;
+}
+

@@ -1,0 +1,267 @@
+/**
+ * The result view: one webview per task with a header (instruction, model, agents, duration, source,
+ * attachments), the answer rendered by our own inert markdown renderer, and Copy / Apply per code block.
+ * While the task runs it shows each agent's state and an elapsed time that ticks. Strict CSP with a nonce,
+ * no command links, no remote content; every message from the page is checked before anything runs.
+ * Open views come back after a reload (a serializer), or close when their task is gone.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { Commands, RESULT_VIEW_TYPE } from '../constants';
+import { displayLines } from '../documents/rangeMath';
+import { Disposable } from '../disposable';
+import { formatDuration } from '../format';
+import { type TrackedTask, isFinished } from '../tasks/model';
+import { codeBlocks } from '../tasks/resultText';
+import type { TaskChange, TaskStore } from '../tasks/taskStore';
+import { escapeHtml, renderMarkdown } from './markdown';
+import { validMessage } from './resultMessages';
+
+interface Open {
+  panel: vscode.WebviewPanel;
+  blocks: string[];
+}
+
+export class ResultPanels extends Disposable {
+  private readonly open = new Map<string, Open>();
+
+  constructor(private readonly store: TaskStore) {
+    super();
+    this._register(store.onDidChange(e => void this.onStoreChange(e)));
+    this._register(
+      vscode.window.registerWebviewPanelSerializer(RESULT_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel, state: unknown) => {
+          const id = (state as { taskId?: unknown } | undefined)?.taskId;
+          const task = typeof id === 'string' ? store.get(id) : undefined;
+          // A restored view whose task is gone closes, instead of leaving an empty tab or group behind.
+          if (!task) return panel.dispose();
+          await this.adopt(panel, task);
+        },
+      }),
+    );
+    this._register({ dispose: () => [...this.open.values()].forEach(o => o.panel.dispose()) });
+  }
+
+  /** The task of the focused result view. */
+  activeTaskId(): string | undefined {
+    for (const [id, o] of this.open) if (o.panel.active) return id;
+    return undefined;
+  }
+
+  /** The open view of a task (tests read its html). */
+  panelOf(taskId: string): vscode.WebviewPanel | undefined {
+    return this.open.get(taskId)?.panel;
+  }
+
+  async show(task: TrackedTask, options: { preserveFocus?: boolean } = {}): Promise<vscode.WebviewPanel> {
+    const existing = this.open.get(task.id);
+    if (existing) {
+      existing.panel.reveal(undefined, options.preserveFocus);
+      return existing.panel;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      RESULT_VIEW_TYPE,
+      titleOf(task),
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: options.preserveFocus ?? false },
+      { enableScripts: true, enableCommandUris: false, localResourceRoots: [], enableFindWidget: true },
+    );
+    await this.adopt(panel, task);
+    return panel;
+  }
+
+  private async adopt(panel: vscode.WebviewPanel, task: TrackedTask): Promise<void> {
+    panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [] };
+    panel.title = titleOf(task);
+    const entry: Open = { panel, blocks: [] };
+    this.open.set(task.id, entry);
+    panel.onDidDispose(() => {
+      if (this.open.get(task.id)?.panel === panel) this.open.delete(task.id);
+    });
+    panel.webview.onDidReceiveMessage(message => void this.onMessage(task.id, entry, message));
+    await this.render(task);
+  }
+
+  private async onStoreChange(e: TaskChange): Promise<void> {
+    const entry = this.open.get(e.task.id);
+    if (!entry) return;
+    if (e.kind === 'removed') return entry.panel.dispose();
+    await this.render(e.task);
+  }
+
+  private async render(task: TrackedTask): Promise<void> {
+    const entry = this.open.get(task.id);
+    if (!entry) return;
+    const result = task.status === 'completed' ? await this.store.readResult(task.id) : undefined;
+    entry.blocks = result ? codeBlocks(result).map(b => b.code) : [];
+    entry.panel.title = titleOf(task);
+    entry.panel.webview.html = renderResultHtml(task, result, entry.panel.webview.cspSource, randomBytes(16).toString('base64'));
+  }
+
+  private async onMessage(taskId: string, entry: Open, message: unknown): Promise<void> {
+    const m = validMessage(message, taskId, entry.blocks.length);
+    if (!m) return;
+    switch (m.type) {
+      case 'copy':
+        await vscode.env.clipboard.writeText(entry.blocks[m.block!]);
+        vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Code block {0} copied', m.block! + 1), 3000);
+        return;
+      case 'apply':
+        await vscode.commands.executeCommand(Commands.applyToSource, taskId, m.block);
+        return;
+      case 'applyAny':
+        await vscode.commands.executeCommand(Commands.applyToSource, taskId);
+        return;
+      case 'copyAll':
+        await vscode.commands.executeCommand(Commands.copyResult, taskId);
+        return;
+      case 'prompt':
+        await vscode.commands.executeCommand(Commands.showPromptSent, taskId);
+        return;
+      case 'raw':
+        await vscode.commands.executeCommand(Commands.openRawResult, taskId);
+        return;
+      case 'source':
+        await vscode.commands.executeCommand(Commands.revealSource, taskId);
+        return;
+    }
+  }
+}
+
+/** Tells reruns apart: the title and the time it was sent. */
+export function titleOf(task: Pick<TrackedTask, 'title' | 'submittedAt'>): string {
+  const time = new Date(task.submittedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return `${task.title} · ${time}`;
+}
+
+function sourceText(task: TrackedTask): string | undefined {
+  const s = task.source;
+  if (!s) return undefined;
+  if (!s.range) return s.label;
+  const span = displayLines(s.range);
+  return vscode.l10n.t('{0}, lines {1}–{2}', s.label, span.start, span.end);
+}
+
+/** The whole page. Pure apart from l10n: its output is checked by the tests. */
+export function renderResultHtml(task: TrackedTask, result: string | undefined, cspSource: string, nonce: string): string {
+  const csp = `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'none'; font-src ${cspSource}`;
+  const t = (s: string) => escapeHtml(s);
+  const running = !isFinished(task);
+  const meta: string[] = [];
+  meta.push(`<dt>${t(vscode.l10n.t('Model'))}</dt><dd>${t(task.modelId ?? vscode.l10n.t('service default'))}</dd>`);
+  meta.push(`<dt>${t(vscode.l10n.t('Agents'))}</dt><dd>${t(String(task.agents?.length ?? task.agentCount ?? '—'))}</dd>`);
+  const elapsed = formatDuration((task.finishedAt ?? Date.now()) - task.submittedAt);
+  meta.push(
+    `<dt>${t(running ? vscode.l10n.t('Running for') : vscode.l10n.t('Took'))}</dt><dd><span id="elapsed" data-start="${task.submittedAt}" data-running="${running}">${t(elapsed)}</span></dd>`,
+  );
+  const source = sourceText(task);
+  if (source) meta.push(`<dt>${t(vscode.l10n.t('Source'))}</dt><dd><button class="link" data-action="source" title="${t(vscode.l10n.t('Reveal the code that was sent'))}">${t(source)}</button></dd>`);
+  meta.push(
+    `<dt>${t(vscode.l10n.t('Attached'))}</dt><dd>${task.attachmentNames?.length ? task.attachmentNames.map(n => `<code>${t(n)}</code>`).join(', ') : t(vscode.l10n.t('nothing'))}</dd>`,
+  );
+
+  const actions = [
+    `<button data-action="prompt">${t(vscode.l10n.t('Show Prompt Sent'))}</button>`,
+    result !== undefined ? `<button data-action="raw">${t(vscode.l10n.t('Open Raw Markdown'))}</button>` : '',
+    result !== undefined ? `<button data-action="copyAll" class="secondary">${t(vscode.l10n.t('Copy All'))}</button>` : '',
+  ].join('');
+
+  let body: string;
+  if (running) body = runningHtml(task);
+  else if (result !== undefined) {
+    body = renderMarkdown(result, {
+      blockHeader: (i, info) =>
+        `<div class="block-bar"><span class="lang">${t(info.split(/\s+/)[0] || vscode.l10n.t('code'))}</span><span class="spacer"></span>` +
+        `<button data-action="copy" data-block="${i}" class="secondary">${t(vscode.l10n.t('Copy'))}</button>` +
+        (task.source ? `<button data-action="apply" data-block="${i}">${t(vscode.l10n.t('Apply…'))}</button>` : '') +
+        `</div>`,
+    });
+  } else body = `<p class="error" role="alert">${t(task.error ?? vscode.l10n.t('No result is stored for this task.'))}</p>`;
+
+  return `<!DOCTYPE html>
+<html lang="${t(vscode.env.language)}">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${t(task.title)}</title>
+<style nonce="${nonce}">
+body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 20px 40px; line-height: 1.5; }
+header { border-bottom: 1px solid var(--vscode-panel-border); margin-bottom: 12px; padding-bottom: 8px; }
+h1.title { font-size: 1.4em; margin: 12px 0 4px; }
+.instruction { white-space: pre-wrap; color: var(--vscode-descriptionForeground); margin: 0 0 8px; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0 0 8px; }
+dt { color: var(--vscode-descriptionForeground); }
+dd { margin: 0; }
+button { font: inherit; color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: none; padding: 3px 10px; border-radius: 2px; cursor: pointer; margin-right: 6px; }
+button:hover { background: var(--vscode-button-hoverBackground); }
+button.secondary { color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); }
+button.link { background: none; color: var(--vscode-textLink-foreground); padding: 0; text-decoration: underline; }
+.code-block { border: 1px solid var(--vscode-panel-border); border-radius: 4px; margin: 10px 0; }
+.block-bar { display: flex; align-items: center; padding: 4px 6px; background: var(--vscode-editorGroupHeader-tabsBackground); }
+.block-bar .spacer { flex: 1; }
+.lang { color: var(--vscode-descriptionForeground); font-size: 0.9em; }
+pre { margin: 0; padding: 8px 10px; overflow-x: auto; background: var(--vscode-textCodeBlock-background); font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size); }
+code { font-family: var(--vscode-editor-font-family); }
+pre code { background: none; padding: 0; }
+.tok-keyword { color: var(--vscode-symbolIcon-keywordForeground, #569cd6); }
+.tok-string { color: var(--vscode-debugTokenExpression-string, #ce9178); }
+.tok-number { color: var(--vscode-debugTokenExpression-number, #b5cea8); }
+.tok-comment { color: var(--vscode-descriptionForeground); font-style: italic; }
+blockquote { border-left: 3px solid var(--vscode-textBlockQuote-border); margin: 4px 0; padding-left: 10px; color: var(--vscode-descriptionForeground); }
+.muted { color: var(--vscode-descriptionForeground); }
+.error { color: var(--vscode-errorForeground); }
+table.agents td { padding: 2px 12px 2px 0; }
+progress { width: 120px; }
+</style>
+</head>
+<body>
+<header>
+<h1 class="title">${t(task.title)}</h1>
+<p class="instruction">${t(task.instruction)}</p>
+<dl>${meta.join('')}</dl>
+<div class="actions">${actions}</div>
+</header>
+<main id="answer">
+${body}
+</main>
+<script nonce="${nonce}">
+(function () {
+  const vscode = acquireVsCodeApi();
+  const taskId = ${JSON.stringify(task.id).replace(/</g, '\\u003c')};
+  vscode.setState({ taskId });
+  document.addEventListener('click', e => {
+    const el = e.target instanceof Element ? e.target.closest('[data-action]') : null;
+    if (!el) return;
+    e.preventDefault();
+    const block = el.getAttribute('data-block');
+    vscode.postMessage({ type: el.getAttribute('data-action'), taskId, block: block === null ? undefined : Number(block) });
+  });
+  const elapsed = document.getElementById('elapsed');
+  if (elapsed && elapsed.dataset.running === 'true') {
+    const start = Number(elapsed.dataset.start);
+    const tick = () => {
+      const s = Math.max(0, Math.floor((Date.now() - start) / 1000));
+      elapsed.textContent = s < 60 ? s + ' s' : Math.floor(s / 60) + ' min ' + (s % 60) + ' s';
+      setTimeout(tick, 1000);
+    };
+    tick();
+  }
+})();
+</script>
+</body>
+</html>`;
+}
+
+function runningHtml(task: TrackedTask): string {
+  const t = (s: string) => escapeHtml(s);
+  const status = task.status.replace(/_/g, ' ');
+  const rows = (task.agents ?? []).map(a => {
+    const pct = a.progress !== undefined ? Math.round(a.progress * 100) : undefined;
+    return `<tr><td>${t(vscode.l10n.t('Agent {0}', a.id))}</td><td>${t(a.status)}</td><td>${
+      pct !== undefined ? `<progress max="100" value="${pct}"></progress> ${pct}%` : ''
+    }</td></tr>`;
+  });
+  return `<p role="status">${t(vscode.l10n.t('The agents are working ({0}). The answer appears here when they finish.', status))}</p>${
+    rows.length ? `<table class="agents">${rows.join('')}</table>` : `<p class="muted">${t(vscode.l10n.t('Waiting for the agents to report…'))}</p>`
+  }`;
+}
