@@ -52,9 +52,6 @@ export class CompletionNotifier extends Disposable {
         if (action === open) await vscode.commands.executeCommand(Commands.openResult, task.id);
         if (action === copy) await vscode.commands.executeCommand(Commands.copyResult, task.id);
         if (action === apply) await vscode.commands.executeCommand(Commands.applyToSource, task.id);
-      } else if (task.status === 'awaiting_approval') {
-        const reason = task.error ? inert(task.error) : vscode.l10n.t('approve it in the web console.');
-        await this.ui.warn(vscode.l10n.t('Multi-Agent task "{0}" needs approval: {1}', inert(task.title), reason));
       } else {
         // The reason is server text: shown inert, never as a link or a command.
         const reason = task.error ? inert(task.error) : vscode.l10n.t('no reason given.');
