@@ -19,6 +19,7 @@ export const Commands = {
   showPromptSent: 'multiAgent.showPromptSent',
   removeAttachment: 'multiAgent.removeAttachment',
   stopTracking: 'multiAgent.stopTracking',
+  checkAgain: 'multiAgent.checkAgain',
   showLog: 'multiAgent.showLog',
   showTasks: 'multiAgent.showTasks',
   // Sidebar: tasks

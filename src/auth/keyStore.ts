@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { ContextKeys, SecretKeys } from '../constants';
 import { Disposable } from '../disposable';
 import type { UserInterface } from '../ui';
-import { redactSecrets } from './redact';
+import { redactSecrets } from '../api/redact';
 
 export class KeyStore extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<'apiKey' | 'gatewayKey'>());

@@ -28,7 +28,7 @@ import { refreshModels, selectModel } from './models';
 import { orchestrateFile, orchestrateSelection } from './orchestrate';
 import { type ResultView, copyResult, insertResult, openRawResult, openResult, showPromptSent } from './results';
 import { registerCommand } from './run';
-import { cancelTask, clearFinished, removeTask, revealSource, runAgain, stopTracking } from './taskActions';
+import { cancelTask, checkAgain, clearFinished, removeTask, revealSource, runAgain, stopTracking } from './taskActions';
 import { newThread, openTranscript, runInThread } from './threads';
 
 export interface CommandDeps {
@@ -83,6 +83,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     bind(Commands.acceptProposal, (arg?: unknown) => acceptProposal(apply, arg)),
     bind(Commands.discardProposal, (arg?: unknown) => discardProposal(apply, arg)),
     bind(Commands.cancelTask, (arg?: unknown) => cancelTask({ ui, store, poller, canceller: d.canceller }, arg)),
+    bind(Commands.checkAgain, (arg?: unknown) => checkAgain({ ui, store, poller }, arg)),
     bind(Commands.stopTracking, (arg?: unknown) => stopTracking({ ui, store, poller }, arg)),
     bind(Commands.revealSource, (arg: unknown) => revealSource({ store }, arg)),
     bind(Commands.runAgain, (arg: unknown) => runAgain({ ui, store, keys, pipeline }, arg)),

@@ -16,6 +16,8 @@ export interface KeyDeps {
   check?: (key: string) => Promise<KeyVerdict>;
 }
 
+const KEY_CHECK_TASK_ID = 'task_00000000-0000-0000-0000-000000000000';
+
 /** One cheap authenticated read (the first thread, if any) with `key`, nothing stored, no retries. */
 export async function checkApiKey(key: string): Promise<KeyVerdict> {
   const { settings } = readSettings();
@@ -28,10 +30,14 @@ export async function checkApiKey(key: string): Promise<KeyVerdict> {
     timeoutMs: Math.min(settings.requestTimeoutMs, 15_000),
   });
   try {
-    await client.listThreads({ limit: 1 }, { retry: false });
+    if (client.form === 'earlier') {
+      // The earlier form has no list to read: the status of a task nobody has is 404 once the key is accepted.
+      await client.getTaskStatus(KEY_CHECK_TASK_ID, { retry: false });
+    } else await client.listThreads({ limit: 1 }, { retry: false });
     return 'accepted';
   } catch (e) {
     const kind = errorKind(e);
+    if (kind === 'notFound' && client.form === 'earlier') return 'accepted';
     return kind === 'authentication' || kind === 'permission' ? 'rejected' : 'unreachable';
   }
 }

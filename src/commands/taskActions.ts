@@ -16,7 +16,7 @@ import { resolveTask } from './results';
 export interface TaskActionDeps {
   ui: UserInterface;
   store: TaskStore;
-  poller: Pick<TaskPoller, 'forget'>;
+  poller: Pick<TaskPoller, 'forget' | 'wake'>;
 }
 
 /** A tree node (`{task}`), a task id, or nothing. */
@@ -76,8 +76,19 @@ export async function stopTracking(d: TaskActionDeps, arg?: unknown): Promise<vo
   await d.store.markNotified(task.id); // the user's own action: no "task canceled" popup
   await d.store.finish(task.id, {
     status: 'canceled',
-    error: vscode.l10n.t('Tracking stopped; the task may still run on the service. Its result can be fetched again from the Tasks view (Run Again) or the web console.'),
+    error: vscode.l10n.t('Tracking stopped; the task may still run on the service. "Check Again" in the Tasks view fetches its result.'),
   });
+  await d.store.markTrackingStopped(task.id);
+}
+
+/** Follows a task again that Stop Tracking ended: the service is asked for it, and its result opens as usual. */
+export async function checkAgain(d: TaskActionDeps & { poller: { wake(): void } }, arg?: unknown): Promise<void> {
+  const task = await resolveTask(d, arg, t => t.trackingStopped === true, vscode.l10n.t('Check which task again?'));
+  if (!task) return;
+  if (!(await d.store.reopen(task.id))) {
+    throw new UserFacingError(vscode.l10n.t('"{0}" was not stopped by Stop Tracking: there is nothing to check again.', task.title));
+  }
+  d.poller.wake();
 }
 
 export async function revealSource(d: Pick<TaskActionDeps, 'store'>, arg: unknown): Promise<vscode.TextEditor> {

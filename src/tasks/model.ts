@@ -48,6 +48,8 @@ export interface TrackedTask {
    * (`awaiting_approval`, a pause: the same task resumes and completes after approval).
    */
   approval?: { agentName?: string; permission?: string };
+  /** Stop Tracking ended it here, not the service: "Check Again" follows it once more. */
+  trackingStopped?: boolean;
   /** The user was told about the approval pause (once per task, across reloads and windows). */
   approvalNotified?: boolean;
   /** Characters of the cached result, when there is one. */

@@ -129,28 +129,45 @@ export class TaskStore extends Disposable implements PollerStore {
   }
 
   /** Marks the completion as shown; returns false when it already was (another window, an earlier run). */
-  async markNotified(taskId: string): Promise<boolean> {
+  markNotified(taskId: string): Promise<boolean> {
+    return this.markOnce(taskId, 'notified');
+  }
+
+  /** Marks the approval pause as told; returns false when it already was. */
+  markApprovalNotified(taskId: string): Promise<boolean> {
+    return this.markOnce(taskId, 'approvalNotified');
+  }
+
+  /** Sets a once-only flag; false when it was set here, in an earlier run or by another window (globalState is shared). */
+  private async markOnce(taskId: string, flag: 'notified' | 'approvalNotified'): Promise<boolean> {
     const task = this.tasks.get(taskId);
-    if (!task || task.notified) return false;
-    // globalState is shared by all windows: another one may have announced this task already.
-    if (this.memento.get<TrackedTask[]>(StateKeys.tasks, []).some(t => t?.id === taskId && t.notified)) {
-      this.tasks.set(taskId, { ...task, notified: true });
-      return false;
-    }
-    this.tasks.set(taskId, { ...task, notified: true });
+    if (!task || task[flag]) return false;
+    const elsewhere = this.memento.get<TrackedTask[]>(StateKeys.tasks, []).some(t => t?.id === taskId && t[flag]);
+    this.tasks.set(taskId, { ...task, [flag]: true });
+    if (elsewhere) return false;
     await this.save();
     return true;
   }
 
-  /** Marks the approval pause as told; returns false when it already was. */
-  async markApprovalNotified(taskId: string): Promise<boolean> {
+  /** Marks a task that Stop Tracking ended here (not the service). */
+  async markTrackingStopped(taskId: string): Promise<void> {
     const task = this.tasks.get(taskId);
-    if (!task || task.approvalNotified) return false;
-    if (this.memento.get<TrackedTask[]>(StateKeys.tasks, []).some(t => t?.id === taskId && t.approvalNotified)) {
-      this.tasks.set(taskId, { ...task, approvalNotified: true });
-      return false;
-    }
-    this.tasks.set(taskId, { ...task, approvalNotified: true });
+    if (!task) return;
+    this.tasks.set(taskId, { ...task, trackingStopped: true });
+    await this.save();
+  }
+
+  /**
+   * Follows a task again that Stop Tracking ended here: it is running once more (the poller picks it up)
+   * and its outcome is announced as usual. Returns false for any other task.
+   */
+  async reopen(taskId: string): Promise<boolean> {
+    const task = this.tasks.get(taskId);
+    if (!task?.trackingStopped) return false;
+    const next: TrackedTask = { ...task, status: 'processing', updatedAt: Date.now() };
+    for (const key of ['trackingStopped', 'finishedAt', 'error', 'notified'] as const) delete next[key];
+    this.tasks.set(taskId, next);
+    this.changed.fire({ kind: 'updated', task: next });
     await this.save();
     return true;
   }

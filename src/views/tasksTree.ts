@@ -42,7 +42,7 @@ export interface AttachmentList {
 
 const ATTACHMENTS_NODE: AttachmentsNode = { kind: 'attachments' };
 
-/** The contextValue's status part, for menus: `task.<status>[.source]`. */
+/** The contextValue's status part, for menus: `task.<status>[.stopped][.source]`. */
 export function statusKey(task: Pick<TrackedTask, 'status'>): string {
   return isFinished(task) ? task.status : 'running';
 }
@@ -142,7 +142,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
         : '';
     item.description = [`${pct}${elapsed}`, task.modelId, task.threadId ? vscode.l10n.t('thread') : undefined].filter(Boolean).join(' · ');
     item.tooltip = tooltipOf(task);
-    item.contextValue = `task.${statusKey(task)}${task.source ? '.source' : ''}`;
+    item.contextValue = `task.${statusKey(task)}${task.trackingStopped ? '.stopped' : ''}${task.source ? '.source' : ''}`;
     item.accessibilityInformation = { label: `${task.title}, ${task.status.replace('_', ' ')}, ${elapsed}` };
     if (task.status === 'completed' || (running && readSettings().settings.resultView === 'rendered')) {
       item.command = { command: Commands.openResult, title: vscode.l10n.t('Open Result'), arguments: [task.id] };

@@ -119,4 +119,18 @@ describe('live service', () => {
       await vscode.workspace.fs.delete(workspaceUri('tmp-live'), { recursive: true });
     }
   });
+
+  it('Stop Tracking stops following a task; Check Again fetches its result later', async () => {
+    ctx.emulator.setTaskDuration(1500);
+    const task = (await orchestrate(ctx, 'Stop and check again'))!;
+    await vscode.commands.executeCommand('multiAgent.stopTracking', task.id);
+    const stopped = ctx.api.store.get(task.id)!;
+    assert.strictEqual(stopped.status, 'canceled');
+    assert.strictEqual(stopped.trackingStopped, true);
+    assert.strictEqual(ctx.emulator.task(task.id)?.canceledAt, undefined, 'the service was not asked to cancel');
+    await vscode.commands.executeCommand('multiAgent.checkAgain', task.id);
+    assert.strictEqual(ctx.api.store.get(task.id)?.status, 'processing');
+    await completedWithResult(ctx, task.id);
+    assert.ok(ctx.user.messages('info').some(m => m.includes('task done: Stop and check again')), 'announced when it completes');
+  });
 });

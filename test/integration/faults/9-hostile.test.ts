@@ -1,7 +1,8 @@
 // Case 9: a hostile or broken server can neither leak the key nor trick the user through the UI.
 import * as assert from 'assert';
 import { useExtensionWithEmulator } from '../helpers';
-import { GATEWAY_KEY, finished, noKeyIn, orchestrate, shownMessage, useSettings } from './common';
+import { historyChart } from '../../../src/views/usagePanel';
+import { GATEWAY_KEY, finished, noKeyIn, orchestrate, shownMessage, sleep, useSettings } from './common';
 import { kase } from './table';
 
 /** What VS Code's notifications turn into a clickable link: `[label](target)`. */
@@ -63,5 +64,41 @@ describe('faults: 9 hostile server', () => {
     const done = await finished(ctx, task.id);
     assert.strictEqual(done.status, 'completed', done.error);
     for (const s of ctx.user.shown) noKeyIn(s.message, ctx.emulator.apiKey, GATEWAY_KEY);
+  });
+
+  kase('9 a flood of progress events costs a bounded number of state writes', async () => {
+    const now = Date.now();
+    const task = { id: 'task_flood', title: 'Flood', instruction: 'Flood', promptChars: 1, submittedAt: now, updatedAt: now, status: 'processing' };
+    await ctx.api.store.add(task);
+    ctx.api.poller.forget(task.id);
+    const before = ctx.api.store.stats.writes;
+    const t0 = Date.now();
+    for (let i = 0; i < 50_000; i++) {
+      ctx.api.store.observe(task.id, { status: 'processing', agentStatuses: [{ agent_id: 1, status: 'running', progress: (i % 1000) / 1000 }] });
+    }
+    await sleep(1500);
+    const writes = ctx.api.store.stats.writes - before;
+    const seconds = (Date.now() - t0) / 1000;
+    assert.ok(writes <= Math.ceil(seconds) + 2, `${writes} writes for 50,000 progress events in ${seconds.toFixed(1)} s`);
+    assert.ok(writes >= 1, 'the latest progress is written');
+    const saved = ctx.api.context.globalState.get<{ id: string; progress?: number }[]>('multiAgent.tasks.v1', []).find(t => t.id === task.id);
+    assert.strictEqual(saved?.progress, 0.999, 'the last state is what was written');
+  });
+
+  kase('9 task ids that differ only in unsafe characters keep separate cached results', async () => {
+    const now = Date.now();
+    for (const id of ['task:1', 'task_1', 'task?1']) {
+      await ctx.api.store.add({ id, title: id, instruction: id, promptChars: 1, submittedAt: now, updatedAt: now, status: 'processing' });
+      ctx.api.poller.forget(id);
+      await ctx.api.store.finish(id, { status: 'completed', result: `result of ${id}` });
+    }
+    for (const id of ['task:1', 'task_1', 'task?1']) assert.strictEqual(await ctx.api.store.readResult(id), `result of ${id}`);
+  });
+
+  kase('9 a usage history of 100,000 days renders (the latest year), without throwing', async () => {
+    const history = Array.from({ length: 100_000 }, (_, i) => ({ date: `2026-01-${String((i % 28) + 1).padStart(2, '0')}`, count: i }));
+    const svg = historyChart(history);
+    assert.strictEqual((svg.match(/<rect class="bar"/g) ?? []).length, 366);
+    assert.match(svg, /busiest day had 99,999/);
   });
 });
