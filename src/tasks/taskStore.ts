@@ -167,6 +167,12 @@ export class TaskStore extends Disposable implements PollerStore {
     const next: TrackedTask = { ...task, status: 'processing', updatedAt: Date.now() };
     for (const key of ['trackingStopped', 'finishedAt', 'error', 'notified'] as const) delete next[key];
     this.tasks.set(taskId, next);
+    // The shared copy first: merging would otherwise bring back its `notified` mark (marks only ever add up).
+    await this.saving.catch(() => undefined);
+    await this.memento.update(
+      StateKeys.tasks,
+      this.memento.get<TrackedTask[]>(StateKeys.tasks, []).map(t => (t?.id === taskId ? next : t)),
+    );
     this.changed.fire({ kind: 'updated', task: next });
     await this.save();
     return true;

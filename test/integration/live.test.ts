@@ -131,6 +131,6 @@ describe('live service', () => {
     await vscode.commands.executeCommand('multiAgent.checkAgain', task.id);
     assert.strictEqual(ctx.api.store.get(task.id)?.status, 'processing');
     await completedWithResult(ctx, task.id);
-    assert.ok(ctx.user.messages('info').some(m => m.includes('task done: Stop and check again')), 'announced when it completes');
+    await waitFor(() => ctx.user.messages('info').some(m => m.includes('task done: Stop and check again')), 'the completion to be announced');
   });
 });
