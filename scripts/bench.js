@@ -135,7 +135,7 @@ async function main() {
     `The emulator runs with its defaults (the live service's behaviour: progress 0.5 while working, typed stream events, 429s without Retry-After).`,
     `Latency rows measure from the moment the emulator finishes a task to the moment the result is in hand (the extension's poller hands it to the store; the result tab opens from there); "requests" counts every HTTP request for that task (a stream is one; the % is of the SDK baseline's); connections are TCP connections opened through a counting relay, per task.`,
     `SDK baseline: the official SDK's loop as the spec describes it (first status read at once, then 2 s after each answer, 408/429/5xx retried 3 times with 0.5-8 s backoff).`,
-    `"stream (live typed events)" is the extension against the live default: the current client does not read typed events yet (the api layer is being rewritten), so this row measures its fallback (stream errors, reconnects, polls). "stream (taskState switch)" runs the emulator's \`streamFormat: 'taskState'\` switch: what the stream gives once the client reads typed events.`,
+    `"stream (live typed events)" is the extension against the live default (typed \`start\`/\`progress\`/\`pulse\`/\`complete\` events); "stream (taskState switch)" runs the emulator's \`streamFormat: 'taskState'\` switch (whole task states per event, as earlier servers send).`,
     `Memory is the benchmark process's RSS growth (the same client code the extension host runs).`,
     ``,
     `| Measure | Value | Target | Met |`,

@@ -125,4 +125,22 @@ describe('e2e: review and apply', function () {
     await resultFrame().locator('h1.title', { hasText: 'Make mean() total' }).waitFor({ timeout: 60_000 });
     await resultFrame().locator('button[data-action="apply"]').first().waitFor();
   });
+
+  it("the completion's Open and Copy change no file, with the sent code still selected", async () => {
+    const page = wb!.page;
+    for (const button of ['Open', 'Copy']) {
+      emulator.setNextTask({ result: ANSWER });
+      await wb!.orchestrateSelection('math.ts', `Notification ${button}`);
+      const toast = await wb!.waitForNotification(new RegExp(`task done: Notification ${button}`), 40_000);
+      await toast.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).click();
+      if (button === 'Open') {
+        await page.locator('.tabs-container .tab', { hasText: /Notification Open · / }).first().waitFor({ timeout: 20_000 });
+      } else {
+        await wb!.waitForNotification(/Result copied/, 10_000);
+      }
+      assert.ok(!(await mathTab().getAttribute('class'))?.includes('dirty'), `${button} left math.ts unchanged`);
+      assert.strictEqual(fs.readFileSync(mathPath(), 'utf8'), original, `${button} wrote nothing`);
+      await page.keyboard.press('Escape');
+    }
+  });
 });
