@@ -10,6 +10,10 @@
 set -euo pipefail
 
 NODE_MAJOR="${1:-20}"
+# Run from `npm test`, npm's lifecycle variables leak in: npm_node_execpath makes the inner npm put the outer
+# (Node 20) node first on the PATH of code-server's postinstall, which then refuses to build for Node 24.
+while IFS= read -r name; do unset "$name"; done < <(env | sed -n 's/^\(npm_[A-Za-z0-9_]*\)=.*/\1/p')
+unset NODE
 MAT_CACHE="${MAT_CACHE:-$HOME/.cache/multi-agent-tasks}"
 mkdir -p "$MAT_CACHE"
 export NODE_DISABLE_COMPILE_CACHE=1
