@@ -11,7 +11,8 @@ import { UserFacingError, messageOf } from '../errors';
 import type { Logger } from '../log';
 import type { ThreadStore } from '../stores/threadStore';
 import { type AgentProgress, type SourceRef, type TrackedTask, isFinished } from '../tasks/model';
-import type { CodeContext } from '../tasks/prompt';
+import { codeFrom } from '../tasks/code';
+import { type CodeContext, describeLocation, fenceFor } from '../tasks/prompt';
 import { type SubmissionPipeline, type TaskRequest, promptLimitText } from '../tasks/submission';
 import type { TaskStore } from '../tasks/taskStore';
 
@@ -29,35 +30,18 @@ export interface TaskCode {
   source: SourceRef;
 }
 
-/** A whole document or a range of it as task code. */
+/** A whole document or a range of it as task code (an empty or whole-document range sends the whole file). */
 export function codeOf(document: vscode.TextDocument, range?: vscode.Range): TaskCode {
   const partial = range && !range.isEmpty && !range.isEqual(document.validateRange(new vscode.Range(0, 0, document.lineCount, 0)));
-  const label = vscode.workspace.asRelativePath(document.uri, false);
-  return {
-    context: {
-      code: document.getText(partial ? range : undefined),
-      languageId: document.languageId,
-      label,
-      lines: partial ? { start: range.start.line + 1, end: range.end.line + 1 } : undefined,
-    },
-    source: {
-      uri: document.uri.toString(),
-      label,
-      languageId: document.languageId,
-      range: partial
-        ? { startLine: range.start.line, startCharacter: range.start.character, endLine: range.end.line, endCharacter: range.end.character }
-        : undefined,
-    },
-  };
+  return codeFrom(document, partial ? range : undefined);
 }
 
 /** More code than the task's one `code` slot: inlined into the instruction, each in its own fence. */
 export function withExtraCode(instruction: string, extra: TaskCode[]): string {
   let text = instruction.trim();
   for (const { context } of extra) {
-    const fence = '`'.repeat(Math.max(3, ...[...context.code.matchAll(/`{3,}/g)].map(m => m[0].length + 1)));
-    const where = context.lines ? `${context.label} (lines ${context.lines.start}-${context.lines.end})` : context.label;
-    text += `\n\nAlso consider ${where}:\n\n${fence}${context.languageId ?? ''}\n${context.code.endsWith('\n') ? context.code : `${context.code}\n`}${fence}`;
+    const fence = fenceFor(context.code);
+    text += `\n\nAlso consider ${describeLocation(context)}:\n\n${fence}${context.languageId ?? ''}\n${context.code.endsWith('\n') ? context.code : `${context.code}\n`}${fence}`;
   }
   return text;
 }

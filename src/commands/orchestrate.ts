@@ -8,7 +8,7 @@ import type { RecentInstructions } from '../tasks/recentInstructions';
 import type { SubmissionPipeline } from '../tasks/submission';
 import type { UserInterface } from '../ui';
 import { askInstruction, sendOrOfferAttachment } from './ask';
-import { codeFrom, labelOf, looksBinary } from './code';
+import { codeFrom, labelOf, looksBinary } from '../tasks/code';
 
 export interface OrchestrateDeps {
   ui: UserInterface;

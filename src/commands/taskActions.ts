@@ -10,7 +10,7 @@ import type { SubmissionPipeline } from '../tasks/submission';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
 import { sendOrOfferAttachment } from './ask';
-import { codeFrom } from './code';
+import { codeFrom } from '../tasks/code';
 import { resolveTask } from './results';
 
 export interface TaskActionDeps {

@@ -10,7 +10,7 @@ import type { SubmissionPipeline, TaskRequest } from '../tasks/submission';
 import { type ThreadStore, threadTitle } from '../stores/threadStore';
 import type { UserInterface } from '../ui';
 import { askInstruction, sendOrOfferAttachment } from './ask';
-import { codeFrom } from './code';
+import { codeFrom } from '../tasks/code';
 
 export interface ThreadDeps {
   ui: UserInterface;

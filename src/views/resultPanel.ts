@@ -5,7 +5,6 @@
  * no command links, no remote content; every message from the page is checked before anything runs.
  * Open views come back after a reload (a serializer), or close when their task is gone.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { Commands, RESULT_VIEW_TYPE } from '../constants';
 import { displayLines } from '../documents/rangeMath';
@@ -14,7 +13,7 @@ import { formatDuration } from '../format';
 import { type TrackedTask, isFinished } from '../tasks/model';
 import { codeBlocks } from '../tasks/resultText';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
-import { escapeHtml, renderMarkdown } from './markdown';
+import { escapeHtml, nonce, renderMarkdown } from './markdown';
 import { validMessage } from './resultMessages';
 
 interface Open {
@@ -94,7 +93,7 @@ export class ResultPanels extends Disposable {
     const result = task.status === 'completed' ? await this.store.readResult(task.id) : undefined;
     entry.blocks = result ? codeBlocks(result).map(b => b.code) : [];
     entry.panel.title = titleOf(task);
-    entry.panel.webview.html = renderResultHtml(task, result, entry.panel.webview.cspSource, randomBytes(16).toString('base64'));
+    entry.panel.webview.html = renderResultHtml(task, result, entry.panel.webview.cspSource, nonce());
   }
 
   private async onMessage(taskId: string, entry: Open, message: unknown): Promise<void> {

@@ -3,13 +3,13 @@
  * per-key table and storage. Strict CSP, no remote content; the only script (with the nonce) posts
  * "refresh" and "setApiKey".
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Usage } from '../api';
 import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import { formatBytes } from '../format';
 import type { UsageData, UsageStore } from '../stores/usageStore';
+import { escapeHtml, nonce } from './markdown';
 
 export class UsagePanel extends Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -60,13 +60,6 @@ export class UsagePanel extends Disposable {
   }
 }
 
-function nonce(): string {
-  return randomBytes(16).toString('base64');
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-}
 
 const num = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleString('en-US'));
 

@@ -1,8 +1,8 @@
 /** The code a command sends: a document's range (or all of it) as prompt context plus its source record. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { SourceRef } from '../tasks/model';
-import type { CodeContext } from '../tasks/prompt';
+import type { SourceRef } from './model';
+import type { CodeContext } from './prompt';
 
 export function labelOf(uri: vscode.Uri): string {
   return vscode.workspace.getWorkspaceFolder(uri) ? vscode.workspace.asRelativePath(uri, false) : path.basename(uri.path);
