@@ -5,12 +5,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { type Emulator, startEmulator } from '../emulator/server';
-import { REPO_ROOT, type Workbench, extensionManifest, openWorkbench, packageFixture } from './harness';
+import { REPO_ROOT, type Workbench, extensionManifest, openWorkbench, packageFixture, screenshotFailures } from './harness';
 
 describe('e2e: chat (newest VS Code)', function () {
   let emulator: Emulator;
   let wb: Workbench | undefined;
-  let failed = false;
   let scratch: string;
 
   before(async () => {
@@ -32,15 +31,10 @@ describe('e2e: chat (newest VS Code)', function () {
     await wb.waitForExplorer('README.md');
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      failed = true;
-      await wb.screenshot(`FAILED-${this.currentTest.fullTitle()}`).catch(() => undefined);
-    }
-  });
+  const failures = screenshotFailures(() => wb);
 
   after(async () => {
-    await wb?.close(failed);
+    await wb?.close(failures.failed());
     await emulator?.close();
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });

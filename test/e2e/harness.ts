@@ -240,3 +240,20 @@ export function extensionManifest(): {
   return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'), (_key, value) =>
     typeof value === 'string' && /^%[^%]+%$/.test(value) && nls[value.slice(1, -1)] !== undefined ? nls[value.slice(1, -1)] : value);
 }
+
+/**
+ * For a suite's `describe`: a failed test leaves a screenshot (`FAILED-<title>.png`); `failed()` tells the
+ * suite's `after` to keep the workbench's folder for inspection.
+ */
+export function screenshotFailures(workbench: () => Workbench | undefined): { failed: () => boolean } {
+  let failed = false;
+  afterEach(async function () {
+    const wb = workbench();
+    if (this.currentTest?.state === 'failed' && wb) {
+      failed = true;
+      const shot = await wb.screenshot(`FAILED-${this.currentTest.fullTitle()}`).catch(() => undefined);
+      if (shot) console.log(`      [e2e] failure screenshot ${shot}`);
+    }
+  });
+  return { failed: () => failed };
+}

@@ -2,12 +2,11 @@
 // the emulator. Saves the screenshots the README shows.
 import * as assert from 'assert';
 import { type Emulator, startEmulator } from '../emulator/server';
-import { openWorkbench, type Workbench } from './harness';
+import { openWorkbench, type Workbench, screenshotFailures } from './harness';
 
 describe('e2e: orchestrate a selection from the command palette', function () {
   let emulator: Emulator;
   let wb: Workbench | undefined;
-  let failed = false;
 
   before(async () => {
     emulator = await startEmulator({ taskDurationMs: 6_000, quiet: true });
@@ -18,15 +17,10 @@ describe('e2e: orchestrate a selection from the command palette', function () {
     await wb.waitForExplorer('README.md');
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      failed = true;
-      await wb.screenshot(`FAILED-${this.currentTest.fullTitle()}`).catch(() => undefined);
-    }
-  });
+  const failures = screenshotFailures(() => wb);
 
   after(async () => {
-    await wb?.close(failed);
+    await wb?.close(failures.failed());
     await emulator?.close();
   });
 

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { type Emulator, startEmulator } from '../emulator/server';
-import { openWorkbench, type Workbench } from './harness';
+import { openWorkbench, type Workbench, screenshotFailures } from './harness';
 
 const NEW_MEAN = 'export function mean(values: number[]): number {\n  return values.length ? values.reduce(add, 0) / values.length : Number.NaN;\n}\n';
 const ANSWER =
@@ -16,7 +16,6 @@ const ANSWER =
 describe('e2e: review and apply', function () {
   let emulator: Emulator;
   let wb: Workbench | undefined;
-  let failed = false;
   let original = '';
   const mathPath = () => path.join(wb!.workspace ?? '', 'src', 'math.ts');
 
@@ -30,15 +29,10 @@ describe('e2e: review and apply', function () {
     original = fs.readFileSync(mathPath(), 'utf8');
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      failed = true;
-      await wb.screenshot(`FAILED-${this.currentTest.fullTitle()}`).catch(() => undefined);
-    }
-  });
+  const failures = screenshotFailures(() => wb);
 
   after(async () => {
-    await wb?.close(failed);
+    await wb?.close(failures.failed());
     await emulator?.close();
   });
 

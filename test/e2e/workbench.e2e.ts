@@ -1,26 +1,19 @@
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
-import { extensionManifest, openWorkbench, REPO_ROOT, Workbench } from './harness';
+import { extensionManifest, openWorkbench, REPO_ROOT, Workbench, screenshotFailures } from './harness';
 
 describe('e2e: workbench with the packaged extension', function () {
   const manifest = extensionManifest();
   let wb: Workbench | undefined;
-  let failed = false;
 
   before(async () => {
     wb = await openWorkbench();
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      failed = true;
-      const shot = await wb.screenshot(`FAILED-${this.currentTest.fullTitle()}`).catch(() => undefined);
-      if (shot) console.log(`      [e2e] failure screenshot ${shot}`);
-    }
-  });
+  const failures = screenshotFailures(() => wb);
 
   after(async () => {
-    await wb?.close(failed);
+    await wb?.close(failures.failed());
   });
 
   it('packages only what runs: the two bundles, manifest, docs and media', () => {
