@@ -65,16 +65,16 @@ describe('announce once', () => {
     assert.strictEqual(api.store.get(task.id)?.status, 'completed');
   });
 
-  it('guard 2: a shown completion is marked notified and not shown again (catch-up after a reload)', async () => {
+  it('guard 2: marking a completion shown succeeds once, even for two marks at the same moment', async () => {
     const task = await runningTask();
+    // Two announcers racing (the stream and a poll finishing together): the second must not pass while the
+    // first one's write is still on its way to globalState.
+    const marks = await Promise.all([api.store.markNotified(task.id), api.store.markNotified(task.id)]);
+    assert.deepStrictEqual(marks.sort(), [false, true]);
     await api.store.finish(task.id, { status: 'completed', result: 'done' });
-    await waitFor(() => doneMessages().length === 1 && true, 'the notification');
-    await waitFor(() => api.store.get(task.id)?.notified === true && true, 'the notified mark');
-    assert.strictEqual(await api.store.markNotified(task.id), false, 'a second mark is refused');
-    // What a reload does: announce whatever finished unseen.
-    await api.notifier.catchUp();
-    await sleep(300);
-    assert.strictEqual(doneMessages().length, 1);
+    await api.notifier.catchUp(); // what a reload does
+    await sleep(500);
+    assert.strictEqual(doneMessages().length, 0, `shown: ${user.messages().join(' | ')}`);
   });
 
   it('guard 3: a completion another window already showed is not shown in this one', async () => {
