@@ -5,13 +5,6 @@
  * markup. Links and images become plain text: server text never becomes something that navigates or loads.
  */
 
-import { randomBytes } from 'node:crypto';
-
-/** A fresh value for a webview's Content-Security-Policy nonce. */
-export function nonce(): string {
-  return randomBytes(16).toString('base64');
-}
-
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 }

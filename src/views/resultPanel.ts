@@ -13,7 +13,8 @@ import { formatDuration } from '../format';
 import { type TrackedTask, isFinished } from '../tasks/model';
 import { codeBlocks } from '../tasks/resultText';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
-import { escapeHtml, nonce, renderMarkdown } from './markdown';
+import { escapeHtml, renderMarkdown } from './markdown';
+import { nonce, webviewPage } from './webviewPage';
 import { validMessage } from './resultMessages';
 
 interface Open {
@@ -99,32 +100,25 @@ export class ResultPanels extends Disposable {
   private async onMessage(taskId: string, entry: Open, message: unknown): Promise<void> {
     const m = validMessage(message, taskId, entry.blocks.length);
     if (!m) return;
-    switch (m.type) {
-      case 'copy':
-        await vscode.env.clipboard.writeText(entry.blocks[m.block!]);
-        vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Code block {0} copied', m.block! + 1), 3000);
-        return;
-      case 'apply':
-        await vscode.commands.executeCommand(Commands.applyToSource, taskId, m.block);
-        return;
-      case 'applyAny':
-        await vscode.commands.executeCommand(Commands.applyToSource, taskId);
-        return;
-      case 'copyAll':
-        await vscode.commands.executeCommand(Commands.copyResult, taskId);
-        return;
-      case 'prompt':
-        await vscode.commands.executeCommand(Commands.showPromptSent, taskId);
-        return;
-      case 'raw':
-        await vscode.commands.executeCommand(Commands.openRawResult, taskId);
-        return;
-      case 'source':
-        await vscode.commands.executeCommand(Commands.revealSource, taskId);
-        return;
+    if (m.type === 'copy') {
+      await vscode.env.clipboard.writeText(entry.blocks[m.block!]);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Code block {0} copied', m.block! + 1), 3000);
+      return;
     }
+    // Every other button runs the matching command on this task (Apply with its block).
+    await vscode.commands.executeCommand(FORWARDED[m.type], taskId, ...(m.type === 'apply' ? [m.block] : []));
   }
 }
+
+/** The page's buttons other than Copy, and the command each runs. */
+const FORWARDED = {
+  apply: Commands.applyToSource,
+  applyAny: Commands.applyToSource,
+  copyAll: Commands.copyResult,
+  prompt: Commands.showPromptSent,
+  raw: Commands.openRawResult,
+  source: Commands.revealSource,
+} as const;
 
 /** Tells reruns apart: the title and the time it was sent. */
 export function titleOf(task: Pick<TrackedTask, 'title' | 'submittedAt'>): string {
@@ -176,14 +170,11 @@ export function renderResultHtml(task: TrackedTask, result: string | undefined, 
     });
   } else body = `<p class="error" role="alert">${t(task.error ?? vscode.l10n.t('No result is stored for this task.'))}</p>`;
 
-  return `<!DOCTYPE html>
-<html lang="${t(vscode.env.language)}">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${t(task.title)}</title>
-<style nonce="${nonce}">
+  return webviewPage({
+    csp,
+    nonce,
+    title: task.title,
+    style: `
 body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 20px 40px; line-height: 1.5; }
 header { border-bottom: 1px solid var(--vscode-panel-border); margin-bottom: 12px; padding-bottom: 8px; }
 h1.title { font-size: 1.4em; margin: 12px 0 4px; }
@@ -211,10 +202,8 @@ blockquote { border-left: 3px solid var(--vscode-textBlockQuote-border); margin:
 .error { color: var(--vscode-errorForeground); }
 table.agents td { padding: 2px 12px 2px 0; }
 progress { width: 120px; }
-</style>
-</head>
-<body>
-<header>
+`,
+    body: `<header>
 <h1 class="title">${t(task.title)}</h1>
 <p class="instruction">${t(task.instruction)}</p>
 <dl>${meta.join('')}</dl>
@@ -222,8 +211,8 @@ progress { width: 120px; }
 </header>
 <main id="answer">
 ${body}
-</main>
-<script nonce="${nonce}">
+</main>`,
+    script: `
 (function () {
   const vscode = acquireVsCodeApi();
   const taskId = ${JSON.stringify(task.id).replace(/</g, '\\u003c')};
@@ -246,9 +235,8 @@ ${body}
     tick();
   }
 })();
-</script>
-</body>
-</html>`;
+`,
+  });
 }
 
 function runningHtml(task: TrackedTask): string {

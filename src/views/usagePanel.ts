@@ -9,7 +9,8 @@ import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import { formatBytes } from '../format';
 import type { UsageData, UsageStore } from '../stores/usageStore';
-import { escapeHtml, nonce } from './markdown';
+import { escapeHtml } from './markdown';
+import { nonce, webviewPage } from './webviewPage';
 
 export class UsagePanel extends Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -72,14 +73,11 @@ export function renderUsageHtml(data: UsageData | undefined, cspSource: string, 
     body = `<p class="error" role="alert">${escapeHtml(vscode.l10n.t('Set an API key to see your usage.'))}</p><p><button id="setKey">${escapeHtml(vscode.l10n.t('Set API Key'))}</button></p>`;
   }
   else body = [usageSection(data), storageSection(data)].join('\n');
-  return `<!DOCTYPE html>
-<html lang="${escapeHtml(vscode.env.language)}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>${escapeHtml(vscode.l10n.t('Multi-Agent Usage'))}</title>
-<style nonce="${nonceValue}">
+  return webviewPage({
+    csp,
+    nonce: nonceValue,
+    title: vscode.l10n.t('Multi-Agent Usage'),
+    style: `
   body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 20px 20px; }
   h1 { font-size: 1.4em; font-weight: 600; } h2 { font-size: 1.1em; font-weight: 600; margin-top: 1.6em; }
   .toolbar { display: flex; gap: 12px; align-items: center; }
@@ -102,19 +100,16 @@ export function renderUsageHtml(data: UsageData | undefined, cspSource: string, 
   svg.meter { max-width: 480px; display: block; }
   svg.meter .track { fill: var(--vscode-input-background); stroke: var(--vscode-widget-border, var(--vscode-descriptionForeground)); stroke-width: 1px; vector-effect: non-scaling-stroke; } svg.meter .fill { fill: var(--vscode-charts-green); }
   svg.meter.high .fill { fill: var(--vscode-charts-red); }
-</style>
-</head>
-<body>
-<div class="toolbar"><h1>${escapeHtml(vscode.l10n.t('Multi-Agent Usage'))}</h1><button id="refresh" title="${escapeHtml(vscode.l10n.t('Load the numbers again'))}">${escapeHtml(vscode.l10n.t('Refresh'))}</button></div>
-${body}
-<script nonce="${nonceValue}">
+`,
+    body: `<div class="toolbar"><h1>${escapeHtml(vscode.l10n.t('Multi-Agent Usage'))}</h1><button id="refresh" title="${escapeHtml(vscode.l10n.t('Load the numbers again'))}">${escapeHtml(vscode.l10n.t('Refresh'))}</button></div>
+${body}`,
+    script: `
   const vscode = acquireVsCodeApi();
   document.getElementById('refresh')?.addEventListener('click', () => vscode.postMessage({ type: 'refresh' }));
   document.getElementById('setKey')?.addEventListener('click', () => vscode.postMessage({ type: 'setApiKey' }));
   document.getElementById('console')?.addEventListener('click', () => vscode.postMessage({ type: 'openConsole' }));
-</script>
-</body>
-</html>`;
+`,
+  });
 }
 
 function usageSection(data: UsageData): string {
