@@ -45,7 +45,7 @@ export class ApiService {
       streamUrl: settings.streamUrl,
       apiKey: () => this.keys.getApiKey(),
       // An echoed gateway key is redacted from errors and log lines like the API key.
-      secrets: async () => [await this.keys.getGatewayKey()],
+      secrets: () => [this.keys.knownGatewayKey],
       userAgent: `multi-agent-tasks-vscode/${this.extension.packageJSON.version ?? '0'}`,
       timeoutMs: settings.requestTimeoutMs,
       logger: this.log,

@@ -67,12 +67,14 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const store = new TaskStore(context.globalState, context.globalStorageUri, redact);
   const attachments = new AttachmentBasket(ui);
   const pollerStatus = new PollerStatus();
+  // The poller asks for its settings and client several times per poll: read once, again on every change.
+  let current = readSettings().settings;
   const poller = new TaskPoller({
-    api: () => api.client(),
+    api: () => api.client(current),
     store,
     log,
     settings: () => {
-      const { settings } = readSettings();
+      const settings = current;
       return {
         minIntervalMs: settings.pollIntervalMs,
         firstPollMs: settings.firstPollDelayMs,
@@ -154,8 +156,10 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       files.refresh();
     }),
     vscode.window.onDidChangeWindowState(state => poller.setFocused(state.focused)),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => (current = readSettings().settings)),
     vscode.workspace.onDidChangeConfiguration(e => {
       if (!affects(e)) return;
+      current = readSettings().settings;
       pollerStatus.reset();
       poller.resume();
       if (affects(e, 'baseUrl', 'platformUrl')) {

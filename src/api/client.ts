@@ -32,7 +32,8 @@ export class DeveloperApiClient implements ApiCore {
 
   constructor(options: ClientOptions) {
     this.addresses = resolveAddresses(options);
-    this.transport = new Transport(options);
+    const { baseUrl, platformUrl, streamUrl } = this.addresses;
+    this.transport = new Transport(options, new Set([baseUrl, platformUrl, streamUrl].map(url => new URL(url).origin)));
     this.tasks = new Tasks(this);
     this.threads = new Threads(this);
     this.files = new Files(this);
@@ -99,12 +100,6 @@ export class DeveloperApiClient implements ApiCore {
   /** GET /files/{id}/content as a bounded stream (default at most 64 MiB). */
   downloadFile(fileId: string, options?: DownloadOptions): Promise<Download> {
     return this.files.download(fileId, options);
-  }
-  createUploadToken(request: { filename: string; mime_type?: string; purpose?: string }, call?: CallOptions) {
-    return this.files.createUploadToken(request, call);
-  }
-  completeUpload(request: { file_id: string; pathname: string; filename: string; mime_type?: string; purpose?: string }, call?: CallOptions) {
-    return this.files.completeUpload(request, call);
   }
 
   getUsage(call?: CallOptions) {

@@ -43,7 +43,13 @@ function truncateBytes(name: string, max: number): string {
   if (bytes(name) <= max) return name;
   const dot = name.lastIndexOf('.');
   const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
-  let stem = [...name.slice(0, name.length - ext.length)];
-  while (stem.length && bytes(stem.join('') + ext) > max) stem = stem.slice(0, Math.max(0, stem.length - Math.max(1, Math.floor((bytes(stem.join('') + ext) - max) / 4))));
-  return (stem.join('').replace(/[. ]+$/, '') || '_') + ext;
+  // The longest prefix of whole characters that fits beside the extension.
+  let stem = '';
+  let used = bytes(ext);
+  for (const ch of name.slice(0, name.length - ext.length)) {
+    used += bytes(ch);
+    if (used > max) break;
+    stem += ch;
+  }
+  return (stem.replace(/[. ]+$/, '') || '_') + ext;
 }

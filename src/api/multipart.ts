@@ -73,18 +73,10 @@ export async function multipart(
   source: UploadSource,
   fields: Record<string, string>,
   onProgress?: (sentBytes: number, totalBytes: number) => void,
+  /** The source as already inspected (its size and name), to skip a second look at the disk. */
+  inspected?: Pick<InspectedSource, 'size' | 'filename'>,
 ): Promise<MultipartBody> {
-  let size: number;
-  let filename: string;
-  if ('path' in source) {
-    const info = await stat(source.path).catch(() => undefined);
-    if (!info?.isFile()) throw new InvalidRequestError(`Cannot read ${source.path}: not a file.`);
-    size = info.size;
-    filename = source.filename ?? path.basename(source.path);
-  } else {
-    size = source.data.byteLength;
-    filename = source.filename;
-  }
+  const { size, filename } = inspected ?? (await inspectSource(source));
   checkUploadSize(size, filename);
   const boundary = `----multi-agent-tasks-${randomUUID()}`;
   const quoted = filename.replace(/["\\\r\n]/g, '_');

@@ -68,8 +68,6 @@ export interface RequestSpec {
   /** Safe to send twice. Submissions are not: they are retried only when they never left this machine. */
   idempotent: boolean;
   headers?: Record<string, string>;
-  /** Never send the API key (the direct upload's PUT goes to a blob store with its own token). */
-  withoutKey?: boolean;
   /** Secrets this request carries besides the key (a gateway key in the body): redacted like the key. */
   secrets?: readonly (string | undefined)[];
 }
@@ -107,7 +105,14 @@ export class Transport {
     httpsAgent: new https.Agent({ keepAlive: true, timeout: FREE_SOCKET_TIMEOUT_MS }),
   };
 
-  constructor(private readonly options: TransportOptions) {
+  /**
+   * `keyOrigins`: the only origins the API key may be sent to (the configured base, platform and engine
+   * addresses). Without it, a request's own origin.
+   */
+  constructor(
+    private readonly options: TransportOptions,
+    private readonly keyOrigins?: ReadonlySet<string>,
+  ) {
     this.policy = { ...DEFAULT_RETRY, ...options.retry };
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }
@@ -225,7 +230,9 @@ export class Transport {
         url: url.toString(),
         data: hop === 0 ? spec.body : undefined,
         headers: {
-          ...(sameOrigin && !spec.withoutKey ? { 'x-api-key': key } : {}),
+          // The key goes only to the configured service's own addresses, never to any other origin (a blob
+          // store of the direct upload, a redirect target), whatever the request.
+          ...(sameOrigin && (!this.keyOrigins || this.keyOrigins.has(url.origin)) ? { 'x-api-key': key } : {}),
           'User-Agent': this.options.userAgent ?? 'multi-agent-tasks',
           Accept: 'application/json',
           // Without it Node says `Connection: close` whenever the agent in use (VS Code's proxy agent) is not

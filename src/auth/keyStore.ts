@@ -26,9 +26,11 @@ export class KeyStore extends Disposable {
     this._register(
       secrets.onDidChange(async e => {
         if (e.key !== SecretKeys.apiKey && e.key !== SecretKeys.gatewayKey) return;
-        if (e.key === SecretKeys.apiKey) await this.refresh();
-        else this.cachedGateway = await this.getGatewayKey();
-        this.changed.fire(e.key === SecretKeys.apiKey ? 'apiKey' : 'gatewayKey');
+        // This window's own writes already fired (setApiKey, …): only a change made elsewhere fires here.
+        const before = e.key === SecretKeys.apiKey ? this.cached : this.cachedGateway;
+        await this.refresh();
+        const after = e.key === SecretKeys.apiKey ? this.cached : this.cachedGateway;
+        if (after !== before) this.changed.fire(e.key === SecretKeys.apiKey ? 'apiKey' : 'gatewayKey');
       }),
     );
   }
@@ -64,27 +66,34 @@ export class KeyStore extends Disposable {
     return this.cachedGateway;
   }
 
+  /** The gateway key as last read (kept current by every change): for redaction on each request, no I/O. */
+  get knownGatewayKey(): string | undefined {
+    return this.cachedGateway;
+  }
+
   /** `text` without the keys (as last read) in it: for any server text before it is shown, logged or stored. */
   redact(text: string): string {
     return redactSecrets(text, [this.cached, this.cachedGateway]);
   }
 
   async setApiKey(key: string): Promise<void> {
+    this.cached = key.trim(); // first, so the store's own change event is not taken for another window's
     await this.secrets.store(SecretKeys.apiKey, key.trim());
     await this.refresh();
     this.changed.fire('apiKey');
   }
 
   async clearApiKey(): Promise<void> {
+    this.cached = undefined;
     await this.secrets.delete(SecretKeys.apiKey);
     await this.refresh();
     this.changed.fire('apiKey');
   }
 
   async setGatewayKey(key: string | undefined): Promise<void> {
+    this.cachedGateway = key?.trim() || undefined;
     if (key?.trim()) await this.secrets.store(SecretKeys.gatewayKey, key.trim());
     else await this.secrets.delete(SecretKeys.gatewayKey);
-    this.cachedGateway = key?.trim() || undefined;
     this.changed.fire('gatewayKey');
   }
 

@@ -105,15 +105,13 @@ export async function runTask(
 }
 
 /**
- * Cancels the task on the service (`multiAgent.cancelTask`); where that command does not exist, stops
- * tracking it (`multiAgent.stopTracking`), which is all this client could do before. Never throws.
+ * Cancels the task on the service (`multiAgent.cancelTask`, which offers Stop Tracking where the service
+ * cannot cancel). Never throws.
  */
 export async function cancelTask(log: Logger, taskId: string): Promise<void> {
   try {
-    const commands = await vscode.commands.getCommands(true);
-    const command = commands.includes(Commands.cancelTask) ? Commands.cancelTask : Commands.stopTracking;
-    log.info(`chat: request cancelled, ${command} ${taskId}`);
-    await vscode.commands.executeCommand(command, taskId);
+    log.info(`chat: request cancelled, cancelling task ${taskId} on the service`);
+    await vscode.commands.executeCommand(Commands.cancelTask, taskId);
   } catch (e) {
     log.warn(`chat: cancelling task ${taskId} failed: ${messageOf(e)}`);
   }

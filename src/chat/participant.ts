@@ -96,7 +96,7 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       }
       stream.markdown(inert(result));
       stream.button({ command: Commands.openResult, title: vscode.l10n.t('Open in a Tab'), arguments: [task.id] });
-      if (task.source && (await vscode.commands.getCommands(true)).includes(Commands.applyToSource)) {
+      if (task.source) {
         stream.button({ command: Commands.applyToSource, title: vscode.l10n.t('Apply to Source'), arguments: [task.id] });
       }
       return { metadata };

@@ -12,7 +12,6 @@ import type { UserInterface } from '../ui';
 import { type ApplyDeps, type ApplyOutcome, applyToSource } from './apply';
 import { resolveTask } from './resolve';
 
-export { resolveTask, taskIdFrom } from './resolve';
 
 /** The rendered result view (a view): commands only ask it to show a task. */
 export interface ResultView {

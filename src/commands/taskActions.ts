@@ -1,7 +1,6 @@
 /** Actions on tracked tasks: stop tracking, reveal the source, run again, remove, clear finished. */
 import * as vscode from 'vscode';
 import type { KeyStore } from '../auth/keyStore';
-import { readSettings } from '../config';
 import { UserFacingError, errorKind } from '../errors';
 import type { CancelOutcome, TaskCanceller } from '../tasks/canceller';
 import { type SourceRef, type TrackedTask, isFinished } from '../tasks/model';
@@ -10,8 +9,9 @@ import type { SubmissionPipeline } from '../tasks/submission';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
 import { sendOrOfferAttachment } from './ask';
+import { toRange } from '../documents/sourceRanges';
 import { codeFrom } from '../tasks/code';
-import { resolveTask } from './results';
+import { resolveTask, taskIdFrom } from './resolve';
 
 export interface TaskActionDeps {
   ui: UserInterface;
@@ -21,16 +21,13 @@ export interface TaskActionDeps {
 
 /** A tree node (`{task}`), a task id, or nothing. */
 function taskOf(store: TaskStore, arg: unknown): TrackedTask {
-  const id = typeof arg === 'string' ? arg : (arg as { task?: { id?: unknown } } | undefined)?.task?.id;
-  const task = typeof id === 'string' ? store.get(id) : undefined;
+  const id = taskIdFrom(arg);
+  const task = id === undefined ? undefined : store.get(id);
   if (!task) throw new UserFacingError(vscode.l10n.t('Choose a task in the Tasks view.'));
   return task;
 }
 
-function rangeOf(source: SourceRef): vscode.Range | undefined {
-  const r = source.range;
-  return r && new vscode.Range(r.startLine, r.startCharacter, r.endLine, r.endCharacter);
-}
+const rangeOf = (source: SourceRef) => source.range && toRange(source.range);
 
 async function openSource(source: SourceRef): Promise<vscode.TextDocument> {
   try {
@@ -115,7 +112,7 @@ export async function runAgain(
   const range = rangeOf(task.source);
   const code = codeFrom(document, range && document.validateRange(range), task.source.label);
   if (!code.context.code.trim()) throw new UserFacingError(vscode.l10n.t('{0} has nothing there any more to send.', task.source.label));
-  if (readSettings().settings.confirmRunAgain && !(await confirmRunAgain(d.ui, task, code.context, settings))) return undefined;
+  if (settings.confirmRunAgain && !(await confirmRunAgain(d.ui, task, code.context, settings))) return undefined;
   const next = await sendOrOfferAttachment(
     d.ui,
     d.pipeline,

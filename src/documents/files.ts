@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
+import { looksBinary } from '../tasks/code';
 import { describeForView } from '../errors';
 import { formatBytes } from '../format';
 import type { FileStore } from '../stores/fileStore';
@@ -14,7 +15,7 @@ export const MAX_TEXT_DOCUMENT_BYTES = 20 * 1024 * 1024;
 
 /** Decodes bytes as text, or undefined when they are not UTF-8 text (NUL bytes, invalid sequences). */
 export function decodeText(bytes: Uint8Array): string | undefined {
-  if (bytes.subarray(0, 8192).includes(0)) return undefined;
+  if (looksBinary(bytes)) return undefined;
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { LIMITS } from '../api/requests';
 import { Disposable } from '../disposable';
 import type { UserInterface } from '../ui';
+import { looksBinary } from './code';
 import { inlineFiles } from './prompt';
 import { UserFacingError } from '../errors';
 
@@ -113,8 +114,9 @@ export class AttachmentBasket extends Disposable {
     const small: { uri: vscode.Uri; label: string; text: string }[] = [];
     const uploads: vscode.Uri[] = [];
     for (const uri of this.files) {
-      const bytes = await vscode.workspace.fs.readFile(uri);
-      if (bytes.byteLength <= INLINE_MAX_BYTES && !bytes.subarray(0, 8192).includes(0)) {
+      // Only files small enough to inline are read here; the rest are read once, when uploaded.
+      const bytes = (await vscode.workspace.fs.stat(uri)).size <= INLINE_MAX_BYTES ? await vscode.workspace.fs.readFile(uri) : undefined;
+      if (bytes && bytes.byteLength <= INLINE_MAX_BYTES && !looksBinary(bytes)) {
         small.push({ uri, label: vscode.workspace.asRelativePath(uri, false), text: new TextDecoder().decode(bytes) });
       } else uploads.push(uri);
     }

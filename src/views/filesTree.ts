@@ -1,7 +1,8 @@
 /** The Files view: renders the file store (the service's files, paged). */
 import * as vscode from 'vscode';
 import type { ApiFile } from '../api';
-import { Commands, FILE_SCHEME } from '../constants';
+import { Commands } from '../constants';
+import { fileDocumentUri } from '../documents/uris';
 import { Disposable } from '../disposable';
 import { formatBytes } from '../format';
 import type { FileStore } from '../stores/fileStore';
@@ -56,7 +57,7 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
     const item = new vscode.TreeItem(file.filename);
     item.id = `file:${file.id}`;
     // The file name picks the icon from the user's file icon theme.
-    item.resourceUri = vscode.Uri.from({ scheme: FILE_SCHEME, path: `/${file.id}/${file.filename}` });
+    item.resourceUri = fileDocumentUri(file);
     item.iconPath = vscode.ThemeIcon.File;
     item.description = file.bytes !== undefined ? formatBytes(file.bytes) : undefined;
     const md = new vscode.MarkdownString();

@@ -64,7 +64,7 @@ export class Files extends ApiResource {
     }
     const purpose = options.purpose ?? 'assistants';
     if (file.size + MULTIPART_OVERHEAD_BYTES > PLATFORM_BODY_LIMIT_BYTES) return this.uploadDirect(source, file, type, purpose, options);
-    const form = await multipart(source, { purpose }, options.onProgress);
+    const form = await multipart(source, { purpose }, options.onProgress, file);
     return this.transport.json(
       this.current('POST', '/files', '/files', { body: form.stream, headers: form.headers, idempotent: false }),
       FileSchema,
@@ -121,7 +121,6 @@ export class Files extends ApiResource {
         body: rawBody(source, file.size, options.onProgress),
         headers: { 'Content-Type': type, 'Content-Length': String(file.size), Authorization: `Bearer ${token.upload_token}` },
         idempotent: false,
-        withoutKey: true,
         secrets: [token.upload_token],
       },
       BlobPutSchema,
