@@ -12,8 +12,11 @@ export const NOT_FOUND_LIMIT = 3;
 export const LASTING_ERROR_LIMIT = 5;
 /** A task waiting for a human to approve in the web console is asked about this often (focused), ms. */
 export const APPROVAL_POLL_MS = 30_000;
-/** A 429 without Retry-After: back off from about a second (the official SDK waits 0.5-8 s), doubling, with jitter. */
-const RATE_LIMIT_FIRST_MS = 1000;
+/**
+ * A 429 without Retry-After: back off from half a second, as the official SDK does (0.5-8 s), doubling. A
+ * refused request uses no quota, and "capacity reached" clears in moments.
+ */
+const RATE_LIMIT_FIRST_MS = 500;
 /** Backoff ceilings: capacity clears in seconds; an hourly limit may need minutes. */
 const RATE_LIMIT_MAX_MS: Record<RateLimitScope, number> = { hourly: 10 * 60_000, capacity: 60_000, unknown: 60_000, monthly: 0 };
 /** A monthly quota does not come back by waiting minutes: stop asking for an hour (a new key resumes at once). */
@@ -44,13 +47,14 @@ export function rateLimitScope(message: string): RateLimitScope {
 }
 
 /**
- * The pause after a 429 that did not say how long (no Retry-After): about a second, doubling per 429 in a
- * row (`streak` before this one), with +-25 % jitter (`random` in 0..1) so windows do not come back in step.
+ * The pause after a 429 that did not say how long (no Retry-After): half a second, doubling per 429 in a
+ * row (`streak` before this one), of which the jitter (`random` in 0..1) takes off up to half, so that
+ * windows do not come back in step and no pause is longer than its step.
  */
 export function rateLimitBackoff(scope: RateLimitScope, streak: number, random: number): number {
   if (scope === 'monthly') return MONTHLY_QUOTA_PAUSE_MS;
   const base = Math.min(RATE_LIMIT_MAX_MS[scope], RATE_LIMIT_FIRST_MS * 2 ** streak);
-  return Math.round(base * (0.75 + 0.5 * random));
+  return Math.round(base * (0.5 + 0.5 * random));
 }
 
 /** How often a task paused for approval is asked about, ms. */

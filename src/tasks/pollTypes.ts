@@ -63,7 +63,7 @@ export type RateLimitScope = 'hourly' | 'monthly' | 'capacity' | 'unknown';
 export type PollerEvent =
   /**
    * Nothing is sent until `untilMs` (ms since epoch). `scope` says which limit: 'monthly' pauses for a long
-   * time (until a new key or a reload), 'hourly' and 'capacity' retry with a growing backoff from about a
+   * time (until a new key or a reload), 'hourly' and 'capacity' retry with a growing backoff from half a
    * second. `retryAfter` is true when the service said when (a `Retry-After` header). `message` is the
    * service's text.
    */

@@ -89,12 +89,12 @@ describe('poll policy', () => {
   });
 
   it('a 429 without Retry-After backs off by scope, doubling, with bounded jitter', () => {
-    assert.deepEqual([0, 1, 2].map(streak => rateLimitBackoff('capacity', streak, 0.5)), [1000, 2000, 4000]);
-    assert.equal(rateLimitBackoff('capacity', 20, 0.5), 60_000);
-    assert.equal(rateLimitBackoff('hourly', 20, 0.5), 10 * 60_000);
+    assert.deepEqual([0, 1, 2].map(streak => rateLimitBackoff('capacity', streak, 1)), [500, 1000, 2000], 'as the official SDK: from half a second');
+    assert.equal(rateLimitBackoff('capacity', 20, 1), 60_000);
+    assert.equal(rateLimitBackoff('hourly', 20, 1), 10 * 60_000);
     assert.equal(rateLimitBackoff('monthly', 0, 0.5), MONTHLY_QUOTA_PAUSE_MS);
-    assert.equal(rateLimitBackoff('capacity', 0, 0), 750);
-    assert.equal(rateLimitBackoff('capacity', 0, 1), 1250);
+    assert.equal(rateLimitBackoff('capacity', 0, 0), 250, 'the jitter takes off at most half');
+    assert.equal(rateLimitBackoff('capacity', 0, 0.5), 375);
   });
 
   it('one pause for every task: never shortened, tasks come back in spaced slots, a new key ends it', () => {
@@ -115,10 +115,10 @@ describe('poll policy', () => {
 
   it('the backoff grows with 429s in a row and starts again after a success', () => {
     const pause = new RateLimitPause();
-    const waits = [0, 1, 2].map(i => pause.limited('capacity', undefined, T0 + i * 100_000, () => 0.5).waitMs);
-    assert.deepEqual(waits, [1000, 2000, 4000]);
+    const waits = [0, 1, 2].map(i => pause.limited('capacity', undefined, T0 + i * 100_000, () => 1).waitMs);
+    assert.deepEqual(waits, [500, 1000, 2000]);
     pause.succeeded();
-    assert.equal(pause.limited('capacity', undefined, T0 + 500_000, () => 0.5).waitMs, 1000);
+    assert.equal(pause.limited('capacity', undefined, T0 + 500_000, () => 1).waitMs, 500);
     assert.equal(pause.limited('capacity', 0, T0 + 600_000, () => 0.5).waitMs, 0);
     assert.equal(pause.pausedUntil, T0 + 600_000 + 250, 'at least a quarter second');
   });

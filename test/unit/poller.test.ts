@@ -382,7 +382,7 @@ describe('poller', () => {
     assert.equal(rateLimitScope('Too Many Requests'), 'unknown');
   });
 
-  it('a 429 without Retry-After backs off from about a second, doubling, and says when it retries', async () => {
+  it('a 429 without Retry-After backs off from half a second, doubling, and says when it retries', async () => {
     const { clock, store, api, poller, fullEvents } = setup();
     store.add('t1', clock.now());
     api.completesAt.set('t1', clock.now());
@@ -391,15 +391,15 @@ describe('poller', () => {
     await clock.advance(20_000);
     assert.equal(store.finished[0]?.state.status, 'completed');
     const gaps = api.calls.slice(1).map((c, i) => c.at - api.calls[i].at);
-    assert.deepEqual(gaps, [1000, 2000, 4000], 'about 1 s, 2 s, 4 s (jitter fixed at its middle)');
+    assert.deepEqual(gaps, [375, 750, 1500], '0.5 s, 1 s, 2 s less a quarter (jitter fixed at its middle)');
     const limited = fullEvents.filter(e => e.kind === 'rateLimited');
     assert.equal(limited.length, 3);
     for (const e of limited) if (e.kind === 'rateLimited') assert.deepEqual([e.scope, e.retryAfter], ['hourly', false]);
     const first = limited[0];
-    assert.ok(first.kind === 'rateLimited' && first.untilMs === api.calls[0].at + 1000, 'untilMs is when polling retries');
+    assert.ok(first.kind === 'rateLimited' && first.untilMs === api.calls[0].at + 375, 'untilMs is when polling retries');
   });
 
-  it('the backoff starts again at a second after a success', async () => {
+  it('the backoff starts again at half a second after a success', async () => {
     const { clock, store, api, poller } = setup();
     store.add('t1', clock.now());
     api.completesAt.set('t1', clock.now() + 60_000);
@@ -411,7 +411,7 @@ describe('poller', () => {
     await clock.advance(10_000);
     const i = before;
     const gapAfterThird = api.calls[i + 1].at - api.calls[i].at;
-    assert.equal(gapAfterThird, 1000, 'a second again, not 4 s');
+    assert.equal(gapAfterThird, 375, 'the first step again, not the third');
   });
 
   it('a monthly-quota 429 stops polling for a long time and says so; a new key resumes at once', async () => {
