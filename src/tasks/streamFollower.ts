@@ -1,8 +1,9 @@
 /**
  * Follows running tasks over the service's event stream where it offers one: up to `maxStreams` at once,
- * every state to the store, the final one through the poller's completion. On any failure the task goes
- * back to polling and the stream is tried again with backoff; a stream the service does not offer to this
- * key is switched off for every task until the settings or the key change.
+ * every state to the store, the final one through the poller's completion. A stream the platform cuts after
+ * a long life is reopened at once; on any other failure the task goes back to polling and the stream is
+ * tried again with backoff; a stream the service does not offer to this key is switched off for every task
+ * until the settings or the key change.
  */
 import { type TrackedTask, isFinished } from './model';
 import { approvalInterval, streamRetryDelay, workingStretch } from './pollPolicy';
@@ -68,6 +69,7 @@ export class StreamFollower {
     this.host.signal.addEventListener('abort', onDispose, { once: true });
     s.streaming = controller;
     this.host.stats.streamsOpened++;
+    const openedAt = clock.now();
     try {
       const final = await api.streamTask!(taskId, {
         signal: controller.signal,
@@ -92,7 +94,7 @@ export class StreamFollower {
       }
     } catch (e) {
       if (controller.signal.aborted || this.host.signal.aborted) return;
-      this.failed(taskId, s, e);
+      this.failed(taskId, s, e, clock.now() - openedAt);
     } finally {
       this.host.signal.removeEventListener('abort', onDispose);
       if (s.streaming === controller) s.streaming = undefined;
@@ -100,9 +102,20 @@ export class StreamFollower {
     }
   }
 
-  private failed(taskId: string, s: TaskSchedule, error: unknown): void {
+  /** The stream of a task that is not finished failed after `openMs`. */
+  private failed(taskId: string, s: TaskSchedule, error: unknown, openMs: number): void {
     const { deps, clock } = this.host;
     const kind = kindOf(error);
+    if (!STREAM_OFF_KINDS.has(kind ?? '') && kind !== 'streamEnded' && openMs >= deps.settings().maxIntervalMs) {
+      // Open longer than the longest poll interval, then ended without a terminal event: the platform cuts
+      // every stream after a while (800 s). Not a failure: reopen it at once (its first event is the state
+      // now), without a status read in between and without backoff.
+      s.streamFailures = 0;
+      s.streamRetryAt = clock.now();
+      s.nextAt = clock.now() + s.intervalMs;
+      deps.log?.info(`stream for ${taskId} ended after ${Math.round(openMs / 1000)} s (${messageOf(error)}); reconnecting`);
+      return;
+    }
     if (kind === 'streamEnded') {
       // The stream's `error` event: the task failed, was canceled, or is unknown. /status says which, now.
       s.streamRetryAt = clock.now() + deps.settings().minIntervalMs * 4;
