@@ -34,6 +34,8 @@ const STREAM_RETRY_MAX_MS = 60_000;
 const FINISH_PHASE_START = 0.7;
 /** Before any agent has finished, the next poll comes this share of the elapsed time later (geometric). */
 const WORKING_GROWTH = 0.5;
+/** Before any agent has finished, a poll comes at most this many shortest intervals after the earliest possible end. */
+const OVERSHOOT_INTERVALS = 2;
 /** With nothing to read (one agent, or no agent statuses), the interval grows more slowly and stops at 3 x the shortest. */
 const BLIND_GROWTH = 0.5;
 const BLIND_CEILING_FACTOR = 3;
@@ -122,7 +124,9 @@ export function nextInterval(
   const done = agents.filter(a => a.status === 'completed' || (a.progress !== undefined && a.progress >= 1)).length;
   // The next agent has not finished yet, so the run is longer than this.
   const lowRunMs = Math.max(s.lowRunMs, elapsed / finishedShare(done + 1, agents.length));
-  if (done === 0) return { intervalMs: clamp(elapsed * WORKING_GROWTH), lowRunMs };
+  // Growing by half the elapsed time may jump far past the earliest possible end (runs of 15-45 s): never
+  // more than OVERSHOOT_INTERVALS shortest intervals past it.
+  if (done === 0) return { intervalMs: clamp(Math.min(elapsed * WORKING_GROWTH, s.originAt + lowRunMs - now + OVERSHOOT_INTERVALS * min)), lowRunMs };
   return { intervalMs: clamp(s.originAt + lowRunMs - now), lowRunMs };
 }
 

@@ -47,6 +47,15 @@ describe('poll policy', () => {
     assert.equal(at(60_000), 10_000);
   });
 
+  it('before any agent finishes, a poll comes at most two shortest intervals after the earliest possible end', () => {
+    // After 15.2 s with no agent done the run is > 15.2 / 0.775 = 19.6 s: growing by half (7.6 s) would ask
+    // at 22.8 s, up to 3 s after a 20 s run ended; the cap asks at 21.6 s.
+    const s = { originAt: T0, lowRunMs: 0 };
+    const next = nextInterval(s, agents(4, 0), SETTINGS, true, T0 + 15_200);
+    assert.equal(next.intervalMs, Math.round(15_200 / 0.775 - 15_200 + 2 * SETTINGS.minIntervalMs));
+    assert.equal(nextInterval(s, agents(4, 0), SETTINGS, true, T0 + 6000).intervalMs, 3000, 'early on, growth is the smaller step');
+  });
+
   it('once agents finish, the next poll is the earliest moment the run can be complete, and the bound only grows', () => {
     const s = { originAt: T0, lowRunMs: 0 };
     // 2 of 4 done after 51 s: the third finishes at 0.925 of the run at the earliest, so the run is > 51 / 0.925 s.
