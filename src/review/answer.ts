@@ -31,26 +31,34 @@ export interface FencedBlock {
  */
 export function fencedBlocks(text: string): { blocks: FencedBlock[]; unclosed?: { line: number; info: string } } {
   const blocks: FencedBlock[] = [];
-  let open: { char: string; size: number; info: string; line: number; body: string[] } | undefined;
+  const crlf = text.includes('\r');
+  let open: { char: string; size: number; info: string; line: number; bodyStart: number } | undefined;
   let lineNo = 0;
   let from = 0;
-  while (from <= text.length) {
+  for (;;) {
     const nl = text.indexOf('\n', from);
     const end = nl === -1 ? text.length : nl;
-    const line = text.charCodeAt(end - 1) === 13 && end > from ? text.slice(from, end - 1) : text.slice(from, end);
-    from = end + 1;
-    const first = line.charCodeAt(0) === 32 ? line.charCodeAt(line.search(/[^ ]|$/)) : line.charCodeAt(0);
-    const fence = first === 96 || first === 126 ? /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line) : null;
+    // Only a line that starts (after at most 3 spaces) with ` or ~ can be a fence: no other line is sliced.
+    let s = from;
+    while (s < end && s - from < 4 && text.charCodeAt(s) === 32) s++;
+    const c = text.charCodeAt(s);
+    let fence: RegExpExecArray | null = null;
+    if ((c === 96 || c === 126) && s - from < 4) {
+      const line = text.charCodeAt(end - 1) === 13 && end > from ? text.slice(from, end - 1) : text.slice(from, end);
+      fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    }
     if (open) {
       if (fence && fence[1][0] === open.char && fence[1].length >= open.size && !fence[2].trim()) {
-        blocks.push({ index: blocks.length, line: open.line, info: open.info, code: open.body.length ? `${open.body.join('\n')}\n` : '' });
+        const body = text.slice(open.bodyStart, from);
+        blocks.push({ index: blocks.length, line: open.line, info: open.info, code: crlf ? body.replace(/\r\n/g, '\n') : body });
         open = undefined;
-      } else open.body.push(line);
+      }
     } else if (fence && !(fence[1][0] === '`' && fence[2].includes('`'))) {
-      open = { char: fence[1][0], size: fence[1].length, info: fence[2].trim(), line: lineNo, body: [] };
+      open = { char: fence[1][0], size: fence[1].length, info: fence[2].trim(), line: lineNo, bodyStart: end + 1 };
     }
     lineNo++;
     if (nl === -1) break;
+    from = nl + 1;
   }
   return { blocks, unclosed: open && { line: open.line, info: open.info } };
 }

@@ -4,6 +4,8 @@
  * 1. The common prefix and suffix are cut off (a user who typed in one place costs nothing else).
  * 2. Lines unique to both sides anchor the rest (patience diff: their longest increasing run, O(n log n)).
  * 3. Between anchors, Myers' O((N+M)·D) greedy diff finds the fewest changes.
+ * Step 2 is skipped when Myers alone finds at most 64 changes in linear work (the usual case: one
+ * proposal, or one user's typing, against a file).
  * The whole call does at most `budget` steps of Myers work (default 4 million, some tens of ms): a stretch
  * that would cost more, or needs more than 1,024 changes, becomes one coarse edit instead of going quadratic.
  * Total: O(n log n + budget) time, O(n + 1,024²) memory.
@@ -25,6 +27,7 @@ export interface DiffResult {
 
 export const DIFF_BUDGET = 4_000_000;
 const MAX_D = 1024;
+const QUICK_D = 64;
 
 export function diffLines(a: readonly string[], b: readonly string[], budget = DIFF_BUDGET): DiffResult {
   let start = 0;
@@ -38,6 +41,10 @@ export function diffLines(a: readonly string[], b: readonly string[], budget = D
   }
   if (start === aEnd && start === bEnd) return { edits: [], coarse: false };
   if (start === aEnd || start === bEnd) return { edits: [{ aStart: start, aEnd, bStart: start, bEnd }], coarse: false };
+
+  // Few changes (the usual case): Myers straight on the lines, linear work, no table of lines to build.
+  const quick = myers(a, start, aEnd - start, b, start, bEnd - start, { work: 0, budget: 4 * (aEnd + bEnd - 2 * start) + 20_000, coarse: false }, QUICK_D);
+  if (quick) return { edits: quick.map(e => ({ aStart: start + e.aStart, aEnd: start + e.aEnd, bStart: start + e.bStart, bEnd: start + e.bEnd })), coarse: false };
 
   // Lines become small integers: every later comparison is an integer comparison.
   const ids = new Map<string, number>();
@@ -156,8 +163,17 @@ function segment(
 }
 
 /** Myers' greedy shortest edit script with a trace for the way back; undefined when over the budget or MAX_D. */
-function myers(A: Int32Array, aOff: number, N: number, B: Int32Array, bOff: number, M: number, state: State): Edit[] | undefined {
-  const dCap = Math.min(N + M, MAX_D);
+function myers(
+  A: ArrayLike<number | string>,
+  aOff: number,
+  N: number,
+  B: ArrayLike<number | string>,
+  bOff: number,
+  M: number,
+  state: State,
+  maxD = MAX_D,
+): Edit[] | undefined {
+  const dCap = Math.min(N + M, maxD);
   const offset = dCap + 1;
   const V = new Int32Array(2 * dCap + 3);
   const trace: Int32Array[] = [];

@@ -26,9 +26,11 @@ export function toLines(text: string): Lines {
   if (!text) return { keys: [], eol };
   const keys = text.split('\n');
   const last = keys.length - 1;
-  for (let i = 0; i < last; i++) {
-    const k = keys[i];
-    if (k.length && k.charCodeAt(k.length - 1) === 13) keys[i] = k.slice(0, -1);
+  if (text.includes('\r')) {
+    for (let i = 0; i < last; i++) {
+      const k = keys[i];
+      if (k.length && k.charCodeAt(k.length - 1) === 13) keys[i] = k.slice(0, -1);
+    }
   }
   if (keys[last] === '') keys.pop();
   else keys[last] += NO_EOL;
