@@ -6,9 +6,9 @@
  * 3. Between anchors, Myers' O((N+M)·D) greedy diff finds the fewest changes.
  * Step 2 is skipped when Myers alone finds at most 64 changes in linear work (the usual case: one
  * proposal, or one user's typing, against a file).
- * The whole call does at most `budget` steps of Myers work (default 4 million, some tens of ms): a stretch
- * that would cost more, or needs more than 1,024 changes, becomes one coarse edit instead of going quadratic.
- * Total: O(n log n + budget) time, O(n + 1,024²) memory.
+ * One call does at most 4 million steps of Myers work (some tens of ms), fewer when the shared `Budget` a
+ * caller passes has less left: a stretch that would cost more, or needs more than 1,024 changes, becomes one
+ * coarse edit instead of going quadratic. Total: O(n log n + budget) time, O(n + 1,024²) memory.
  */
 
 /** `a[aStart, aEnd)` is replaced by `b[bStart, bEnd)`. Edits are sorted and never touch each other. */
@@ -25,11 +25,16 @@ export interface DiffResult {
   coarse: boolean;
 }
 
+/** Work left for a whole job (a review plan): every diff and hunk search takes from it. */
+export interface Budget {
+  left: number;
+}
+
 export const DIFF_BUDGET = 4_000_000;
 const MAX_D = 1024;
 const QUICK_D = 64;
 
-export function diffLines(a: readonly string[], b: readonly string[], budget = DIFF_BUDGET): DiffResult {
+export function diffLines(a: readonly string[], b: readonly string[], shared?: Budget): DiffResult {
   let start = 0;
   const shorter = Math.min(a.length, b.length);
   while (start < shorter && a[start] === b[start]) start++;
@@ -43,7 +48,7 @@ export function diffLines(a: readonly string[], b: readonly string[], budget = D
   if (start === aEnd || start === bEnd) return { edits: [{ aStart: start, aEnd, bStart: start, bEnd }], coarse: false };
 
   // Few changes (the usual case): Myers straight on the lines, linear work, no table of lines to build.
-  const quick = myers(a, start, aEnd - start, b, start, bEnd - start, { work: 0, budget: 4 * (aEnd + bEnd - 2 * start) + 20_000, coarse: false }, QUICK_D);
+  const quick = myers(a, start, aEnd - start, b, start, bEnd - start, { budget: { left: 4 * (aEnd + bEnd - 2 * start) + 20_000 }, coarse: false }, QUICK_D);
   if (quick) return { edits: quick.map(e => ({ aStart: start + e.aStart, aEnd: start + e.aEnd, bStart: start + e.bStart, bEnd: start + e.bEnd })), coarse: false };
 
   // Lines become small integers: every later comparison is an integer comparison.
@@ -65,7 +70,8 @@ export function diffLines(a: readonly string[], b: readonly string[], budget = D
     B[j] = id;
   }
 
-  const state = { work: 0, budget, coarse: false };
+  const allowed = Math.max(0, Math.min(DIFF_BUDGET, shared?.left ?? DIFF_BUDGET));
+  const state: State = { budget: { left: allowed }, coarse: false };
   const edits: Edit[] = [];
   const push = (e: Edit) => {
     const last = edits[edits.length - 1];
@@ -82,6 +88,7 @@ export function diffLines(a: readonly string[], b: readonly string[], budget = D
     prevB = bi + 1;
   }
   segment(A, prevA, n, B, prevB, m, state, start, push);
+  if (shared) shared.left -= allowed - Math.max(0, state.budget.left);
   return { edits, coarse: state.coarse };
 }
 
@@ -124,8 +131,7 @@ function anchors(A: Int32Array, B: Int32Array, idCount: number): [number, number
 }
 
 interface State {
-  work: number;
-  budget: number;
+  budget: Budget;
   coarse: boolean;
 }
 
@@ -186,14 +192,14 @@ function myers(
         x++;
         y++;
       }
-      state.work += x - x0 + 1;
+      state.budget.left -= x - x0 + 1;
       V[offset + k] = x;
       if (x >= N && y >= M) {
         trace.push(V.slice(offset - d, offset + d + 1));
         return backtrack(trace, N, M);
       }
     }
-    if (state.work > state.budget) return undefined;
+    if (state.budget.left < 0) return undefined;
     trace.push(V.slice(offset - d, offset + d + 1));
   }
   return undefined;

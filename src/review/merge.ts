@@ -13,7 +13,7 @@
  * - The same change on both sides is no conflict and no hunk: it is counted in `alreadyApplied`. So is a
  *   conflict region whose two results are equal.
  */
-import { type Edit, diffLines } from './diff';
+import { type Budget, type Edit, diffLines } from './diff';
 
 /** A change of theirs: base `[start, end)` becomes `lines` (keys). Sorted, never overlapping or touching. */
 export interface Change {
@@ -52,8 +52,8 @@ export interface MergeResult {
 /** Changes that turn `a` into `b`, runs closer than GROUP_GAP unchanged lines forming one group. */
 export const GROUP_GAP = 2;
 
-export function changesBetween(a: readonly string[], b: readonly string[], firstGroup = 0): { changes: Change[]; coarse: boolean } {
-  const { edits, coarse } = diffLines(a, b);
+export function changesBetween(a: readonly string[], b: readonly string[], firstGroup = 0, budget?: Budget): { changes: Change[]; coarse: boolean } {
+  const { edits, coarse } = diffLines(a, b, budget);
   let group = firstGroup - 1;
   let prevEnd = -Infinity;
   const changes = edits.map(e => {
@@ -86,12 +86,12 @@ const sameLines = (x: readonly string[], from: number, to: number, y: readonly s
  * Merges `theirs` into `ours`. With `base === ours` (no text was recorded: a two-way merge against the file
  * now) there are no user edits and so no conflicts. `oursEdits` may be passed when already computed.
  */
-export function merge3(base: readonly string[], ours: readonly string[], theirs: readonly Change[], oursEdits?: Edit[]): MergeResult {
+export function merge3(base: readonly string[], ours: readonly string[], theirs: readonly Change[], oursEdits?: Edit[], budget?: Budget): MergeResult {
   let coarse = false;
   if (!oursEdits) {
     if (base === ours) oursEdits = [];
     else {
-      const d = diffLines(base, ours);
+      const d = diffLines(base, ours, budget);
       oursEdits = d.edits;
       coarse = d.coarse;
     }

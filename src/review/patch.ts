@@ -7,6 +7,7 @@
  * a blank line inside a hunk is an empty context line (editors strip the space); `\ No newline at end of file`
  * is honoured. A `@@` line without numbers is a hunk placed by its context alone.
  */
+import type { Budget } from './diff';
 import { NO_EOL, hasNoEol, withNoEol } from './lines';
 import type { Change } from './merge';
 
@@ -194,6 +195,7 @@ export function hunkNumbers(line: string): { oldStart: number; oldCount: number;
 
 /** A `---`/`+++` header's path: up to a tab (a timestamp follows), git's quoting decoded; null for /dev/null. */
 function headerPath(rest: string): string | null | undefined {
+  if (rest.length > 4096) return undefined;
   const tab = rest.indexOf('\t');
   let p = (tab === -1 ? rest : rest.slice(0, tab)).trimEnd();
   if (p.startsWith('"')) p = unquote(p) ?? '';
@@ -264,8 +266,8 @@ export interface PlaceOptions {
   fuzz?: number;
   /** Lines a fuzzy match may be away from where the hunk says (an exact one may be anywhere). Default 100. */
   fuzzWindow?: number;
-  /** Line comparisons allowed for the whole diff. Default 4 million. */
-  budget?: number;
+  /** Line comparisons: at most 4 million for the whole diff, fewer when this shared budget has less left. */
+  budget?: Budget;
   /** The group of the first hunk's changes (later hunks count on). */
   firstGroup?: number;
   /** Only hunks with these indexes are placed (default all). */
@@ -323,7 +325,8 @@ export function placeHunks(
 ): { placed: PlacedHunk[]; failed: number[] } {
   const maxFuzz = options.fuzz ?? 0;
   const window = options.fuzzWindow ?? 100;
-  let budget = options.budget ?? 4_000_000;
+  const allowed = Math.max(0, Math.min(4_000_000, options.budget?.left ?? 4_000_000));
+  let budget = allowed;
   const n = target.length;
   const lastKey = n ? target[n - 1] : '';
   const lastTagged = n > 0 && hasNoEol(lastKey);
@@ -386,6 +389,7 @@ export function placeHunks(
     minPos = found.at + p.old.length - found.front - Math.min(found.fuzz, p.trail);
     if (h.oldStart !== undefined) shift = start - (h.oldCount === 0 ? h.oldStart : h.oldStart - 1);
   });
+  if (options.budget) options.budget.left -= allowed - Math.max(0, budget);
   return { placed, failed };
 }
 

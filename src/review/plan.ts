@@ -25,6 +25,7 @@
  * large or binary to merge; the plan then lists it with that reason.
  */
 import { type ParsedAnswer, type Proposal, type UnnamedBlock, parseAnswer } from './answer';
+import type { Budget } from './diff';
 import {
   type Eol,
   eolOf,
@@ -80,6 +81,11 @@ export interface PlanOptions {
   fuzz?: number;
   /** Hunks offered at most, over all files; files beyond are listed as `tooMany`. Default 5,000. */
   maxHunks?: number;
+  /**
+   * Steps of diff and search work for the whole plan (default 40 million, well under a second): past it,
+   * diffs become coarse and unplaced hunks are listed, so a hostile answer of many files stays bounded.
+   */
+  workBudget?: number;
 }
 
 export interface Position {
@@ -172,6 +178,7 @@ export function elidedLine(keys: readonly string[], reference: readonly string[]
 
 export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, options: PlanOptions = {}): ReviewPlan {
   const t = options.translate ?? plain;
+  const budget: Budget = { left: options.workBudget ?? 40_000_000 };
   const parsed = typeof answer === 'string' ? parseAnswer(answer, { sourcePath: options.source?.path }) : answer;
   const entries: PlanFile[] = [];
   const skip = (path: string, from: PlanFile['from'], blocks: number[], line: number, code: SkipCode, ...args: (string | number)[]): PlanFile => ({
@@ -196,11 +203,11 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
         effective = [p];
       } else effective.push(p);
     }
-    entries.push(planFile(path, effective, files, options, t, skip));
+    entries.push(planFile(path, effective, files, options, t, skip, budget));
   }
 
   const source = options.source && checkPath(options.source.path);
-  if (parsed.rangeBlock && options.source && source?.ok) entries.push(planRange(source.path, options.source, parsed.rangeBlock, files, t, skip));
+  if (parsed.rangeBlock && options.source && source?.ok) entries.push(planRange(source.path, options.source, parsed.rangeBlock, files, t, skip, budget));
   for (const u of parsed.unnamed) {
     if (u !== parsed.rangeBlock || !source?.ok) entries.push(skip('', 'unnamed', [u.block], u.line, 'noPath'));
   }
@@ -247,7 +254,7 @@ function refusedOrUndefined(state: ReturnType<ReviewFiles['current']>, skip: (co
   return state.outside ? skip('outside') : skip('refused', state.reason);
 }
 
-function planFile(path: string, proposals: Proposal[], files: ReviewFiles, options: PlanOptions, t: Translate, skipAt: Skip): PlanFile {
+function planFile(path: string, proposals: Proposal[], files: ReviewFiles, options: PlanOptions, t: Translate, skipAt: Skip, budget: Budget): PlanFile {
   const first = proposals[0];
   const blocks = proposals.map(p => p.block);
   const skip = (code: SkipCode, ...args: (string | number)[]) => skipAt(path, first.kind, blocks, first.line, code, ...args);
@@ -266,8 +273,8 @@ function planFile(path: string, proposals: Proposal[], files: ReviewFiles, optio
     const theirs = setFinalNewline(toLines(first.text).keys, finalNewlineOf(reference));
     const elided = elidedLine(theirs, reference);
     if (elided !== undefined) return skip('elided', elided);
-    const { changes, coarse } = changesBetween(reference, theirs);
-    return finish(path, first.kind, blocks, first.line, current, ours.keys, base, changes, undefined, new Set(), coarse, t);
+    const { changes, coarse } = changesBetween(reference, theirs, 0, budget);
+    return finish(path, first.kind, blocks, first.line, current, ours.keys, base, changes, undefined, new Set(), coarse, t, budget);
   }
 
   const diffs = proposals as Extract<Proposal, { kind: 'diff' }>[];
@@ -289,6 +296,8 @@ function planFile(path: string, proposals: Proposal[], files: ReviewFiles, optio
   }
   const base = sentText !== undefined ? toLines(sentText).keys : undefined;
   const fuzz = options.fuzz ?? 2;
+  // The source's range, when it cut lines: the agents saw those lines cut, and wrote their context so.
+  const seen = base && options.source && options.source.path === path ? asSeen(base, options.source.range) : undefined;
 
   // Place every diff's hunks: in the sent text, else in the file now by context.
   interface Placed {
@@ -308,12 +317,15 @@ function planFile(path: string, proposals: Proposal[], files: ReviewFiles, optio
     const hunks = d.diff.hunks;
     let failed: number[] = hunks.map((_, i) => i);
     if (base) {
-      const r = placeHunks(base, hunks, strict, { fuzz: 0, firstGroup: group });
-      for (const p of r.placed) placed.push({ changes: p.changes, block: d.block, hunk: p.hunk, header: hunks[p.hunk].header, inBase: true, fuzz: 0 });
+      const r = placeHunks(seen?.keys ?? base, hunks, strict, { fuzz: 0, firstGroup: group, budget });
+      for (const p of r.placed) {
+        const changes = seen ? p.changes.map(c => seen.restore(c)) : p.changes;
+        placed.push({ changes, block: d.block, hunk: p.hunk, header: hunks[p.hunk].header, inBase: true, fuzz: 0 });
+      }
       failed = r.failed;
     }
     if (failed.length) {
-      const r = placeHunks(ours.keys, hunks, strict, { fuzz, firstGroup: group, only: new Set(failed) });
+      const r = placeHunks(ours.keys, hunks, strict, { fuzz, firstGroup: group, only: new Set(failed), budget });
       for (const p of r.placed) placed.push({ changes: p.changes, block: d.block, hunk: p.hunk, header: hunks[p.hunk].header, inBase: false, fuzz: p.fuzz });
       for (const i of r.failed) skipHunk(d.block, i, hunks[i], 'doesNotApply');
     }
@@ -327,18 +339,26 @@ function planFile(path: string, proposals: Proposal[], files: ReviewFiles, optio
 
   // Where hunks of different blocks overlap or touch, the later block's hunk wins.
   const keep = (list: Placed[]): Placed[] => {
-    const accepted: { start: number; end: number }[] = [];
+    // Spans accepted so far, sorted and disjoint: a binary search finds the only ones that can clash.
+    const starts: number[] = [];
+    const ends: number[] = [];
     const kept: Placed[] = [];
     for (const p of [...list].sort((a, b) => b.block - a.block || a.hunk - b.hunk)) {
-      const clash = p.changes.some(c => accepted.some(a => c.start <= a.end && a.start <= c.end));
-      if (clash) {
-        const d = diffs.find(x => x.block === p.block)!;
-        skipHunk(p.block, p.hunk, d.diff.hunks[p.hunk], 'superseded');
+      let lo = p.changes[0].start;
+      let hi = p.changes[0].end;
+      for (const c of p.changes) {
+        lo = Math.min(lo, c.start);
+        hi = Math.max(hi, c.end);
+      }
+      let at = 0;
+      for (let step = starts.length; step > 0; step >>= 1) while (at + step <= starts.length && starts[at + step - 1] <= hi) at += step;
+      // starts[0..at) begin at or before hi: only the last of them can reach lo.
+      if (at > 0 && ends[at - 1] >= lo) {
+        skipHunk(p.block, p.hunk, diffs.find(x => x.block === p.block)!.diff.hunks[p.hunk], 'superseded');
         continue;
       }
-      const lo = Math.min(...p.changes.map(c => c.start));
-      const hi = Math.max(...p.changes.map(c => c.end));
-      accepted.push({ start: lo, end: hi });
+      starts.splice(at, 0, lo);
+      ends.splice(at, 0, hi);
       kept.push(p);
     }
     return kept;
@@ -356,10 +376,70 @@ function planFile(path: string, proposals: Proposal[], files: ReviewFiles, optio
   const fuzzy = new Set(inOurs.filter(p => p.fuzz > 0).map(p => p.changes[0].group));
   const origin = new Map(placed.map(p => [p.changes[0]?.group, { block: p.block, hunk: p.hunk + 1, header: p.header }]));
   const direct = { changes: base ? oursChanges : [], origin };
-  return finish(path, 'diff', blocks, first.line, current, ours.keys, base, base ? baseChanges : oursChanges, direct, fuzzy, false, t, skipped);
+  return finish(path, 'diff', blocks, first.line, current, ours.keys, base, base ? baseChanges : oursChanges, direct, fuzzy, false, t, budget, skipped);
 }
 
-function planRange(path: string, source: SentSource, block: UnnamedBlock, files: ReviewFiles, t: Translate, skipAt: Skip): PlanFile {
+/**
+ * The sent text as the agents saw it when the range starts or ends inside a line (a selection from the first
+ * non-blank character is the usual one): those lines cut to the range. `restore` gives a change made to a
+ * cut line back the part the agents did not see (before the range on its first line, after it on its last).
+ */
+export function asSeen(base: readonly string[], range: RangeRecord | undefined): { keys: string[]; restore: (c: Change) => Change } | undefined {
+  if (!range) return undefined;
+  const first = range.startLine;
+  // A range ending at column 0 ends with the line before, whole.
+  const wholeEnd = range.endCharacter === 0 && range.endLine > range.startLine;
+  const last = wholeEnd ? range.endLine - 1 : range.endLine;
+  if (first < 0 || last >= base.length || last < first) return undefined;
+  const content = (i: number) => withoutNoEol(base[i]);
+  const prefix = content(first).slice(0, Math.max(0, range.startCharacter));
+  const suffix = wholeEnd ? '' : content(last).slice(Math.max(0, range.endCharacter));
+  if (!prefix && !suffix) return undefined;
+  const keys = base.slice();
+  const cut = (i: number, from: number, to?: number) => {
+    const tagged = hasNoEol(base[i]);
+    const text = content(i).slice(from, to);
+    keys[i] = tagged ? withNoEol(text) : text;
+  };
+  if (first === last) cut(first, prefix.length, suffix ? content(last).length - suffix.length : undefined);
+  else {
+    if (prefix) cut(first, prefix.length);
+    if (suffix) cut(last, 0, content(last).length - suffix.length);
+  }
+  const restore = (c: Change): Change => {
+    const touchesFirst = !!prefix && c.start === first && c.end > first;
+    const touchesLast = !!suffix && c.start <= last && c.end === last + 1;
+    if (!touchesFirst && !touchesLast) return c;
+    const lines = c.lines.length ? c.lines.slice() : [''];
+    // The new line that stands for the cut one: the one most like it (lines may be inserted around it).
+    const likest = (seenKey: string, preferLast: boolean) => {
+      const seenText = withoutNoEol(seenKey);
+      let best = preferLast ? lines.length - 1 : 0;
+      let bestLength = -1;
+      lines.forEach((k, i) => {
+        const text = withoutNoEol(k);
+        let n = 0;
+        while (n < text.length && n < seenText.length && text.charCodeAt(n) === seenText.charCodeAt(n)) n++;
+        if (n > bestLength || (preferLast && n === bestLength)) [best, bestLength] = [i, n];
+      });
+      return best;
+    };
+    if (touchesFirst) {
+      const k = likest(keys[first], false);
+      lines[k] = prefix + lines[k];
+    }
+    if (touchesLast) {
+      const k = likest(keys[last], true);
+      lines[k] = hasNoEol(lines[k]) ? withNoEol(withoutNoEol(lines[k]) + suffix) : lines[k] + suffix;
+    }
+    // A cut line removed whole: what the agents did not see of it stays, if it is more than blanks.
+    if (!c.lines.length && !lines[0].trim()) return c;
+    return { ...c, lines };
+  };
+  return { keys, restore };
+}
+
+function planRange(path: string, source: SentSource, block: UnnamedBlock, files: ReviewFiles, t: Translate, skipAt: Skip, budget: Budget): PlanFile {
   const skip = (code: SkipCode, ...args: (string | number)[]) => skipAt(path, 'range', [block.block], block.line, code, ...args);
   const state = files.current(path);
   const refused = refusedOrUndefined(state, skip);
@@ -391,8 +471,8 @@ function planRange(path: string, source: SentSource, block: UnnamedBlock, files:
   }
   const elided = elidedLine(toLines(block.code).keys, reference);
   if (elided !== undefined) return skip('elided', elided);
-  const { changes, coarse } = changesBetween(reference, theirs);
-  return finish(path, 'range', [block.block], block.line, current, ours.keys, base, changes, undefined, new Set(), coarse, t);
+  const { changes, coarse } = changesBetween(reference, theirs, 0, budget);
+  return finish(path, 'range', [block.block], block.line, current, ours.keys, base, changes, undefined, new Set(), coarse, t, budget);
 }
 
 function create(path: string, from: PlanFile['from'], blocks: number[], line: number, keys: string[], options: PlanOptions, t: Translate): PlanFile {
@@ -432,10 +512,11 @@ function finish(
   byContext: Set<number>,
   coarseDiff: boolean,
   t: Translate,
+  budget: Budget,
   skipped: SkippedHunk[] = [],
 ): PlanFile {
   const eol = eolOf(current);
-  const merged = merge3(base ?? ours, ours, changes);
+  const merged = merge3(base ?? ours, ours, changes, undefined, budget);
   const all: (MergedHunk & { direct?: boolean })[] = [...merged.hunks];
   // Hunks placed in the file now directly: no mapping, no user edits to conflict with (their context matched).
   if (direct) for (const h of merge3(ours, ours, direct.changes).hunks) all.push({ ...h, direct: true });

@@ -91,8 +91,11 @@ describe('review: line diff', () => {
     assert.deepEqual(applyEdits(a, b, r.edits), b);
     const c = Array.from({ length: 20_000 }, (_, i) => (i % 2 ? '}' : ''));
     const d = Array.from({ length: 20_000 }, (_, i) => (i % 3 ? '}' : ''));
-    const r2 = diffLines(c, d, 200_000);
+    const budget = { left: 200_000 };
+    const r2 = diffLines(c, d, budget);
     assert.equal(r2.coarse, true, 'over the budget: coarse');
+    assert.ok(budget.left <= 0, 'the shared budget is spent');
+    assert.equal(diffLines(c, d, budget).coarse, true, 'nothing left: coarse at once');
     assert.deepEqual(applyEdits(c, d, r2.edits), d);
   });
 });

@@ -112,6 +112,21 @@ describe('review: the plan', () => {
     assert.ok(conflictText(s.hunks[1], '\n').startsWith('<<<<<<< your version\nconst s 20 edited by the user\n||||||| as sent\n'));
   });
 
+  it('a selection that started and ended inside lines: the diff matches the lines as sent, and the unseen parts stay', () => {
+    const lines = ['function f() {', '    const a = 1;', '    const b = 2;', '    const c = 3;', '    return a + b + c; // sum', '}'];
+    const now = text(lines);
+    // Sent: from the first non-blank character of line 2 to just before "// sum" on line 5.
+    const range = { startLine: 1, startCharacter: 4, endLine: 4, endCharacter: 21 };
+    const diff = ['--- a/src/f.ts', '+++ b/src/f.ts', '@@ -2,4 +2,5 @@', '+// Reviewed by the agents.', '-const a = 1;', '+const a = 10;', '     const b = 2;', '     const c = 3;', '-    return a + b + c;', '+    return a + b + c; // Checked by the agents.'];
+    const plan = buildPlan(fence('diff path=src/f.ts', diff.join('\n')), workspace({ 'src/f.ts': now }, { 'src/f.ts': now }), { source: { path: 'src/f.ts', range } });
+    const f = file(plan, 'src/f.ts');
+    assert.equal(f.hunks.length, 1, f.skippedHunks.map(s => s.reason).join());
+    assert.equal(
+      applyHunks(now, f.hunks),
+      text(['function f() {', '// Reviewed by the agents.', '    const a = 10;', '    const b = 2;', '    const c = 3;', '    return a + b + c; // Checked by the agents. // sum', '}']),
+    );
+  });
+
   it('unchecking one hunk leaves exactly that hunk out (every hunk of a 20-hunk plan)', () => {
     const base = numbered(400);
     const theirs = base.slice();
