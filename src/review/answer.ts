@@ -131,6 +131,8 @@ export interface RejectedBlock {
   /** The path as named, printable and bounded ('' when none). */
   path: string;
   code: SkipCode;
+  /** A diff block (else a whole file, or a fence that never closed). */
+  isDiff: boolean;
   /** For `invalidPath`: what is wrong with it. */
   problem?: PathProblem;
   /** For `conflictingHeader`: the other name. */
@@ -159,8 +161,9 @@ export function parseAnswer(text: string, options: ParseOptions = {}): ParsedAns
   const max = options.maxProposals ?? 1000;
   const out: ParsedAnswer = { blockCount: blocks.length, proposals: [], unnamed: [], rejected: [] };
   const named = new Set<string>();
+  let isDiff = false;
   const reject = (b: { index?: number; line: number }, raw: string, code: SkipCode, extra: Partial<RejectedBlock> = {}) =>
-    out.rejected.push({ block: b.index ?? -1, line: b.line, path: displayPath(raw), code, ...extra });
+    out.rejected.push({ block: b.index ?? -1, line: b.line, path: displayPath(raw), code, isDiff, ...extra });
   /** A checked path, or undefined after listing why not. */
   const usable = (b: FencedBlock, raw: string): string | undefined => {
     const checked = checkPath(raw);
@@ -179,7 +182,7 @@ export function parseAnswer(text: string, options: ParseOptions = {}): ParsedAns
 
   for (const b of blocks) {
     const info = parseInfo(b.info);
-    const isDiff = looksLikeDiff(info.language, b.code);
+    isDiff = looksLikeDiff(info.language, b.code);
     if (!isDiff) {
       if (info.path === undefined) out.unnamed.push({ block: b.index, line: b.line, language: info.language, code: b.code, isDiff });
       else {
@@ -225,6 +228,7 @@ export function parseAnswer(text: string, options: ParseOptions = {}): ParsedAns
 
   if (unclosed) {
     const info = parseInfo(unclosed.info);
+    isDiff = DIFF_LANGUAGES.has(info.language);
     if (info.path !== undefined) reject({ line: unclosed.line }, info.path, 'unclosed');
   }
 

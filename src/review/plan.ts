@@ -86,6 +86,8 @@ export interface PlanOptions {
    * diffs become coarse and unplaced hunks are listed, so a hostile answer of many files stays bounded.
    */
   workBudget?: number;
+  /** Paths differing only in case name one file (Windows, macOS by default): their blocks are grouped. */
+  caseInsensitivePaths?: boolean;
 }
 
 export interface Position {
@@ -190,11 +192,13 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
 
   const byPath = new Map<string, Proposal[]>();
   for (const p of parsed.proposals) {
-    const list = byPath.get(p.path);
+    const key = options.caseInsensitivePaths ? p.path.toLowerCase() : p.path;
+    const list = byPath.get(key);
     if (list) list.push(p);
-    else byPath.set(p.path, [p]);
+    else byPath.set(key, [p]);
   }
-  for (const [path, list] of byPath) {
+  for (const list of byPath.values()) {
+    const path = list[0].path;
     // The later block wins; diffs in a row are combined.
     let effective: Proposal[] = [];
     for (const p of list) {
@@ -213,7 +217,7 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
   }
   for (const r of parsed.rejected) {
     const args = r.code === 'invalidPath' ? [r.path, pathProblem(t, r.problem ?? 'empty')] : r.code === 'conflictingHeader' ? [r.detail ?? ''] : [];
-    entries.push(skip(r.code === 'invalidPath' ? '' : r.path, 'diff', [r.block], r.line, r.code, ...args));
+    entries.push(skip(r.code === 'invalidPath' ? '' : r.path, r.isDiff ? 'diff' : 'whole', [r.block], r.line, r.code, ...args));
   }
   entries.sort((a, b) => a.line - b.line);
 

@@ -363,6 +363,21 @@ describe('review: the plan', () => {
     ]);
   });
 
+  it('on a case-insensitive file system, paths differing in case are one file: the later block wins', () => {
+    const answer = fence('ts path=src/A.ts', 'first') + fence('ts path=src/a.ts', 'second');
+    const ws = () => workspace({ 'src/A.ts': 'old\n', 'src/a.ts': 'old\n' });
+    const apart = buildPlan(answer, ws());
+    assert.deepEqual(apart.files.map(f => [f.path, f.kind]), [
+      ['src/A.ts', 'modify'],
+      ['src/a.ts', 'modify'],
+    ]);
+    const together = buildPlan(answer, ws(), { caseInsensitivePaths: true });
+    assert.deepEqual(together.files.map(f => [f.kind, f.reasonCode ?? '', f.from]), [
+      ['skip', 'superseded', 'whole'],
+      ['modify', '', 'whole'],
+    ]);
+  });
+
   it('a parsed answer can be passed instead of its text (the integration parses once)', () => {
     const answer = emulatorAnswer(source, util);
     const parsed = parseAnswer(answer, { sourcePath: 'src/sample.ts' });
