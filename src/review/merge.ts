@@ -98,6 +98,46 @@ export function merge3(base: readonly string[], ours: readonly string[], theirs:
   }
   const O = oursEdits;
   const hunks: MergedHunk[] = [];
+  const sources: Change[][] = []; // the changes of theirs behind each hunk
+  const theirsOf = (start: number, end: number, ts: readonly Change[]) => {
+    const lines: string[] = [];
+    let at = start;
+    for (const c of ts) {
+      for (let x = at; x < c.start; x++) lines.push(base[x]);
+      for (const line of c.lines) lines.push(line);
+      at = c.end;
+    }
+    for (let x = at; x < end; x++) lines.push(base[x]);
+    return lines;
+  };
+  /**
+   * Two hunks that would insert at the same point of the text now (the user deleted the lines between their
+   * places) become one, so their order is not left to chance: a conflict when either is one.
+   */
+  const emit = (h: MergedHunk, ts: Change[]) => {
+    const prev = hunks[hunks.length - 1];
+    if (!prev || prev.oursStart !== prev.oursEnd || h.oursStart !== h.oursEnd || prev.oursEnd !== h.oursStart) {
+      hunks.push(h);
+      sources.push(ts);
+      return;
+    }
+    const all = [...sources[sources.length - 1], ...ts];
+    const start = Math.min(prev.baseStart, h.baseStart);
+    const end = Math.max(prev.baseEnd, h.baseEnd);
+    const lines = prev.conflict || h.conflict ? theirsOf(start, end, all) : [...prev.lines, ...h.lines];
+    const merged: MergedHunk = {
+      ...prev,
+      lines,
+      baseStart: start,
+      baseEnd: end,
+      groups: [...new Set([...prev.groups, ...h.groups])],
+      shifted: prev.shifted || h.shifted,
+      nearUserEdit: true,
+    };
+    if (prev.conflict || h.conflict) merged.conflict = { base: base.slice(start, end), ours: [], theirs: lines };
+    hunks[hunks.length - 1] = merged;
+    sources[sources.length - 1] = all;
+  };
   let alreadyApplied = 0;
   let i = 0; // first edit of ours not known to be before the current change
   let delta = 0; // ours line = base line + delta, after the edits before i
@@ -126,7 +166,7 @@ export function merge3(base: readonly string[], ours: readonly string[], theirs:
       const oursEnd = t.end + delta;
       if (sameLines(ours, oursStart, oursEnd, t.lines)) continue; // a change that changes nothing
       const near = (!!prev && prev.aEnd >= t.start) || (!!next && next.aStart <= t.end);
-      hunks.push({ oursStart, oursEnd, lines: t.lines, baseStart: t.start, baseEnd: t.end, groups: [t.group], shifted: delta !== 0, nearUserEdit: near });
+      emit({ oursStart, oursEnd, lines: t.lines, baseStart: t.start, baseEnd: t.end, groups: [t.group], shifted: delta !== 0, nearUserEdit: near }, [t]);
       continue;
     }
 
@@ -157,21 +197,14 @@ export function merge3(base: readonly string[], ours: readonly string[], theirs:
     for (let x = i; x < k; x++) regionDelta += O[x].bEnd - O[x].bStart - (O[x].aEnd - O[x].aStart);
     const oursStart = start + delta;
     const oursEnd = end + delta + regionDelta;
-    const theirsLines: string[] = [];
-    let at = start;
-    for (const c of ts) {
-      for (let x = at; x < c.start; x++) theirsLines.push(base[x]);
-      for (const line of c.lines) theirsLines.push(line);
-      at = c.end;
-    }
-    for (let x = at; x < end; x++) theirsLines.push(base[x]);
+    const theirsLines = theirsOf(start, end, ts);
     delta += regionDelta;
     i = k;
     if (sameLines(ours, oursStart, oursEnd, theirsLines)) {
       alreadyApplied++;
       continue;
     }
-    hunks.push({
+    emit({
       oursStart,
       oursEnd,
       lines: theirsLines,
@@ -181,7 +214,7 @@ export function merge3(base: readonly string[], ours: readonly string[], theirs:
       shifted: oursStart !== start,
       nearUserEdit: true,
       conflict: { base: base.slice(start, end), ours: ours.slice(oursStart, oursEnd), theirs: theirsLines },
-    });
+    }, ts);
   }
   return { hunks: coalesce(hunks, base, ours), alreadyApplied, coarse };
 }

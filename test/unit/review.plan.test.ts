@@ -4,6 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { parseAnswer } from '../../src/review/answer';
+import { diffLines } from '../../src/review/diff';
 import { type FileState, type PlanFile, type ReviewFiles, type ReviewPlan, applyHunks, buildPlan, conflictText } from '../../src/review/plan';
 
 const fence = (info: string, body: string, f = '```') => `${f}${info}\n${body}${body.endsWith('\n') || !body ? '' : '\n'}${f}\n`;
@@ -50,7 +51,91 @@ function emulatorAnswer(source: string[], attached: string[]): string {
   ].join('\n');
 }
 
+/** A unified diff of two texts (LF), 3 lines of context, `\ No newline` where a side lacks its last break. */
+function unifiedDiff(a: string, b: string, path: string): string {
+  const split = (t: string) => {
+    const lines = t.split('\n');
+    const final = lines[lines.length - 1] === '';
+    if (final) lines.pop();
+    return { lines, final };
+  };
+  const A = split(a);
+  const B = split(b);
+  // Line keys that tell a missing last break apart, so the edits cover it.
+  const key = (s: { lines: string[]; final: boolean }) => s.lines.map((l, i) => (i === s.lines.length - 1 && !s.final ? `${l}\u0000` : l));
+  const edits = diffLines(key(A), key(B)).edits;
+  const out = [`--- a/${path}`, `+++ b/${path}`];
+  const groups: (typeof edits)[] = [];
+  for (const e of edits) {
+    const g = groups[groups.length - 1];
+    if (g && e.aStart - g[g.length - 1].aEnd <= 6) g.push(e);
+    else groups.push([e]);
+  }
+  const noEol = (side: typeof A, i: number) => i === side.lines.length - 1 && !side.final;
+  for (const g of groups) {
+    const aFrom = Math.max(0, g[0].aStart - 3);
+    const aTo = Math.min(A.lines.length, g[g.length - 1].aEnd + 3);
+    const bFrom = g[0].bStart - (g[0].aStart - aFrom);
+    const body: string[] = [];
+    let ai = aFrom;
+    let bi = bFrom;
+    const context = (to: number) => {
+      for (; ai < to; ai++, bi++) {
+        body.push(` ${A.lines[ai]}`);
+        if (noEol(A, ai)) body.push('\\ No newline at end of file');
+      }
+    };
+    for (const e of g) {
+      context(e.aStart);
+      for (; ai < e.aEnd; ai++) body.push(`-${A.lines[ai]}`, ...(noEol(A, ai) ? ['\\ No newline at end of file'] : []));
+      for (; bi < e.bEnd; bi++) body.push(`+${B.lines[bi]}`, ...(noEol(B, bi) ? ['\\ No newline at end of file'] : []));
+    }
+    context(aTo);
+    const oldCount = aTo - aFrom;
+    const newCount = bi - bFrom;
+    out.push(`@@ -${oldCount ? aFrom + 1 : aFrom},${oldCount} +${newCount ? bFrom + 1 : bFrom},${newCount} @@`, ...body);
+  }
+  return out.join('\n');
+}
+
 describe('review: the plan', () => {
+  it('round trip (property): any proposal, as a whole file or as a unified diff, lands exactly; CRLF and missing final breaks too', () => {
+    let seed = 11;
+    const r = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const words = ['{', '}', '', 'return x;', 'let a = 1;', '\tindented', '    spaced', 'x++;'];
+    for (let round = 0; round < 300; round++) {
+      const a = Array.from({ length: Math.floor(r() * 30) }, () => words[Math.floor(r() * words.length)]);
+      const b = a.slice();
+      for (let k = Math.floor(r() * 5); k > 0; k--) {
+        const at = Math.floor(r() * (b.length + 1));
+        b.splice(at, Math.floor(r() * 3), ...Array.from({ length: Math.floor(r() * 3) }, (_, i) => `new ${round}.${k}.${i}`));
+      }
+      const aFinal = r() < 0.8 || !a.length;
+      const bFinal = r() < 0.5 ? aFinal : r() < 0.8 || !b.length;
+      const aText = text(a, '\n', aFinal);
+      const bText = text(b, '\n', bFinal);
+      const crlf = r() < 0.3 && aText.includes('\n'); // an empty file has no line break to keep
+      const now = crlf ? aText.replace(/\n/g, '\r\n') : aText;
+      const want = crlf ? bText.replace(/\n/g, '\r\n') : bText;
+      const ws = () => workspace({ 'p.txt': now }, { 'p.txt': aText });
+      // The diff form states the final break exactly.
+      const diffPlan = file(buildPlan(fence('diff path=p.txt', unifiedDiff(aText, bText, 'p.txt'), '````'), ws()), 'p.txt');
+      const got = diffPlan.kind === 'skip' ? now : applyHunks(now, diffPlan.hunks);
+      assert.equal(got, want, `diff, round ${round}: ${JSON.stringify(aText)} → ${JSON.stringify(bText)}\n${unifiedDiff(aText, bText, 'p.txt')}`);
+      // A whole file cannot say "no final break": the file keeps its own.
+      if (!b.length && aText) continue; // an empty block is refused for a non-empty file
+      let keepLf = text(b);
+      if (aText && !aText.endsWith('\n') && keepLf.endsWith('\n')) keepLf = keepLf.slice(0, -1);
+      const keep = crlf ? keepLf.replace(/\n/g, '\r\n') : keepLf;
+      const wholePlan = file(buildPlan(fence('txt path=p.txt', text(b), '````'), ws()), 'p.txt');
+      assert.equal(wholePlan.kind === 'skip' ? now : applyHunks(now, wholePlan.hunks), keep, `whole, round ${round}`);
+      for (const f of [diffPlan, wholePlan]) {
+        for (let k = 1; k < f.hunks.length; k++) assert.ok(f.hunks[k].startOffset >= f.hunks[k - 1].endOffset, 'hunks never overlap');
+        for (const h of f.hunks) assert.equal(now.slice(h.startOffset, h.endOffset), h.oldText);
+      }
+    }
+  });
+
   const source = numbered(30, 'const s');
   const util = numbered(8, 'export const u');
 
@@ -110,6 +195,53 @@ describe('review: the plan', () => {
     assert.equal(result[40], 'const s 20 edited by the user', 'the user\'s line is kept');
     assert.equal(result.length, nowLines.length + 2, 'one line added, and the final empty part');
     assert.ok(conflictText(s.hunks[1], '\n').startsWith('<<<<<<< your version\nconst s 20 edited by the user\n||||||| as sent\n'));
+  });
+
+  it('three-way (property): with random user edits, no hunk overlaps, none loses a line of either side outside a conflict', () => {
+    const words = ['{', '}', '', 'return x;', 'let a = 1;', '\tindented', 'x++;'];
+    let conflicts = 0;
+    for (let s0 = 1; s0 < 60; s0++) {
+      let seed = s0;
+      const r = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+      for (let round = 0; round < 300; round++) {
+        const edit = (src: string[], tag: string) => {
+          const o = src.slice();
+          for (let k = Math.floor(r() * 4); k > 0; k--) {
+            o.splice(Math.floor(r() * (o.length + 1)), Math.floor(r() * 3), ...Array.from({ length: Math.floor(r() * 3) }, (_, i) => `${tag} ${s0}.${round}.${k}.${i}`));
+          }
+          return o;
+        };
+        const base = Array.from({ length: Math.floor(r() * 40) }, () => words[Math.floor(r() * words.length)]);
+        const ours = edit(base, 'user');
+        const theirs = edit(base, 'agent');
+        const baseFinal = r() < 0.8;
+        const baseText = text(base, '\n', baseFinal);
+        const oursText = text(ours, '\n', r() < 0.8 ? baseFinal : !baseFinal);
+        const answers = [fence('txt path=p.txt', text(theirs), '````'), fence('diff path=p.txt', unifiedDiff(baseText, text(theirs, '\n', baseFinal), 'p.txt'), '````')];
+        for (const answer of answers) {
+          const f = file(buildPlan(answer, workspace({ 'p.txt': oursText }, { 'p.txt': baseText })), 'p.txt');
+          if (f.kind === 'skip') continue;
+          const where = `seed ${s0} round ${round}`;
+          for (let k = 0; k < f.hunks.length; k++) {
+            const h = f.hunks[k];
+            assert.equal(oursText.slice(h.startOffset, h.endOffset), h.oldText);
+            const prev = f.hunks[k - 1];
+            if (prev) {
+              assert.ok(h.startOffset >= prev.endOffset, `${where}: overlap`);
+              assert.ok(!(h.startOffset === h.endOffset && prev.startOffset === prev.endOffset && h.startOffset === prev.startOffset), `${where}: two insertions at one point`);
+            }
+          }
+          conflicts += f.hunks.filter(h => h.conflict).length;
+          const out = new Set(applyHunks(oursText, f.hunks, h => !h.conflict).split('\n'));
+          const inConflict = (side: 'ours' | 'theirs') => new Set(f.hunks.flatMap(h => (h.sides ? h.sides[side].split('\n') : [])));
+          const keptOurs = inConflict('ours');
+          const keptTheirs = inConflict('theirs');
+          for (const u of ours.filter(l => l.startsWith('user'))) assert.ok(out.has(u) || keptOurs.has(u), `${where}: lost ${u}`);
+          for (const a of theirs.filter(l => l.startsWith('agent'))) assert.ok(out.has(a) || keptTheirs.has(a), `${where}: lost ${a}`);
+        }
+      }
+    }
+    assert.ok(conflicts > 1000, `conflicts were exercised: ${conflicts}`);
   });
 
   it('a selection that started and ended inside lines: the diff matches the lines as sent, and the unseen parts stay', () => {
