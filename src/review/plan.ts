@@ -15,7 +15,11 @@
  * - Several blocks for one file: the later block wins over earlier ones (listed as superseded), except that
  *   diffs in a row are combined; where hunks of two diffs overlap or touch, the later block's hunk wins.
  * - The range proposal (one unnamed block): replaces the sent range in the sent text (or, when no text was
- *   recorded, the range where it is now, `source.currentRange`), then merges like a whole file.
+ *   recorded, the range where it is now, `source.currentRange`), then merges like a whole file. A named
+ *   "whole file" for the source that drops every line before the sent range, or every line after it, is
+ *   taken the same way: the agents saw only the range, so that block is the range's new code, not the file.
+ * - Diff hunks for the source when its range started or ended inside a line are matched against those lines
+ *   cut as they were sent; a changed cut line gets back the part the agents did not see (`asSeen`).
  * - Three-way merge rules: merge.ts. Conflicts are hunks with `conflict: true`: offer them unchecked.
  * - New files: created when missing and never sent; a missing file that was sent was moved or deleted since
  *   (not re-created). Deletions and renames are listed, never applied.
@@ -211,7 +215,9 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
   }
 
   const source = options.source && checkPath(options.source.path);
-  if (parsed.rangeBlock && options.source && source?.ok) entries.push(planRange(source.path, options.source, parsed.rangeBlock, files, t, skip, budget));
+  if (parsed.rangeBlock && options.source && source?.ok) {
+    entries.push(planRange(source.path, options.source, parsed.rangeBlock, files.current(source.path), files.sent(source.path), t, skip, budget));
+  }
   for (const u of parsed.unnamed) {
     if (u !== parsed.rangeBlock || !source?.ok) entries.push(skip('', 'unnamed', [u.block], u.line, 'noPath'));
   }
@@ -224,14 +230,14 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
   let hunkCount = 0;
   let conflictCount = 0;
   const max = options.maxHunks ?? 5000;
-  const files_: PlanFile[] = entries.map(f => {
+  const planned: PlanFile[] = entries.map(f => {
     if (f.kind === 'skip') return f;
     if (hunkCount + f.hunks.length > max) return skip(f.path, f.from, f.blocks, f.line, 'tooMany');
     hunkCount += f.hunks.length;
     conflictCount += f.hunks.filter(h => h.conflict).length;
     return f;
   });
-  return { files: files_, hunkCount, conflictCount };
+  return { files: planned, hunkCount, conflictCount };
 }
 
 function emptyFile(path: string, from: PlanFile['from'], blocks: number[], line: number): PlanFile {
@@ -252,6 +258,19 @@ function emptyFile(path: string, from: PlanFile['from'], blocks: number[], line:
 }
 
 type Skip = (path: string, from: PlanFile['from'], blocks: number[], line: number, code: SkipCode, ...args: (string | number)[]) => PlanFile;
+
+function isSource(path: string, options: PlanOptions): boolean {
+  const source = options.source && checkPath(options.source.path);
+  if (!source?.ok) return false;
+  return options.caseInsensitivePaths ? source.path.toLowerCase() === path.toLowerCase() : source.path === path;
+}
+
+/** Whether changes delete every line before the range, or every line after it (where there are any). */
+function dropsAllOutside(changes: readonly Change[], lineCount: number, range: RangeRecord): boolean {
+  const first = range.startLine;
+  const end = range.endCharacter === 0 && range.endLine > range.startLine ? range.endLine : range.endLine + 1;
+  return changes.some(c => (first > 0 && c.start === 0 && c.end >= first) || (end < lineCount && c.start <= end && c.end === lineCount));
+}
 
 function refusedOrUndefined(state: ReturnType<ReviewFiles['current']>, skip: (code: SkipCode, ...args: string[]) => PlanFile): PlanFile | undefined {
   if (state.kind !== 'refused') return undefined;
@@ -278,6 +297,12 @@ function planFile(path: string, proposals: Proposal[], files: ReviewFiles, optio
     const elided = elidedLine(theirs, reference);
     if (elided !== undefined) return skip('elided', elided);
     const { changes, coarse } = changesBetween(reference, theirs, 0, budget);
+    const range = isSource(path, options) ? options.source?.range : undefined;
+    if (base && range && dropsAllOutside(changes, base.length, range)) {
+      // The agents saw only the range: a "whole file" that drops everything they did not see is the range's new code.
+      const snippet = { block: first.block, line: first.line, language: first.language, code: first.text, isDiff: false };
+      return planRange(path, options.source!, snippet, state, sentText, t, skipAt, budget);
+    }
     return finish(path, first.kind, blocks, first.line, current, ours.keys, base, changes, undefined, new Set(), coarse, t, budget);
   }
 
@@ -301,7 +326,7 @@ function planFile(path: string, proposals: Proposal[], files: ReviewFiles, optio
   const base = sentText !== undefined ? toLines(sentText).keys : undefined;
   const fuzz = options.fuzz ?? 2;
   // The source's range, when it cut lines: the agents saw those lines cut, and wrote their context so.
-  const seen = base && options.source && options.source.path === path ? asSeen(base, options.source.range) : undefined;
+  const seen = base && isSource(path, options) ? asSeen(base, options.source?.range) : undefined;
 
   // Place every diff's hunks: in the sent text, else in the file now by context.
   interface Placed {
@@ -443,15 +468,22 @@ export function asSeen(base: readonly string[], range: RangeRecord | undefined):
   return { keys, restore };
 }
 
-function planRange(path: string, source: SentSource, block: UnnamedBlock, files: ReviewFiles, t: Translate, skipAt: Skip, budget: Budget): PlanFile {
+function planRange(
+  path: string,
+  source: SentSource,
+  block: UnnamedBlock,
+  state: FileState,
+  sentText: string | undefined,
+  t: Translate,
+  skipAt: Skip,
+  budget: Budget,
+): PlanFile {
   const skip = (code: SkipCode, ...args: (string | number)[]) => skipAt(path, 'range', [block.block], block.line, code, ...args);
-  const state = files.current(path);
   const refused = refusedOrUndefined(state, skip);
   if (refused) return refused;
   if (state.kind === 'missing') return skip('gone');
   const current = (state as { text: string }).text;
   const ours = toLines(current);
-  const sentText = files.sent(path);
   const base = sentText !== undefined ? toLines(sentText).keys : undefined;
   const range = base ? source.range : source.range ? source.currentRange : undefined;
   if (!base && source.range && !source.currentRange) return skip('noRange');

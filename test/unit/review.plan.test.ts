@@ -460,6 +460,22 @@ describe('review: the plan', () => {
     assert.equal(file(lost, 'src/s.ts').reasonCode, 'noRange');
   });
 
+  it('a "whole file" for the source that drops everything outside the sent range is the range\'s new code', () => {
+    const base = numbered(40);
+    const now = text(base);
+    const range = { startLine: 9, startCharacter: 0, endLine: 15, endCharacter: 0 };
+    const snippet = text(['line 10', 'line 11 better', ...base.slice(11, 15)]);
+    const plan = buildPlan(fence('ts path=./src/s.ts', snippet), workspace({ 'src/s.ts': now }, { 'src/s.ts': now }), { source: { path: 'src/s.ts', range } });
+    const f = file(plan, 'src/s.ts');
+    assert.equal(f.from, 'range');
+    assert.deepEqual(f.hunks.map(h => [h.currentRange, h.newText]), [[{ startLine: 10, endLine: 11 }, 'line 11 better\n']]);
+    // A real whole file (it keeps the lines outside the range) stays a whole file.
+    const whole = text([...base.slice(0, 10), 'line 11 better', ...base.slice(11)]);
+    const g = file(buildPlan(fence('ts path=src/s.ts', whole), workspace({ 'src/s.ts': now }, { 'src/s.ts': now }), { source: { path: 'src/s.ts', range } }), 'src/s.ts');
+    assert.equal(g.from, 'whole');
+    assert.equal(g.hunks.length, 1);
+  });
+
   it('a new-file diff creates; for a file that exists it is refused unless the file already matches', () => {
     const answer = fence('diff', '--- /dev/null\n+++ b/src/n.ts\n@@ -0,0 +1,2 @@\n+a\n+b\n');
     assert.equal(applyHunks('', file(buildPlan(answer, workspace({})), 'src/n.ts').hunks), 'a\nb\n');
