@@ -59,7 +59,7 @@ export function checkPath(raw: string): PathCheck {
 }
 
 /** Folders whose files can run code or change the editor when written: the review flags them. */
-const SENSITIVE = new Set(['.vscode', '.devcontainer', '.github', '.husky', '.circleci', '.gitlab-ci.yml', '.gitmodules', '.gitattributes', '.gitignore']);
+const SENSITIVE = new Set(['.vscode', '.devcontainer', '.github', '.husky', '.circleci', '.gitlab-ci.yml', '.gitmodules', '.gitattributes']);
 
 export function isSensitive(path: string): boolean {
   return SENSITIVE.has(path.split('/', 1)[0].toLowerCase());
