@@ -149,7 +149,16 @@ async function main() {
   console.log('written to test/bench/RESULTS.md');
 }
 
-main().catch(e => {
+(process.argv[2] === 'review' ? Promise.resolve().then(() => benchReview(true)) : main().then(() => benchReview(false))).catch(e => {
   console.error(`bench failed: ${e.stack || e.message}`);
   process.exit(1);
 });
+
+// ── Issue 16: the review core's speed (pure Node, no code-server). `npm run bench -- review` runs only this.
+function benchReview(alone) {
+  if (alone) sh('npm', ['run', '--silent', 'build:tests']);
+  step('review: parse + merge + plan, 50 files × 20 hunks against 10,000-line files');
+  const row = sh('node', [path.join(ROOT, 'out/test/bench/review.js')]).split('\n').find(l => l.startsWith('| review plan'));
+  console.log(row);
+  if (!alone) fs.appendFileSync(path.join(ROOT, 'test', 'bench', 'RESULTS.md'), `${row}\n`);
+}

@@ -1,6 +1,6 @@
 /**
  * The house plan (ARCHITECTURE.md) as checks over the source: imports go down the floors only, there is
- * no import circle, the api layer never imports vscode, and views bind no action command.
+ * no import circle, the api layer and the review core never import vscode, and views bind no action command.
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -12,6 +12,7 @@ const SRC = path.resolve(__dirname, '../../../src');
 const FLOORS: { floor: number; folder: string; match: (rel: string) => boolean }[] = [
   { floor: 0, folder: 'api', match: r => r.startsWith('api/') },
   { floor: 1, folder: 'base', match: r => ['constants.ts', 'config.ts', 'log.ts', 'disposable.ts', 'ui.ts', 'format.ts', 'errors.ts'].includes(r) },
+  { floor: 1, folder: 'review', match: r => r.startsWith('review/') },
   { floor: 2, folder: 'auth', match: r => r.startsWith('auth/') },
   { floor: 3, folder: 'apiService', match: r => r === 'apiService.ts' },
   { floor: 4, folder: 'tasks', match: r => r.startsWith('tasks/') },
@@ -92,6 +93,15 @@ describe('architecture', () => {
   it('the api layer never imports vscode', () => {
     const offenders = files.filter(f => rel(f).startsWith('api/') && /from\s+'vscode'|require\('vscode'\)/.test(fs.readFileSync(f, 'utf8')));
     assert.deepStrictEqual(offenders.map(rel), []);
+  });
+
+  it('the review core is pure: no vscode, and nothing outside its own folder', () => {
+    const review = files.filter(f => rel(f).startsWith('review/'));
+    assert.ok(review.length >= 5, review.map(rel).join(', '));
+    const offenders = review.filter(f => /from\s+'vscode'|require\('vscode'\)|import\('vscode'\)/.test(fs.readFileSync(f, 'utf8')));
+    assert.deepStrictEqual(offenders.map(rel), []);
+    const outside = review.flatMap(f => graph.get(f)!.filter(t => !rel(t).startsWith('review/')).map(t => `${rel(f)} → ${rel(t)}`));
+    assert.deepStrictEqual(outside, []);
   });
 
   it('views bind no action command (only their own refresh and load-more)', () => {
