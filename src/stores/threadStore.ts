@@ -28,6 +28,9 @@ export function threadTitle(thread: Pick<Thread, 'id' | 'title' | 'user_input'>)
   return firstLine(thread.title, 60) || firstLine(thread.user_input, 60) || vscode.l10n.t('Thread {0}', thread.id);
 }
 
+/** When a finished run's messages are read again (the service saves them a moment after the completion), ms. */
+const SAVED_MESSAGES_RECHECK_MS = [1000, 4000];
+
 export class ThreadStore extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<ThreadChange>());
   readonly onDidChange = this.changed.event;
@@ -45,13 +48,29 @@ export class ThreadStore extends Disposable {
     tasks: TaskStore,
   ) {
     super();
-    // A run in a thread adds messages when it is sent and when it ends.
+    // A run in a thread adds messages when it is sent and when it ends. The service writes a finished run's
+    // messages just after it reports the task completed, so a finished run is read again a moment later.
     this._register(
       tasks.onDidChange(e => {
         const threadId = e.task.threadId;
-        if (threadId && (e.kind === 'finished' || e.kind === 'added')) this.refreshThread(threadId);
+        if (!threadId || (e.kind !== 'finished' && e.kind !== 'added')) return;
+        this.refreshThread(threadId);
+        if (e.kind === 'finished') this.refreshLater(threadId);
       }),
     );
+    this._register({ dispose: () => this.laterTimers.forEach(clearTimeout) });
+  }
+
+  private readonly laterTimers = new Set<NodeJS.Timeout>();
+
+  private refreshLater(threadId: string): void {
+    for (const ms of SAVED_MESSAGES_RECHECK_MS) {
+      const timer = setTimeout(() => {
+        this.laterTimers.delete(timer);
+        this.refreshThread(threadId);
+      }, ms);
+      this.laterTimers.add(timer);
+    }
   }
 
   /** Forgets everything read; the next read asks the service again. */

@@ -171,8 +171,13 @@ describe('sidebar', () => {
 
         await waitFor(() => ctx.api.store.get(task.id)?.status === 'completed', 'the thread run to complete');
         await waitFor(() => refreshed.filter(e => e === node).length >= 2, 'the thread node to refresh on add and finish');
-        const messages = (await sidebar().threads.getChildren(node as never)) as Node[];
-        const items = messages.map(m => sidebar().threads.getTreeItem(m as never));
+        // The service saves a finished run's messages a moment after the completion: the view reads again then.
+        let items: vscode.TreeItem[] = [];
+        await waitFor(async () => {
+          const messages = (await sidebar().threads.getChildren(node as never)) as Node[];
+          items = messages.map(m => sidebar().threads.getTreeItem(m as never));
+          return items.length === 2;
+        }, 'the saved messages to show');
         assert.deepStrictEqual(items.map(iconOf), ['account', 'hubot']);
         assert.strictEqual(labelOf(items[0]), 'Summarize greet');
         assert.ok(labelOf(items[1]).length > 0);
