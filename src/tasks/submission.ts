@@ -10,7 +10,7 @@ import type { UploadSource } from '../api';
 import { LIMITS, promptLength } from '../api/requests';
 import type { ApiService, Client } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
-import { type Settings, readSettings } from '../config';
+import type { Config, Settings } from '../config';
 import { Actions, UserFacingError, errorKind, inert, messageOf, submissionMayHaveArrived } from '../errors';
 import type { Logger } from '../log';
 import type { AttachmentBasket, AttachmentPlan } from './attachments';
@@ -48,6 +48,7 @@ export class SubmissionPipeline {
   constructor(
     private readonly deps: {
       api: ApiService;
+      config: Pick<Config, 'settings' | 'problems'>;
       keys: KeyStore;
       store: TaskStore;
       poller: { wake(): void };
@@ -61,9 +62,9 @@ export class SubmissionPipeline {
    * layer's ConfigurationError for an address that cannot be used: callers check before asking anything.
    */
   settings(): Settings {
-    const { settings, problems } = readSettings();
+    const { settings, problems } = this.deps.config;
     if (problems.length) throw new UserFacingError(problems.join(' '), [Actions.openSettings()]);
-    this.deps.api.client(settings);
+    this.deps.api.client();
     return settings;
   }
 
@@ -96,7 +97,7 @@ export class SubmissionPipeline {
       throw new UserFacingError(vscode.l10n.t('At most {0} attachments can go with a task; remove one and try again.', LIMITS.maxAttachments));
     }
 
-    const client = api.client(settings);
+    const client = api.client();
     const attachmentIds: string[] = [];
     for (const upload of uploads) attachmentIds.push(await this.upload(client, upload));
     const attachmentNames = [...plan.inlined, ...uploads.map(u => u.name)];

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
 import { Disposable } from '../disposable';
-import { readSettings } from '../config';
+import type { Config } from '../config';
 import { showResult } from '../documents/results';
 import { Actions, inert } from '../errors';
 import type { Logger } from '../log';
@@ -18,6 +18,7 @@ export class CompletionNotifier extends Disposable {
     private readonly store: TaskStore,
     private readonly ui: UserInterface,
     private readonly log: Logger,
+    private readonly config: Pick<Config, 'settings'>,
     /** The rendered result view; without it (or with resultView "markdown") results open as markdown. */
     private readonly resultView?: { show(task: TrackedTask, options?: { preserveFocus?: boolean }): Promise<unknown> },
   ) {
@@ -38,7 +39,7 @@ export class CompletionNotifier extends Disposable {
       if (!(await this.store.markNotified(task.id))) return;
       this.log.info(`task ${task.id} ${task.status}${task.error ? `: ${task.error}` : ''}`);
       if (task.status === 'completed' && !task.error) {
-        const { openResultOnCompletion, resultView } = readSettings().settings;
+        const { openResultOnCompletion, resultView } = this.config.settings;
         if (openResultOnCompletion) {
           if (this.resultView && resultView === 'rendered') await this.resultView.show(task, { preserveFocus: true });
           else await showResult(task, { preserveFocus: true, stillWanted: () => this.store.get(task.id) !== undefined });

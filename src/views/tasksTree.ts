@@ -7,7 +7,7 @@ import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval } from '../tasks/model';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
-import { affects, readSettings } from '../config';
+import type { Config } from '../config';
 import { formatDuration } from '../format';
 
 export interface TaskNode {
@@ -59,23 +59,19 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   private readonly changed = this._register(new vscode.EventEmitter<TasksTreeNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private readonly nodes = new Map<string, TaskNode>();
-  /** Read once, again when it changes: items render on every progress event. */
-  private resultView = readSettings().settings.resultView;
 
   constructor(
     private readonly store: TaskStore,
-    private readonly workspaceFolders: () => readonly string[] = () => (vscode.workspace.workspaceFolders ?? []).map(f => f.uri.toString()),
+    private readonly config: Pick<Config, 'settings' | 'onDidChange'>,
     private readonly attachments?: AttachmentList,
+    private readonly workspaceFolders: () => readonly string[] = () => (vscode.workspace.workspaceFolders ?? []).map(f => f.uri.toString()),
   ) {
     super();
     this._register(store.onDidChange(e => this.onStoreChange(e)));
     if (attachments) this._register(attachments.onDidChange(() => this.refresh()));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()));
-    this._register(
-      vscode.workspace.onDidChangeConfiguration(e => {
-        if (affects(e, 'resultView')) this.resultView = readSettings().settings.resultView;
-      }),
-    );
+    // A running task opens the result view only when results render there.
+    this._register(config.onDidChange(change => change.affects('resultView') && this.refresh()));
   }
 
   refresh(): void {
@@ -151,7 +147,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     item.tooltip = tooltipOf(task);
     item.contextValue = `task.${statusKey(task)}${task.trackingStopped ? '.stopped' : ''}${task.source ? '.source' : ''}`;
     item.accessibilityInformation = { label: `${task.title}, ${task.status.replace('_', ' ')}, ${elapsed}` };
-    if (task.status === 'completed' || (running && this.resultView === 'rendered')) {
+    if (task.status === 'completed' || (running && this.config.settings.resultView === 'rendered')) {
       item.command = { command: Commands.openResult, title: vscode.l10n.t('Open Result'), arguments: [task.id] };
     }
     return item;
