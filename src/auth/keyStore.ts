@@ -7,6 +7,7 @@ import { ContextKeys, SecretKeys } from '../constants';
 import { Disposable } from '../disposable';
 import type { UserInterface } from '../ui';
 import { redactSecrets } from '../api/redact';
+import { keyNeeded } from '../vocabulary';
 import { askApiKey } from './keyInput';
 
 export class KeyStore extends Disposable {
@@ -102,7 +103,7 @@ export class KeyStore extends Disposable {
   async ensureApiKey(): Promise<string | undefined> {
     const stored = await this.getApiKey();
     if (stored) return stored;
-    const key = await askApiKey(this.ui, vscode.l10n.t('An API key is needed first. Enter your Developer API key:'));
+    const key = await askApiKey(this.ui, keyNeeded('prompt'));
     if (key) await this.setApiKey(key);
     return key;
   }

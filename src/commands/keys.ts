@@ -4,6 +4,7 @@ import type { ApiService } from '../apiService';
 import { askApiKey } from '../auth/keyInput';
 import type { KeyStore } from '../auth/keyStore';
 import { errorKind } from '../errors';
+import { newKeyRejected } from '../vocabulary';
 import type { UserInterface } from '../ui';
 
 /** What the service said of a key: it answered an authenticated read, refused it, or could not be asked. */
@@ -52,7 +53,7 @@ export async function setApiKey(d: SetKeyDeps): Promise<boolean> {
     () => (d.check ? d.check(key) : checkApiKey(d.api, key)),
   );
   if (verdict === 'rejected') {
-    void d.ui.error(vscode.l10n.t('The service rejected this key; it was not saved.'));
+    void d.ui.error(newKeyRejected());
     return false;
   }
   if (verdict === 'unreachable') {

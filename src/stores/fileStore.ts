@@ -8,6 +8,10 @@ import type { ApiService } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
 import { Disposable } from '../disposable';
 import { UserFacingError, errorKind, inert } from '../errors';
+import { tooLargeToDownload } from '../vocabulary';
+
+/** The most the service serves inline to an API key, bytes; larger files come from the web console. */
+const INLINE_DOWNLOAD_BYTES = 4 * 1024 * 1024;
 
 const PAGE_SIZE = 50;
 
@@ -91,7 +95,7 @@ export class FileStore extends Disposable {
   }
 
   /**
-   * The file's content as a stream (at most `maxBytes`). The service serves at most 4 MiB inline: a larger
+   * The file's content as a stream (at most `maxBytes`). The service serves INLINE_DOWNLOAD_BYTES inline: a larger
    * file is a UserFacingError that says so and where to get it.
    */
   async download(file: { id: string; filename?: string }, maxBytes?: number) {
@@ -99,12 +103,7 @@ export class FileStore extends Disposable {
       return await this.api.client().downloadFile(file.id, { maxBytes });
     } catch (e) {
       if (errorKind(e) !== 'tooLarge') throw e;
-      throw new UserFacingError(
-        vscode.l10n.t(
-          '{0} is larger than the service lets an API key download (4 MiB at a time): download it from the web console.',
-          inert(file.filename ?? file.id),
-        ),
-      );
+      throw new UserFacingError(tooLargeToDownload(inert(file.filename ?? file.id), INLINE_DOWNLOAD_BYTES));
     }
   }
 }

@@ -11,7 +11,8 @@ import { LIMITS, promptLength } from '../api/requests';
 import type { ApiService, Client } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
 import type { Config, Settings } from '../config';
-import { Actions, UserFacingError, errorKind, inert, messageOf, submissionMayHaveArrived } from '../errors';
+import { UserFacingError, errorKind, inert, messageOf, submissionMayHaveArrived } from '../errors';
+import { Actions, promptTooLong, tooManyUploads } from '../vocabulary';
 import type { Logger } from '../log';
 import type { AttachmentBasket, AttachmentPlan } from './attachments';
 import { type SourceRef, type TrackedTask, titleFrom } from './model';
@@ -40,9 +41,6 @@ interface Upload {
   name: string;
   source: UploadSource | { uri: vscode.Uri; filename: string };
 }
-
-/** The service's prompt limit, formatted for messages. */
-export const promptLimitText = () => LIMITS.promptMaxChars.toLocaleString('en-US');
 
 export class SubmissionPipeline {
   constructor(
@@ -83,7 +81,7 @@ export class SubmissionPipeline {
     const length = promptLength(plan.prompt);
     if (length > LIMITS.promptMaxChars) {
       // Checked before any upload: a prompt that cannot be sent must not cost a request.
-      if (attachedName) throw new UserFacingError(vscode.l10n.t('The instruction alone is over {0} characters: shorten it. Nothing was sent.', promptLimitText()));
+      if (attachedName) throw new UserFacingError(promptTooLong(length, 'instruction'));
       return { kind: 'tooLong', length, canAttach: !!request.code && !inThread };
     }
     const uploads: Upload[] = plan.uploads.map(uri => {
@@ -94,7 +92,7 @@ export class SubmissionPipeline {
       uploads.push({ name: attachedName, source: { data: new TextEncoder().encode(request.code.context.code), filename: attachedName } });
     }
     if (uploads.length > LIMITS.maxAttachments) {
-      throw new UserFacingError(vscode.l10n.t('At most {0} attachments can go with a task; remove one and try again.', LIMITS.maxAttachments));
+      throw new UserFacingError(tooManyUploads());
     }
 
     const client = api.client();

@@ -7,7 +7,8 @@ import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import type { Config } from '../config';
 import { showResult } from '../documents/results';
-import { Actions, inert } from '../errors';
+import { inert } from '../errors';
+import { Actions, noReasonGiven } from '../vocabulary';
 import type { Logger } from '../log';
 import type { TrackedTask } from '../tasks/model';
 import type { TaskStore } from '../tasks/taskStore';
@@ -55,7 +56,7 @@ export class CompletionNotifier extends Disposable {
         if (action === apply) await vscode.commands.executeCommand(Commands.applyToSource, task.id);
       } else {
         // The reason is server text: shown inert, never as a link or a command.
-        const reason = task.error ? inert(task.error) : vscode.l10n.t('no reason given.');
+        const reason = task.error ? inert(task.error) : noReasonGiven();
         const showLog = Actions.showLog();
         const action = await this.ui.error(
           task.status === 'completed'

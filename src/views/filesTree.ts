@@ -6,6 +6,7 @@ import { fileDocumentUri } from '../documents/uris';
 import { Disposable } from '../disposable';
 import { formatBytes } from '../format';
 import type { FileStore } from '../stores/fileStore';
+import { notOnEarlierForm } from '../vocabulary';
 import { type ThreadNoticeNode, errorNotice } from './threadsTree';
 
 export interface FileNode {
@@ -29,7 +30,7 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
       const list = await this.store.list();
       if (list.kind === 'noKey') return []; // the welcome content offers "Set API Key"
       if (list.kind === 'unavailable') {
-        return [{ kind: 'notice', label: vscode.l10n.t('Files are not available on the earlier API form (…/api/developer)'), icon: 'info' }];
+        return [{ kind: 'notice', label: notOnEarlierForm('files'), icon: 'info' }];
       }
       const nodes: FilesTreeNode[] = list.files.map(file => ({ kind: 'file', file }));
       return list.hasMore ? [...nodes, { kind: 'loadMore' }] : nodes;

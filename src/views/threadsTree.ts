@@ -10,8 +10,7 @@ import { roleIcon, roleName } from '../documents/transcripts';
 import { describeForView } from '../errors';
 import { firstLine, formatWhen } from '../format';
 import { type ThreadStore, threadTitle } from '../stores/threadStore';
-
-const earlierFormNotice = () => vscode.l10n.t('Threads are not available on the earlier API form (…/api/developer)');
+import { notOnEarlierForm } from '../vocabulary';
 
 export interface ThreadNode {
   readonly kind: 'thread';
@@ -131,7 +130,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
       const list = await this.store.list();
       // No key: an empty tree, so the welcome content offers "Set API Key" and nothing is sent.
       if (list.kind === 'noKey') return [];
-      if (list.kind === 'unavailable') return [{ kind: 'notice', label: earlierFormNotice(), icon: 'info' }];
+      if (list.kind === 'unavailable') return [{ kind: 'notice', label: notOnEarlierForm('threads'), icon: 'info' }];
       const nodes = list.threads.map(thread => {
         const node: ThreadNode = this.nodes.get(String(thread.id)) ?? { kind: 'thread', thread };
         node.thread = thread;

@@ -8,6 +8,7 @@ import type { Usage } from '../api';
 import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import { formatBytes } from '../format';
+import { Actions, keyNeeded } from '../vocabulary';
 import type { UsageData, UsageStore } from '../stores/usageStore';
 import { escapeHtml } from './markdown';
 import { nonce, webviewPage } from './webviewPage';
@@ -70,7 +71,7 @@ export function renderUsageHtml(data: UsageData | undefined, cspSource: string, 
   let body: string;
   if (!data) body = `<p class="muted">${escapeHtml(vscode.l10n.t('Loading…'))}</p>`;
   else if (data.needsKey) {
-    body = `<p class="error" role="alert">${escapeHtml(vscode.l10n.t('Set an API key to see your usage.'))}</p><p><button id="setKey">${escapeHtml(vscode.l10n.t('Set API Key'))}</button></p>`;
+    body = `<p class="error" role="alert">${escapeHtml(keyNeeded('usage'))}</p><p><button id="setKey">${escapeHtml(Actions.setApiKey())}</button></p>`;
   }
   else body = [usageSection(data), storageSection(data)].join('\n');
   return webviewPage({

@@ -11,7 +11,7 @@ const SRC = path.resolve(__dirname, '../../../src');
 /** Lower floors first. A module may import its own folder or a lower floor, never a higher or a sibling one. */
 const FLOORS: { floor: number; folder: string; match: (rel: string) => boolean }[] = [
   { floor: 0, folder: 'api', match: r => r.startsWith('api/') },
-  { floor: 1, folder: 'base', match: r => ['constants.ts', 'config.ts', 'log.ts', 'disposable.ts', 'ui.ts', 'format.ts', 'errors.ts'].includes(r) },
+  { floor: 1, folder: 'base', match: r => ['constants.ts', 'config.ts', 'log.ts', 'disposable.ts', 'ui.ts', 'format.ts', 'errors.ts', 'vocabulary.ts'].includes(r) },
   { floor: 2, folder: 'auth', match: r => r.startsWith('auth/') },
   { floor: 3, folder: 'apiService', match: r => r === 'apiService.ts' },
   { floor: 4, folder: 'tasks', match: r => r.startsWith('tasks/') },
