@@ -10,7 +10,7 @@ import { Disposable } from './disposable';
 
 const SECTION = 'multiAgent';
 
-export const DEFAULT_BASE_URL = 'https://taskforceai.chat/api/v1/developer';
+const DEFAULT_BASE_URL = 'https://taskforceai.chat/api/v1/developer';
 
 export interface Settings {
   baseUrl: string;
@@ -43,7 +43,7 @@ export interface Settings {
 export type SettingName = keyof Settings;
 
 /** Settings that decide where the key is sent: never taken from a workspace. */
-export const ADDRESS_SETTINGS = ['baseUrl', 'platformUrl', 'streamUrl'] as const;
+const ADDRESS_SETTINGS = ['baseUrl', 'platformUrl', 'streamUrl'] as const;
 
 export interface SettingsReading {
   settings: Settings;

@@ -46,13 +46,13 @@ export function errorKind(error: unknown): ApiErrorKind | undefined {
 }
 
 /** How long the service asked us to wait (Retry-After), ms. */
-export function retryAfterOf(error: unknown): number | undefined {
+function retryAfterOf(error: unknown): number | undefined {
   const ms = (error as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
   return typeof ms === 'number' ? ms : undefined;
 }
 
 /** True when the request certainly never left this machine (connection refused, host not found). */
-export function wasNotSent(error: unknown): boolean {
+function wasNotSent(error: unknown): boolean {
   return (error as { notSent?: unknown } | undefined)?.notSent === true;
 }
 
@@ -61,7 +61,7 @@ export function messageOf(error: unknown): string {
 }
 
 /** The user canceled: nothing to report. */
-export function isCancellation(error: unknown): boolean {
+function isCancellation(error: unknown): boolean {
   return errorKind(error) === 'aborted' || error instanceof vscode.CancellationError;
 }
 

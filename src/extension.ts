@@ -139,7 +139,6 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     threads,
     files,
     services.fileDocuments,
-    services.models,
     statusBar,
     notifier,
     approvals,

@@ -19,7 +19,7 @@ export interface AgentsResultMetadata {
 }
 
 /** The service thread this chat continues: the latest `@agents` answer that names one. */
-export function threadOfHistory(history: vscode.ChatContext['history']): string | undefined {
+function threadOfHistory(history: vscode.ChatContext['history']): string | undefined {
   for (let i = history.length - 1; i >= 0; i--) {
     const turn = history[i];
     if (turn instanceof vscode.ChatResponseTurn && turn.participant === Chat.participant) {

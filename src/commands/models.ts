@@ -17,7 +17,7 @@ export interface ModelPickItem extends vscode.QuickPickItem {
   modelId: string | undefined;
 }
 
-export function modelPickItems(list: ModelList, current: string | undefined): ModelPickItem[] {
+function modelPickItems(list: ModelList, current: string | undefined): ModelPickItem[] {
   const options = list.options ?? [];
   const defaultId = list.defaultModelId ?? undefined;
   const mark = (on: boolean) => (on ? '$(check) ' : '');

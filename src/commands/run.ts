@@ -24,7 +24,7 @@ export function registerCommand(host: CommandHost, id: string, handler: (...args
 }
 
 /** Shows `error` to the user in the words that help them act; logs it. Never throws, never blocks. */
-export function reportError(host: CommandHost, error: unknown, context?: string): void {
+function reportError(host: CommandHost, error: unknown, context?: string): void {
   const described = describeError(error);
   if (!described) return;
   host.log.error(`${context ? `${context}: ` : ''}${messageOf(error)}`);

@@ -10,11 +10,11 @@ import { fencedBlock } from '../tasks/prompt';
 import type { TaskStore } from '../tasks/taskStore';
 import { readableName } from './uris';
 
-export function promptUri(task: { id: string; title: string }): vscode.Uri {
+function promptUri(task: { id: string; title: string }): vscode.Uri {
   return vscode.Uri.from({ scheme: PROMPT_SCHEME, path: `/${readableName(`Prompt sent - ${task.title}`, 'Prompt sent')}.md`, query: task.id });
 }
 
-export function renderPromptDocument(task: TrackedTask): string {
+function renderPromptDocument(task: TrackedTask): string {
   const out = [`# ${vscode.l10n.t('Prompt sent: {0}', task.title)}`, ''];
   out.push(`- ${vscode.l10n.t('Sent: {0}', new Date(task.submittedAt).toLocaleString())}`);
   out.push(`- ${vscode.l10n.t('Model: {0}', task.modelId ?? vscode.l10n.t('service default'))}`);

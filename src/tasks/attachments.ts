@@ -24,7 +24,7 @@ const SECRET_PATTERNS = [
   /^(credentials|secrets?)(\.[a-z]+)?$/i,
 ];
 
-export function looksLikeSecret(fileName: string): boolean {
+function looksLikeSecret(fileName: string): boolean {
   return SECRET_PATTERNS.some(p => p.test(fileName));
 }
 

@@ -7,13 +7,13 @@ import { Disposable } from '../disposable';
 import { formatBytes } from '../format';
 import type { FileStore } from '../stores/fileStore';
 import { notOnEarlierForm } from '../vocabulary';
-import { type ThreadNoticeNode, errorNotice } from './threadsTree';
+import { type LoadMoreNode, type NoticeNode, errorNotice, loadMoreItem, notice, noticeItem } from './treeNodes';
 
 export interface FileNode {
   readonly kind: 'file';
   readonly file: ApiFile;
 }
-export type FilesTreeNode = FileNode | ThreadNoticeNode | { readonly kind: 'loadMore' };
+export type FilesTreeNode = FileNode | NoticeNode | LoadMoreNode;
 
 export class FilesTreeProvider extends Disposable implements vscode.TreeDataProvider<FilesTreeNode> {
   private readonly changed = this._register(new vscode.EventEmitter<FilesTreeNode | undefined>());
@@ -29,9 +29,7 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
     try {
       const list = await this.store.list();
       if (list.kind === 'noKey') return []; // the welcome content offers "Set API Key"
-      if (list.kind === 'unavailable') {
-        return [{ kind: 'notice', label: notOnEarlierForm('files'), icon: 'info' }];
-      }
+      if (list.kind === 'unavailable') return [notice(notOnEarlierForm('files'))];
       const nodes: FilesTreeNode[] = list.files.map(file => ({ kind: 'file', file }));
       return list.hasMore ? [...nodes, { kind: 'loadMore' }] : nodes;
     } catch (e) {
@@ -40,20 +38,8 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
   }
 
   getTreeItem(element: FilesTreeNode): vscode.TreeItem {
-    if (element.kind === 'loadMore') {
-      const item = new vscode.TreeItem(vscode.l10n.t('Load more…'));
-      item.iconPath = new vscode.ThemeIcon('ellipsis');
-      item.command = { command: Commands.loadMoreFiles, title: vscode.l10n.t('Load More') };
-      item.contextValue = 'loadMore';
-      return item;
-    }
-    if (element.kind === 'notice') {
-      const item = new vscode.TreeItem(element.label);
-      item.iconPath = new vscode.ThemeIcon(element.icon);
-      item.tooltip = element.detail;
-      item.command = element.command;
-      return item;
-    }
+    if (element.kind === 'loadMore') return loadMoreItem(Commands.loadMoreFiles);
+    if (element.kind === 'notice') return noticeItem(element);
     const { file } = element;
     const item = new vscode.TreeItem(file.filename);
     item.id = `file:${file.id}`;

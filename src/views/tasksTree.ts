@@ -43,7 +43,7 @@ export interface AttachmentList {
 const ATTACHMENTS_NODE: AttachmentsNode = { kind: 'attachments' };
 
 /** The contextValue's status part, for menus: `task.<status>[.stopped][.source]`. */
-export function statusKey(task: Pick<TrackedTask, 'status'>): string {
+function statusKey(task: Pick<TrackedTask, 'status'>): string {
   return isFinished(task) ? task.status : 'running';
 }
 

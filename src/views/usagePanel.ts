@@ -66,7 +66,7 @@ export class UsagePanel extends Disposable {
 const num = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleString('en-US'));
 
 /** The whole document; `data` undefined renders "Loading…". Pure, so its output can be checked. */
-export function renderUsageHtml(data: UsageData | undefined, cspSource: string, nonceValue: string): string {
+function renderUsageHtml(data: UsageData | undefined, cspSource: string, nonceValue: string): string {
   const csp = `default-src 'none'; style-src ${cspSource} 'nonce-${nonceValue}'; script-src 'nonce-${nonceValue}'; img-src ${cspSource} data:`;
   let body: string;
   if (!data) body = `<p class="muted">${escapeHtml(vscode.l10n.t('Loading…'))}</p>`;
