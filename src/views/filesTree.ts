@@ -7,7 +7,7 @@ import { Disposable } from '../disposable';
 import { formatBytes } from '../format';
 import type { FileStore } from '../stores/fileStore';
 import { notOnEarlierForm } from '../vocabulary';
-import { type LoadMoreNode, type NoticeNode, errorNotice, loadMoreItem, notice, noticeItem } from './treeNodes';
+import { type LoadMoreNode, type NoticeNode, errorNotice, loadMoreItem, notice, noticeItem, textTooltip } from './treeNodes';
 
 export interface FileNode {
   readonly kind: 'file';
@@ -47,22 +47,13 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
     item.resourceUri = fileDocumentUri(file);
     item.iconPath = vscode.ThemeIcon.File;
     item.description = file.bytes !== undefined ? formatBytes(file.bytes) : undefined;
-    const md = new vscode.MarkdownString();
-    md.appendMarkdown('**');
-    md.appendText(file.filename);
-    md.appendMarkdown('**\n\n');
-    const lines = [
+    item.tooltip = textTooltip(file.filename, [
       file.bytes !== undefined ? vscode.l10n.t('Size: {0} ({1} bytes)', formatBytes(file.bytes), file.bytes.toLocaleString()) : '',
       file.created_at !== undefined ? vscode.l10n.t('Uploaded: {0}', new Date(file.created_at * 1000).toLocaleString()) : '',
       file.purpose ? vscode.l10n.t('Purpose: {0}', file.purpose) : '',
       file.mime_type ? vscode.l10n.t('Type: {0}', file.mime_type) : '',
       vscode.l10n.t('Id: {0}', file.id),
-    ];
-    for (const line of lines.filter(Boolean)) {
-      md.appendText(line);
-      md.appendMarkdown('  \n');
-    }
-    item.tooltip = md;
+    ]);
     item.contextValue = 'file';
     return item;
   }

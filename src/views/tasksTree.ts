@@ -9,6 +9,7 @@ import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval } 
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
 import type { Config } from '../config';
 import { formatDuration } from '../format';
+import { textTooltip } from './treeNodes';
 
 export interface TaskNode {
   readonly kind: 'task';
@@ -182,27 +183,23 @@ function agentItem(agent: AgentProgress): vscode.TreeItem {
 }
 
 function tooltipOf(task: TrackedTask): vscode.MarkdownString {
-  const md = new vscode.MarkdownString('', true);
-  md.appendMarkdown('**');
-  md.appendText(task.title);
-  md.appendMarkdown('**\n\n');
-  const lines: string[] = [
-    vscode.l10n.t('Status: {0}', task.status.replace('_', ' ')),
-    vscode.l10n.t('Sent: {0}', new Date(task.submittedAt).toLocaleString()),
-    task.finishedAt
-      ? vscode.l10n.t('Took: {0}', formatDuration(task.finishedAt - task.submittedAt))
-      : vscode.l10n.t('Running for: {0}', formatDuration(Date.now() - task.submittedAt)),
-    task.modelId ? vscode.l10n.t('Model: {0}', task.modelId) : vscode.l10n.t('Model: service default'),
-    task.agentCount ? vscode.l10n.t('Agents: {0}', task.agentCount) : '',
-    task.source ? sourceLine(task.source) : '',
-    task.threadId ? vscode.l10n.t('Thread: {0}', task.threadId) : '',
-    task.attachmentNames?.length ? vscode.l10n.t('Attached: {0}', task.attachmentNames.join(', ')) : '',
-    vscode.l10n.t('Id: {0}', task.id),
-  ];
-  for (const line of lines.filter(Boolean)) {
-    md.appendText(line);
-    md.appendMarkdown('  \n');
-  }
+  const md = textTooltip(
+    task.title,
+    [
+      vscode.l10n.t('Status: {0}', task.status.replace('_', ' ')),
+      vscode.l10n.t('Sent: {0}', new Date(task.submittedAt).toLocaleString()),
+      task.finishedAt
+        ? vscode.l10n.t('Took: {0}', formatDuration(task.finishedAt - task.submittedAt))
+        : vscode.l10n.t('Running for: {0}', formatDuration(Date.now() - task.submittedAt)),
+      task.modelId ? vscode.l10n.t('Model: {0}', task.modelId) : vscode.l10n.t('Model: service default'),
+      task.agentCount ? vscode.l10n.t('Agents: {0}', task.agentCount) : '',
+      task.source ? sourceLine(task.source) : '',
+      task.threadId ? vscode.l10n.t('Thread: {0}', task.threadId) : '',
+      task.attachmentNames?.length ? vscode.l10n.t('Attached: {0}', task.attachmentNames.join(', ')) : '',
+      vscode.l10n.t('Id: {0}', task.id),
+    ],
+    true,
+  );
   if (task.agents?.length) {
     md.appendMarkdown('\n');
     for (const agent of task.agents) {

@@ -10,7 +10,7 @@ import { roleIcon, roleName } from '../documents/transcripts';
 import { firstLine, formatWhen } from '../format';
 import { type ThreadStore, threadTitle } from '../stores/threadStore';
 import { notOnEarlierForm } from '../vocabulary';
-import { type LoadMoreNode, type NoticeNode, errorNotice, loadMoreItem, notice, noticeItem } from './treeNodes';
+import { type LoadMoreNode, type NoticeNode, errorNotice, loadMoreItem, notice, noticeItem, textTooltip } from './treeNodes';
 
 export interface ThreadNode {
   readonly kind: 'thread';
@@ -66,11 +66,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         item.id = `thread:${thread.id}`;
         item.iconPath = new vscode.ThemeIcon('comment-discussion');
         item.description = thread.timestamp ? formatWhen(new Date(thread.timestamp)) : undefined;
-        const md = new vscode.MarkdownString();
-        md.appendMarkdown('**');
-        md.appendText(threadTitle(thread));
-        md.appendMarkdown('**\n\n');
-        md.appendText(
+        item.tooltip = textTooltip(threadTitle(thread), [
           [
             vscode.l10n.t('Thread {0}', thread.id),
             thread.timestamp && vscode.l10n.t('Started {0}', new Date(thread.timestamp).toLocaleString()),
@@ -78,8 +74,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
           ]
             .filter(Boolean)
             .join(' · '),
-        );
-        item.tooltip = md;
+        ]);
         item.contextValue = 'thread';
         return item;
       }

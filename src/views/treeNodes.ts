@@ -1,4 +1,4 @@
-/** The items the Threads and Files trees share: a notice (information or a failed read) and "Load more…". */
+/** The items the Threads and Files trees share (a notice, "Load more…") and the tooltip all three trees build. */
 import * as vscode from 'vscode';
 import { describeForView } from '../errors';
 
@@ -46,4 +46,18 @@ export function loadMoreItem(command: string): vscode.TreeItem {
   item.command = { command, title: vscode.l10n.t('Load More') };
   item.contextValue = 'loadMore';
   return item;
+}
+
+/** A tooltip: `title` in bold, then each non-empty line; all of it as text, so server text stays inert. */
+export function textTooltip(title: string, lines: readonly (string | false | undefined)[], supportThemeIcons = false): vscode.MarkdownString {
+  const md = new vscode.MarkdownString('', supportThemeIcons);
+  md.appendMarkdown('**');
+  md.appendText(title);
+  md.appendMarkdown('**\n\n');
+  for (const line of lines) {
+    if (!line) continue;
+    md.appendText(line);
+    md.appendMarkdown('  \n');
+  }
+  return md;
 }
