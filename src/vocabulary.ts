@@ -196,6 +196,13 @@ export function unreachable(detail: string, where: 'notification' | 'view' | 'po
   }
 }
 
+/** A new key could not be checked: the question whether to keep it anyway, or the note that it was kept. */
+export function keyUncheckedUnreachable(saved: boolean): string {
+  return saved
+    ? vscode.l10n.t('Key saved, not yet checked: the service could not be reached.')
+    : vscode.l10n.t('The service could not be reached to check this key. Save it anyway?');
+}
+
 /** Why polling waits: the service refused access (a disabled account, an exhausted quota). */
 export function accessRefusedPause(detail: string): string {
   return vscode.l10n.t('The service refused access ({0}); retrying slowly.', detail);

@@ -4,7 +4,7 @@ import type { ApiService } from '../apiService';
 import { askApiKey } from '../auth/keyInput';
 import type { KeyStore } from '../auth/keyStore';
 import { errorKind } from '../errors';
-import { newKeyRejected } from '../vocabulary';
+import { keyUncheckedUnreachable, newKeyRejected } from '../vocabulary';
 import type { UserInterface } from '../ui';
 
 /** What the service said of a key: it answered an authenticated read, refused it, or could not be asked. */
@@ -58,10 +58,10 @@ export async function setApiKey(d: SetKeyDeps): Promise<boolean> {
   }
   if (verdict === 'unreachable') {
     const keep = vscode.l10n.t('Save Anyway');
-    const choice = await d.ui.warn(vscode.l10n.t('The service could not be reached to check this key. Save it anyway?'), keep);
+    const choice = await d.ui.warn(keyUncheckedUnreachable(false), keep);
     if (choice !== keep) return false;
     await d.keys.setApiKey(key);
-    void d.ui.info(vscode.l10n.t('Key saved, not yet checked: the service could not be reached.'));
+    void d.ui.info(keyUncheckedUnreachable(true));
     return true;
   }
   await d.keys.setApiKey(key);
