@@ -258,7 +258,7 @@ describe('sidebar', () => {
       const big = tmpFile('big.bin', Buffer.alloc(11 * 1024 * 1024, 1));
       const result = await vscode.commands.executeCommand('multiAgent.uploadFile', big);
       assert.strictEqual(result, undefined);
-      assert.ok(ctx.user.messages('error').some(m => /big\.bin is 11 MB.*up to 10 MB/.test(m)), JSON.stringify(ctx.user.shown));
+      assert.ok(ctx.user.messages('error').some(m => /big\.bin is 11\.0 MB.*up to 10 MB/.test(m)), JSON.stringify(ctx.user.shown));
       assert.strictEqual(ctx.emulator.requests.filter(r => r.method === 'POST').length, 0);
     });
   });
