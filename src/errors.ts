@@ -1,11 +1,23 @@
 /**
- * The one vocabulary for errors above the api layer: the user-facing error type, readers of the api
- * layer's typed errors (without loading that bundle for an `instanceof`), and `describeError()`, which
- * turns any error into the sentence and the action a user sees. Commands, the poller's status and the
- * webviews all word errors through here; nobody else writes error wording.
+ * Errors above the api layer: the user-facing error type, readers of the api layer's typed errors (without
+ * loading that bundle for an `instanceof`), `describeError()`, which picks the sentence (from vocabulary.ts)
+ * and the buttons a user sees for any error, and the one map from a button to the command it runs.
+ * Commands, chat, the poller's status and the webviews all describe errors through here.
  */
 import * as vscode from 'vscode';
 import type { ApiErrorKind } from './api';
+import { Commands } from './constants';
+import {
+  type Action,
+  Actions,
+  earlierFormRefused,
+  failure,
+  keyRejected,
+  maybeSubmitted,
+  type RateLimitScope,
+  rateLimitRefusal,
+  unreachable,
+} from './vocabulary';
 
 /** A problem the user can fix, shown as is (no "Show Log"). */
 export class UserFacingError extends Error {
@@ -18,13 +30,14 @@ export class UserFacingError extends Error {
   }
 }
 
-/** Buttons offered with an error; each is a function so the label is localized at run time. */
-export const Actions = {
-  setApiKey: () => vscode.l10n.t('Set API Key'),
-  openSettings: () => vscode.l10n.t('Open Settings'),
-  showLog: () => vscode.l10n.t('Show Log'),
-} as const;
-export type Action = ReturnType<(typeof Actions)[keyof typeof Actions]>;
+/** The command an error's button runs (the one map: notifications and chat buttons both use it). */
+export function commandOfAction(action: string | undefined): vscode.Command | undefined {
+  if (action === undefined) return undefined;
+  if (action === Actions.setApiKey()) return { title: action, command: Commands.setApiKey };
+  if (action === Actions.openSettings()) return { title: action, command: 'workbench.action.openSettings', arguments: ['multiAgent'] };
+  if (action === Actions.showLog()) return { title: action, command: Commands.showLog };
+  return undefined;
+}
 
 /** The typed error's kind (`authentication`, `rateLimit`, …), or undefined for anything else. */
 export function errorKind(error: unknown): ApiErrorKind | undefined {
@@ -33,13 +46,13 @@ export function errorKind(error: unknown): ApiErrorKind | undefined {
 }
 
 /** How long the service asked us to wait (Retry-After), ms. */
-export function retryAfterOf(error: unknown): number | undefined {
+function retryAfterOf(error: unknown): number | undefined {
   const ms = (error as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
   return typeof ms === 'number' ? ms : undefined;
 }
 
 /** True when the request certainly never left this machine (connection refused, host not found). */
-export function wasNotSent(error: unknown): boolean {
+function wasNotSent(error: unknown): boolean {
   return (error as { notSent?: unknown } | undefined)?.notSent === true;
 }
 
@@ -48,7 +61,7 @@ export function messageOf(error: unknown): string {
 }
 
 /** The user canceled: nothing to report. */
-export function isCancellation(error: unknown): boolean {
+function isCancellation(error: unknown): boolean {
   return errorKind(error) === 'aborted' || error instanceof vscode.CancellationError;
 }
 
@@ -83,26 +96,20 @@ export function describeError(error: unknown): Described | undefined {
 export function describeProblem(
   kind: ApiErrorKind | undefined,
   rawMessage: string,
-  extra: { retryAfterMs?: number; status?: number; endpoint?: string } = {},
+  extra: { retryAfterMs?: number; status?: number; endpoint?: string; scope?: RateLimitScope } = {},
 ): Described {
   const message = inert(rawMessage);
   const error = (text: string, ...actions: Action[]): Described => ({ message: text, severity: 'error', actions });
   switch (kind) {
     case 'authentication':
-      return error(vscode.l10n.t('The service rejected the API key ({0}). Set a valid key and try again.', message), Actions.setApiKey());
+      return error(keyRejected(message), Actions.setApiKey());
     case 'rateLimit':
-      return {
-        severity: 'warning',
-        actions: [],
-        message: extra.retryAfterMs
-          ? vscode.l10n.t('The service is busy or your rate limit is reached: {0}. Try again in {1} s.', message, Math.ceil(extra.retryAfterMs / 1000))
-          : vscode.l10n.t('The service is busy or your rate limit is reached: {0}. Try again in a moment.', message),
-      };
+      return { severity: 'warning', actions: [], message: rateLimitRefusal(message, extra.retryAfterMs, extra.scope) };
     case 'configuration':
       return error(message, Actions.openSettings());
     case 'connection':
     case 'timeout':
-      return error(vscode.l10n.t('{0}. Check your connection and the multiAgent.baseUrl setting; nothing was lost.', message), Actions.showLog());
+      return error(unreachable(message), Actions.showLog());
     case 'invalidRequest':
     case 'tooLarge':
     case 'unsupported':
@@ -110,15 +117,7 @@ export function describeProblem(
     case 'permission':
       return error(message, Actions.showLog());
     default:
-      // A bare "Not found" or "Bad gateway" does not say what failed: name the status and the call.
-      return error(
-        extra.status === undefined
-          ? vscode.l10n.t('Multi-Agent Tasks: {0}', message)
-          : extra.endpoint
-            ? vscode.l10n.t('Multi-Agent Tasks: {0} (HTTP {1} from {2})', message, extra.status, extra.endpoint)
-            : vscode.l10n.t('Multi-Agent Tasks: {0} (HTTP {1})', message, extra.status),
-        Actions.showLog(),
-      );
+      return error(failure(message, extra.status, extra.endpoint), Actions.showLog());
   }
 }
 
@@ -127,12 +126,12 @@ export function describeForView(error: unknown): string {
   const message = inert(messageOf(error));
   switch (errorKind(error)) {
     case 'authentication':
-      return vscode.l10n.t('The service rejected the API key ({0}). Set a valid key with "Multi-Agent: Set API Key".', message);
+      return keyRejected(message, 'view');
     case 'unsupported':
-      return vscode.l10n.t('This is not available on the earlier API form (…/api/developer): set multiAgent.baseUrl to …/api/v1/developer. ({0})', message);
+      return earlierFormRefused(message);
     case 'connection':
     case 'timeout':
-      return vscode.l10n.t('The service could not be reached: {0}. Check your connection and the multiAgent.baseUrl setting.', message);
+      return unreachable(message, 'view');
     default:
       return message;
   }
@@ -146,11 +145,5 @@ export function submissionMayHaveArrived(error: unknown): UserFacingError | unde
   const kind = errorKind(error);
   const unsure = kind === 'server' || kind === 'timeout' || kind === 'responseFormat' || (kind === 'connection' && !wasNotSent(error));
   if (!unsure) return undefined;
-  return new UserFacingError(
-    vscode.l10n.t(
-      'Sending the task failed ({0}). It was not sent again, so there is no duplicate; if it reached the service it is listed in the web console.',
-      inert(messageOf(error)).replace(/\.$/, ''),
-    ),
-    [Actions.showLog()],
-  );
+  return new UserFacingError(maybeSubmitted(inert(messageOf(error)).replace(/\.$/, '')), [Actions.showLog()]);
 }

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { LIMITS } from '../api/requests';
 import { searchExcludeGlob } from '../config';
 import { UserFacingError } from '../errors';
+import { attachableFiles } from '../vocabulary';
 import type { AttachmentBasket } from '../tasks/attachments';
 import type { UserInterface } from '../ui';
 
@@ -27,7 +28,7 @@ export async function attachFiles(s: AttachDeps): Promise<number> {
   const left = LIMITS.maxAttachments - attached.size;
   const picked = await s.ui.pickMany(items, {
     title: vscode.l10n.t('Attach Files to the Next Task'),
-    placeHolder: left === 1 ? vscode.l10n.t('Choose up to 1 file (10 MB each)') : vscode.l10n.t('Choose up to {0} files (10 MB each)', left),
+    placeHolder: attachableFiles(left),
     matchOnDescription: true,
   });
   if (!picked?.length) return 0;

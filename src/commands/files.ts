@@ -12,6 +12,7 @@ import type { KeyStore } from '../auth/keyStore';
 import { type FileDocumentProvider, MAX_TEXT_DOCUMENT_BYTES, decodeText } from '../documents/files';
 import { fileDocumentUri } from '../documents/uris';
 import { UserFacingError } from '../errors';
+import { fileTooLarge } from '../vocabulary';
 import { formatBytes } from '../format';
 import type { Logger } from '../log';
 import type { FileStore } from '../stores/fileStore';
@@ -38,7 +39,7 @@ export class FileActions {
 
   /**
    * Uploads files from the explorer (its selection), or ones the user chooses. Every size is checked first:
-   * a file over 10 MB is an error and nothing is sent.
+   * a file over the upload limit is an error and nothing is sent.
    */
   async upload(uri?: unknown, uris?: unknown): Promise<ApiFile[]> {
     let targets = Array.isArray(uris) && uris.every(u => u instanceof vscode.Uri) && uris.length ? (uris as vscode.Uri[]) : uri instanceof vscode.Uri ? [uri] : undefined;
@@ -51,7 +52,7 @@ export class FileActions {
       const info = await vscode.workspace.fs.stat(target);
       if (info.type & vscode.FileType.Directory) throw new UserFacingError(vscode.l10n.t('{0} is a folder: upload files.', name));
       if (info.size > LIMITS.maxUploadBytes) {
-        throw new UserFacingError(vscode.l10n.t('{0} is {1}; the service accepts files up to 10 MB. Nothing was uploaded.', name, formatBytes(info.size)));
+        throw new UserFacingError(fileTooLarge(name, info.size, 'upload'));
       }
       sizes.push(info.size);
     }

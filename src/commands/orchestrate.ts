@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { LIMITS } from '../api/requests';
 import type { KeyStore } from '../auth/keyStore';
 import { UserFacingError } from '../errors';
+import { fileTooLarge } from '../vocabulary';
 import type { TrackedTask } from '../tasks/model';
 import type { RecentInstructions } from '../tasks/recentInstructions';
 import type { SubmissionPipeline } from '../tasks/submission';
@@ -40,7 +41,7 @@ export async function orchestrateFile(d: OrchestrateDeps, uri?: unknown): Promis
   const info = await vscode.workspace.fs.stat(target);
   if (info.type & vscode.FileType.Directory) throw new UserFacingError(vscode.l10n.t('{0} is a folder: choose a file.', name));
   if (info.size > LIMITS.maxUploadBytes) {
-    throw new UserFacingError(vscode.l10n.t('{0} is {1} MB; files up to 10 MB can be sent.', name, (info.size / 1024 / 1024).toFixed(1)));
+    throw new UserFacingError(fileTooLarge(name, info.size, 'send'));
   }
   const bytes = await vscode.workspace.fs.readFile(target);
   if (looksBinary(bytes)) throw new UserFacingError(vscode.l10n.t('{0} looks like a binary file: only text can be sent as a prompt.', name));

@@ -1,5 +1,5 @@
 /**
- * Workspace files waiting to go with the next task. Checked when added (at most 5, 10 MB each, a
+ * Workspace files waiting to go with the next task. Checked when added (LIMITS: how many, how large; a
  * confirmation for files that look like secrets). `plan()` decides what goes inline and what is uploaded;
  * the submission pipeline sends them.
  */
@@ -11,6 +11,7 @@ import type { UserInterface } from '../ui';
 import { looksBinary } from './code';
 import { inlineFiles } from './prompt';
 import { UserFacingError } from '../errors';
+import { fileTooLarge, tooManyAttachments } from '../vocabulary';
 
 /** Text files up to this size may be inlined in the prompt instead of uploaded. */
 const INLINE_MAX_BYTES = 16 * 1024;
@@ -23,7 +24,7 @@ const SECRET_PATTERNS = [
   /^(credentials|secrets?)(\.[a-z]+)?$/i,
 ];
 
-export function looksLikeSecret(fileName: string): boolean {
+function looksLikeSecret(fileName: string): boolean {
   return SECRET_PATTERNS.some(p => p.test(fileName));
 }
 
@@ -59,14 +60,7 @@ export class AttachmentBasket extends Disposable {
   async add(uris: readonly vscode.Uri[]): Promise<number> {
     const fresh = uris.filter(u => !this.files.some(f => f.toString() === u.toString()));
     if (this.files.length + fresh.length > LIMITS.maxAttachments) {
-      throw new UserFacingError(
-        vscode.l10n.t(
-          'At most {0} files can go with a task: {1} attached already, {2} more chosen.',
-          LIMITS.maxAttachments,
-          this.files.length,
-          fresh.length,
-        ),
-      );
+      throw new UserFacingError(tooManyAttachments(this.files.length, fresh.length));
     }
     const accepted: vscode.Uri[] = [];
     for (const uri of fresh) {
@@ -74,7 +68,7 @@ export class AttachmentBasket extends Disposable {
       const info = await vscode.workspace.fs.stat(uri);
       if (info.type & vscode.FileType.Directory) throw new UserFacingError(vscode.l10n.t('{0} is a folder: attach files.', name));
       if (info.size > LIMITS.maxUploadBytes) {
-        throw new UserFacingError(vscode.l10n.t('{0} is {1} MB; attachments can be up to 10 MB.', name, (info.size / 1024 / 1024).toFixed(1)));
+        throw new UserFacingError(fileTooLarge(name, info.size, 'attach'));
       }
       if (looksLikeSecret(name)) {
         const ok = await this.ui.confirm(

@@ -20,7 +20,7 @@ export async function readState(api: PollerApi, taskId: string, signal: AbortSig
 
 /**
  * The terminal state to record: a completion without the result inline reads /results; other terminal
- * states carry their reason. Undefined when /results says the task is not finished after all (a replica
+ * states carry their reason. The poller has no words: a reason of its own is data (`reason`), worded by the store. Undefined when /results says the task is not finished after all (a replica
  * that has not seen the completion yet): it stays tracked and is asked about again.
  */
 export async function finalState(api: () => PollerApi, taskId: string, state: ObservedState, signal: AbortSignal, stats: PollStats): Promise<ObservedState | undefined> {
@@ -29,10 +29,10 @@ export async function finalState(api: () => PollerApi, taskId: string, state: Ob
   try {
     const read = await api().getTaskResult(taskId, { signal, retry: false });
     if (read.status !== undefined && !isFinished({ status: read.status })) return undefined;
-    return { ...state, result: read.result ?? undefined, error: read.result ? undefined : 'The service reported the task completed but sent no result.' };
+    return { ...state, result: read.result ?? undefined, reason: read.result ? undefined : { kind: 'noResult' } };
   } catch (e) {
     if (kindOf(e) !== 'tooLarge') throw e;
-    return { ...state, error: 'The result is too large to download inline; open it in the web console.' };
+    return { ...state, reason: { kind: 'resultTooLarge' } };
   }
 }
 

@@ -6,6 +6,7 @@
  * (`streamFollower.ts`) and come back here on any error. No vscode here: tests drive it with a fake clock.
  */
 import { setMaxListeners } from 'node:events';
+import type { EndReason } from '../vocabulary';
 import { type TrackedTask, isFinished } from './model';
 import { LASTING_ERROR_LIMIT, NOT_FOUND_LIMIT, RateLimitPause, errorBackoff, firstSchedule, nextInterval, rateLimitScope, workingStretch } from './pollPolicy';
 import { completeTask, readState } from './pollReads';
@@ -208,7 +209,7 @@ export class TaskPoller {
         const waiting = [...this.schedules.values()].filter(w => !w.streaming && !w.inFlight).sort((a, b) => a.nextAt - b.nextAt);
         for (const w of waiting) w.nextAt = this.pause.slot(w.nextAt, now, settings);
         s.nextAt = this.pause.slot(now, now, settings);
-        this.deps.log?.warn(`rate limited (${scope}: ${message}): polling paused for ${(waitMs / 1000).toFixed(1)} s`);
+        this.deps.log?.warn(`429 (${scope}: ${message}): polling paused for ${(waitMs / 1000).toFixed(1)} s`);
         this.deps.onEvent?.({ kind: 'rateLimited', untilMs: this.pause.pausedUntil, scope, retryAfter: retryAfterMs !== undefined, message });
         return;
       }
@@ -226,10 +227,10 @@ export class TaskPoller {
       case 'validation':
       case 'responseFormat':
       case 'http':
-        if (++s.lasting >= LASTING_ERROR_LIMIT) return this.giveUp(task.id, `The service keeps answering the status check with an error: ${message}`);
+        if (++s.lasting >= LASTING_ERROR_LIMIT) return this.giveUp(task.id, { kind: 'statusKeepsFailing', detail: message });
         break;
       case 'notFound':
-        if (++s.notFound >= NOT_FOUND_LIMIT) return this.giveUp(task.id, `The service no longer knows this task (${message}).`);
+        if (++s.notFound >= NOT_FOUND_LIMIT) return this.giveUp(task.id, { kind: 'unknownTask', detail: message });
         break;
       default:
         break;
@@ -245,9 +246,9 @@ export class TaskPoller {
     }
   }
 
-  /** Records the task as failed with `reason` and stops asking about it. */
-  private giveUp(taskId: string, reason: string): void {
-    void this.deps.store.finish(taskId, { status: 'failed', error: reason }).catch(e => this.deps.log?.warn(`could not record ${taskId}: ${messageOf(e)}`));
+  /** Records the task as failed for `reason` and stops asking about it. */
+  private giveUp(taskId: string, reason: EndReason): void {
+    void this.deps.store.finish(taskId, { status: 'failed', reason }).catch(e => this.deps.log?.warn(`could not record ${taskId}: ${messageOf(e)}`));
     this.schedules.delete(taskId);
   }
 

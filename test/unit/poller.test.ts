@@ -215,7 +215,7 @@ describe('poller', () => {
     second.poller.wake();
     await second.clock.advance(60_000);
     assert.equal(second.store.finished[0].state.status, 'failed');
-    assert.match(String(second.store.finished[0].state.error), /no longer knows/);
+    assert.deepEqual(second.store.finished[0].state.reason, { kind: 'unknownTask', detail: 'notFound' }, 'the reason as data, worded by the store');
   });
 
   it('reports a 403 (disabled account, quota), keeps the task and backs off', async () => {
@@ -238,7 +238,7 @@ describe('poller', () => {
     poller.wake();
     await clock.advance(120_000);
     assert.equal(store.finished[0]?.state.status, 'failed');
-    assert.match(String(store.finished[0].state.error), /keeps answering/);
+    assert.deepEqual(store.finished[0].state.reason, { kind: 'statusKeepsFailing', detail: 'responseFormat' });
   });
 
   it('a Retry-After weeks away pauses without spinning, and a settings change keeps the pause', async () => {
