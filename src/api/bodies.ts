@@ -128,6 +128,8 @@ export function guardStream(source: Readable, options: GuardOptions): Readable {
   });
   source.once('error', e => {
     cleanup();
+    // Aborting the call destroys the source first: that is the caller's cancel, not a broken connection.
+    if (options.signal?.aborted) return void out.destroy(new AbortedError('The download was canceled', { endpoint }));
     out.destroy(e instanceof ApiError ? e : new ConnectionError(`${options.what} was interrupted`, false, { endpoint, cause: e }));
   });
   // A reader that stops early (destroys the download) must free the connection and the timers.

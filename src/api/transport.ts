@@ -17,9 +17,9 @@ import {
   RedirectError,
   ResponseFormatError,
   ResponseTooLargeError,
-  ValidationError,
   errorForStatus,
   errorForTransport,
+  redactError,
 } from './errors';
 import { redactSecrets } from './redact';
 import { DEFAULT_RETRY, NO_RETRY, type RetryPolicy, isRetryable, retryDelayMs, sleep } from './retry';
@@ -297,17 +297,6 @@ export class Transport {
     if (/[\r\n]/.test(key)) throw new AuthenticationError('The API key contains a line break; set it again.');
     return key.trim();
   }
-}
-
-/** The same error with every secret taken out of its message (and its field errors). */
-function redactError(error: ApiError, secrets: readonly string[]): ApiError {
-  if (!(error instanceof Error)) return error;
-  const message = redactSecrets(error.message, secrets);
-  if (message !== error.message) Object.defineProperty(error, 'message', { value: message, configurable: true, writable: true });
-  if (error instanceof ValidationError) {
-    for (const field of error.fieldErrors) field.message = redactSecrets(field.message, secrets);
-  }
-  return error;
 }
 
 function parseJson(spec: RequestSpec, text: string): unknown {
