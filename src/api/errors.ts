@@ -3,6 +3,7 @@
  * from an HTTP status (`errorForStatus`) or a transport failure (`errorForTransport`), so callers can
  * branch on `instanceof` or on `kind` and never on message text.
  */
+import { type RateLimitScope, isLastingScope, rateLimitScope } from './conditions';
 import { redactSecrets } from './redact';
 
 export type ApiErrorKind =
@@ -93,8 +94,15 @@ export class ValidationError extends ApiError {
 }
 export class RateLimitError extends ApiError {
   override readonly kind = 'rateLimit';
+  /** Which limit, read from the service's text (its 429s carry no header that says). */
+  readonly scope: RateLimitScope;
+  constructor(message: string, init: ApiErrorInit = {}) {
+    super(message, init);
+    this.scope = rateLimitScope(message);
+  }
+  /** Not for the plan's task limit or the monthly quota: trying again in seconds cannot lift them. */
   override get transient(): boolean {
-    return true;
+    return !isLastingScope(this.scope);
   }
 }
 export class ServerError extends ApiError {
