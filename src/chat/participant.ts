@@ -106,7 +106,7 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       deps.log.error(`@agents: ${messageOf(e)}`);
       for (const action of described.actions) {
         const command =
-          action === Actions.setApiKey() ? Commands.setApiKey : action === Actions.showLog() ? Commands.showLog : action === Actions.openSettings() ? 'workbench.action.openSettings' : undefined;
+          action === Actions.setApiKey() ? Commands.setApiKey : action === Actions.showLog() ? Commands.showLog : action === Actions.openSettings() ? 'workbench.action.openSettings' : action === Actions.selectModel() ? Commands.selectModel : undefined;
         if (command) stream.button({ command, title: action, arguments: command === 'workbench.action.openSettings' ? ['multiAgent'] : undefined });
       }
       return { metadata, errorDetails: { message: described.message } };

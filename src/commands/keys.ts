@@ -3,11 +3,15 @@ import * as vscode from 'vscode';
 import { loadApi } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
 import { readSettings } from '../config';
-import { errorKind } from '../errors';
+import { serviceCondition } from '../api/conditions';
+import { errorKind, messageOf } from '../errors';
 import type { UserInterface } from '../ui';
 
-/** What the service said of a key: it answered an authenticated read, refused it, or could not be asked. */
-export type KeyVerdict = 'accepted' | 'rejected' | 'unreachable';
+/**
+ * What the service said of a key: it answered an authenticated read, refused the key, knows the key but
+ * its account is disabled, or could not be asked (unreachable, or its authentication briefly unavailable).
+ */
+export type KeyVerdict = 'accepted' | 'rejected' | 'disabled' | 'unreachable';
 
 export interface KeyDeps {
   ui: UserInterface;
@@ -38,6 +42,8 @@ export async function checkApiKey(key: string): Promise<KeyVerdict> {
   } catch (e) {
     const kind = errorKind(e);
     if (kind === 'notFound' && client.form === 'earlier') return 'accepted';
+    if (kind === 'permission' && serviceCondition(kind, messageOf(e))?.condition === 'accountDisabled') return 'disabled';
+    // A 503 ("Authentication backend unavailable") is the service's passing trouble, never a verdict on the key.
     return kind === 'authentication' || kind === 'permission' ? 'rejected' : 'unreachable';
   }
 }
@@ -70,12 +76,20 @@ export async function setApiKey(d: KeyDeps): Promise<boolean> {
     void d.ui.error(vscode.l10n.t('The service rejected this key; it was not saved.'));
     return false;
   }
-  if (verdict === 'unreachable') {
+  if (verdict === 'unreachable' || verdict === 'disabled') {
     const keep = vscode.l10n.t('Save Anyway');
-    const choice = await d.ui.warn(vscode.l10n.t('The service could not be reached to check this key. Save it anyway?'), keep);
+    const question =
+      verdict === 'disabled'
+        ? vscode.l10n.t('The service knows this key, but says its account is disabled (the web console says why). Save it anyway?')
+        : vscode.l10n.t('The service could not check this key just now (it could not be reached, or was briefly unavailable). Save it anyway?');
+    const choice = await d.ui.warn(question, keep);
     if (choice !== keep) return false;
     await d.keys.setApiKey(key);
-    void d.ui.info(vscode.l10n.t('Key saved, not yet checked: the service could not be reached.'));
+    void d.ui.info(
+      verdict === 'disabled'
+        ? vscode.l10n.t('Key saved. Its account is disabled: tasks will be refused until it is enabled again.')
+        : vscode.l10n.t('Key saved, not yet checked: the service could not check it.'),
+    );
     return true;
   }
   await d.keys.setApiKey(key);

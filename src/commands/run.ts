@@ -42,4 +42,5 @@ async function runAction(action: Action | string | undefined): Promise<void> {
   if (action === Actions.setApiKey()) await vscode.commands.executeCommand(Commands.setApiKey);
   else if (action === Actions.openSettings()) await vscode.commands.executeCommand('workbench.action.openSettings', 'multiAgent');
   else if (action === Actions.showLog()) await vscode.commands.executeCommand(Commands.showLog);
+  else if (action === Actions.selectModel()) await vscode.commands.executeCommand(Commands.selectModel);
 }
