@@ -39,9 +39,9 @@ export async function sendOrOfferAttachment(
   if (outcome.kind === 'sent') return outcome.task;
   const length = outcome.length.toLocaleString('en-US');
   if (!outcome.canAttach) {
-    throw new UserFacingError(
-      vscode.l10n.t('The prompt would be {0} characters; the service accepts at most {1}. Select less code and try again.', length, promptLimitText()),
-    );
+    const tooLong = vscode.l10n.t('The prompt would be {0} characters; the service accepts at most {1}. Select less code and try again.', length, promptLimitText());
+    // The code cannot go as an attachment either: say why (the service would refuse its type or size).
+    throw new UserFacingError(outcome.attachRefusal ? `${tooLong} ${outcome.attachRefusal}` : tooLong);
   }
   const sendAsAttachment = vscode.l10n.t('Send as Attachment');
   const choice = await ui.warn(

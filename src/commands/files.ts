@@ -7,7 +7,6 @@ import { pipeline } from 'node:stream/promises';
 import * as vscode from 'vscode';
 import type { ApiFile } from '../api';
 import { safeName } from '../api/filenames';
-import { LIMITS } from '../api/requests';
 import type { KeyStore } from '../auth/keyStore';
 import { type FileDocumentProvider, MAX_TEXT_DOCUMENT_BYTES, decodeText } from '../documents/files';
 import { fileDocumentUri } from '../documents/uris';
@@ -15,6 +14,7 @@ import { UserFacingError } from '../errors';
 import { formatBytes } from '../format';
 import type { Logger } from '../log';
 import type { FileStore } from '../stores/fileStore';
+import { checkOutgoingFile } from '../tasks/uploadCheck';
 import type { UserInterface } from '../ui';
 
 const TEXT_MIME = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|x-sh|sql|toml|x-ndjson)\b)|\+(json|xml)\b/i;
@@ -37,24 +37,17 @@ export class FileActions {
   constructor(private readonly d: FileDeps) {}
 
   /**
-   * Uploads files from the explorer (its selection), or ones the user chooses. Every size is checked first:
-   * a file over 10 MB is an error and nothing is sent.
+   * Uploads files from the explorer (its selection), or ones the user chooses. Every file is checked first
+   * (size and type, as the service judges them): one the service would refuse is an error and nothing is sent.
    */
   async upload(uri?: unknown, uris?: unknown): Promise<ApiFile[]> {
     let targets = Array.isArray(uris) && uris.every(u => u instanceof vscode.Uri) && uris.length ? (uris as vscode.Uri[]) : uri instanceof vscode.Uri ? [uri] : undefined;
     targets ??= await this.d.ui.openDialog({ canSelectMany: true, canSelectFolders: false, openLabel: vscode.l10n.t('Upload'), title: vscode.l10n.t('Upload to Multi-Agent Files') });
     if (!targets?.length) return [];
     if (!(await this.d.keys.ensureApiKey())) return [];
+    // Every file is checked before the first is sent: one the service would refuse stops them all.
     const sizes: number[] = [];
-    for (const target of targets) {
-      const name = path.basename(target.path);
-      const info = await vscode.workspace.fs.stat(target);
-      if (info.type & vscode.FileType.Directory) throw new UserFacingError(vscode.l10n.t('{0} is a folder: upload files.', name));
-      if (info.size > LIMITS.maxUploadBytes) {
-        throw new UserFacingError(vscode.l10n.t('{0} is {1}; the service accepts files up to 10 MB. Nothing was uploaded.', name, formatBytes(info.size)));
-      }
-      sizes.push(info.size);
-    }
+    for (const target of targets) sizes.push((await checkOutgoingFile(target, 'file')).size);
     const uploaded: ApiFile[] = [];
     try {
       for (const [i, target] of targets.entries()) {

@@ -1,15 +1,15 @@
 /**
- * Workspace files waiting to go with the next task. Checked when added (at most 5, 10 MB each, a
- * confirmation for files that look like secrets). `plan()` decides what goes inline and what is uploaded;
+ * Workspace files waiting to go with the next task. Checked when added (at most 5, each one the service
+ * takes as an attachment, a confirmation for files that look like secrets). `plan()` decides what goes inline and what is uploaded;
  * the submission pipeline sends them.
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LIMITS } from '../api/requests';
 import { Disposable } from '../disposable';
 import type { UserInterface } from '../ui';
 import { looksBinary } from './code';
 import { inlineFiles } from './prompt';
+import { checkOutgoingFile } from './uploadCheck';
 import { UserFacingError } from '../errors';
 
 /** Text files up to this size may be inlined in the prompt instead of uploaded. */
@@ -70,12 +70,9 @@ export class AttachmentBasket extends Disposable {
     }
     const accepted: vscode.Uri[] = [];
     for (const uri of fresh) {
-      const name = path.basename(uri.path);
-      const info = await vscode.workspace.fs.stat(uri);
-      if (info.type & vscode.FileType.Directory) throw new UserFacingError(vscode.l10n.t('{0} is a folder: attach files.', name));
-      if (info.size > LIMITS.maxUploadBytes) {
-        throw new UserFacingError(vscode.l10n.t('{0} is {1} MB; attachments can be up to 10 MB.', name, (info.size / 1024 / 1024).toFixed(1)));
-      }
+      // A small file may go inline in the prompt as text, where its type does not matter: its type is
+      // judged when it is sent, if it is uploaded then.
+      const { name } = await checkOutgoingFile(uri, 'attachment', { sizeOnlyUpTo: INLINE_MAX_BYTES });
       if (looksLikeSecret(name)) {
         const ok = await this.ui.confirm(
           vscode.l10n.t('{0} looks like it holds secrets. Attach it anyway?', name),
