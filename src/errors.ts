@@ -297,3 +297,19 @@ export function uploadRefusal(name: string, kind: 'file' | 'attachment' | 'promp
       );
   }
 }
+
+/**
+ * A download the api layer stopped because it made no progress within the request timeout (a server that
+ * sends a byte every few seconds) or took too long in all: say so, and which setting bounds the wait.
+ */
+export function downloadStopped(name: string, error: unknown): UserFacingError | undefined {
+  if (errorKind(error) !== 'timeout') return undefined;
+  return new UserFacingError(
+    vscode.l10n.t(
+      'The download of {0} was stopped: {1}. The service or the connection is too slow; multiAgent.requestTimeoutSeconds bounds the wait. Try again later.',
+      inert(name),
+      inert(messageOf(error)).replace(/\.$/, ''),
+    ),
+    [Actions.openSettings()],
+  );
+}

@@ -94,7 +94,8 @@ const FREE_SOCKET_TIMEOUT_MS = 4_000;
 export class Transport {
   private readonly http = axios.create();
   private readonly policy: RetryPolicy;
-  private readonly timeoutMs: number;
+  /** The default per-call timeout, ms (the request timeout setting). */
+  readonly timeoutMs: number;
   /**
    * Kept-alive connections for loopback addresses (emulator, local gateway): VS Code's proxy support keeps an
    * extension's own agent for `localhost` and `127.0.0.1` and never proxies them. Remote origins use Node's

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ApiFile } from '../api';
 import { safeName } from '../api/filenames';
 import type { KeyStore } from '../auth/keyStore';
-import { type FileDocumentProvider, MAX_TEXT_DOCUMENT_BYTES, decodeText } from '../documents/files';
+import { type FileDocumentProvider, MAX_TEXT_DOCUMENT_BYTES, decodeText, downloadWithProgress } from '../documents/files';
 import { fileDocumentUri } from '../documents/uris';
 import { UserFacingError } from '../errors';
 import { formatBytes } from '../format';
@@ -91,8 +91,7 @@ export class FileActions {
     const file = await this.resolve(arg, vscode.l10n.t('Open which file?'));
     if (!file) return undefined;
     if (!looksLikeTextFile(file)) return this.saveAs(file);
-    const download = await this.d.files.download(file, MAX_TEXT_DOCUMENT_BYTES + 1);
-    const bytes = await readAll(download.stream, MAX_TEXT_DOCUMENT_BYTES);
+    const bytes = await downloadWithProgress(this.d.files, file, MAX_TEXT_DOCUMENT_BYTES, download => readAll(download.stream, MAX_TEXT_DOCUMENT_BYTES));
     const text = decodeText(bytes);
     if (text === undefined) return this.saveBytes(file, bytes);
     const uri = fileDocumentUri(file);
@@ -107,10 +106,7 @@ export class FileActions {
     if (!file) return undefined;
     const target = await this.askTarget(file);
     if (!target) return undefined;
-    const download = await this.d.files.download(file);
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Saving {0}…', file.filename) }, () =>
-      streamToUri(download.stream, target),
-    );
+    await downloadWithProgress(this.d.files, file, undefined, download => streamToUri(download.stream, target));
     void this.d.ui.info(vscode.l10n.t('Saved {0} to {1}.', file.filename, vscode.workspace.asRelativePath(target, false)));
     return target;
   }

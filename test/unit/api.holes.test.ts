@@ -92,6 +92,59 @@ describe('api holes (issue 17)', function () {
     });
   });
 
+  describe('a download that makes no progress ends within the request timeout', () => {
+    /** Sends `chunk` every `everyMs`, `times` times, then ends. */
+    const trickle = (chunk: Buffer, everyMs: number, times: number) => (_req: http.IncomingMessage, res: http.ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': chunk.length * times });
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (res.destroyed) return clearInterval(timer);
+        res.write(chunk);
+        if (++sent === times) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, everyMs);
+      res.on('close', () => clearInterval(timer));
+    };
+
+    it('a server sending a byte every 100 ms is stopped after the request timeout (1 s here), saying why', async () => {
+      server.handle = trickle(Buffer.from('x'), 100, 10_000);
+      const download = await client({ timeoutMs: 1_000 }).downloadFile('file_1');
+      const started = Date.now();
+      const error = await consume(download.stream).then(
+        () => assert.fail('the trickle resolved'),
+        (e: Error) => e,
+      );
+      const ms = Date.now() - started;
+      assert.ok(error instanceof TimeoutError, String(error));
+      assert.match(error.message, /made no progress: only \d+ bytes arrived in 1 s/);
+      assert.ok(ms >= 900 && ms < 8_000, `stopped after ${ms} ms, not when the trickle ends (1,000 s)`);
+    });
+
+    it('a slow download that keeps making progress runs past the timeout, and reports it', async () => {
+      server.handle = trickle(Buffer.alloc(20 * 1024, 0x61), 250, 8); // 160 KiB over 2 s
+      const seenProgress: number[] = [];
+      const download = await client({ timeoutMs: 1_000 }).downloadFile('file_1', { onProgress: n => seenProgress.push(n) });
+      assert.equal(await consume(download.stream), 160 * 1024);
+      assert.equal(seenProgress.at(-1), 160 * 1024);
+      assert.ok(seenProgress.length >= 8);
+    });
+
+    it('a server that sends nothing after the headers is stopped too', async () => {
+      server.handle = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        res.flushHeaders();
+      };
+      const download = await client({ timeoutMs: 500 }).downloadFile('file_1');
+      const error = await consume(download.stream).then(
+        () => assert.fail('resolved'),
+        (e: Error) => e,
+      );
+      assert.match(error.message, /made no progress: nothing arrived/);
+    });
+  });
+
   describe('no secret in any error, however deep it is inspected', () => {
     /** Asserts the error names its cause (kept for debugging) but holds the key nowhere. */
     function assertClean(error: Error, expectCause = true): void {

@@ -32,10 +32,15 @@ export interface Download {
 export interface DownloadOptions extends CallOptions {
   /** Most bytes to read, after decompression. Default 64 MiB. */
   maxBytes?: number;
-  /** Give up when no byte arrives for this long, ms. Default 60 s. */
+  /**
+   * Give up when the body makes no progress (less than 16 KiB arrives) for this long, ms. Default: the
+   * call's timeout (the client's request timeout): a trickle of a byte every few seconds ends there too.
+   */
   idleTimeoutMs?: number;
   /** Give up when the body takes longer than this in all, ms. Default 15 min. */
   totalTimeoutMs?: number;
+  /** Called with the bytes received so far, as they arrive. */
+  onProgress?: (receivedBytes: number) => void;
 }
 
 export class Files extends ApiResource {
@@ -90,8 +95,10 @@ export class Files extends ApiResource {
     return {
       stream: guardStream(stream, {
         maxBytes: options.maxBytes ?? BODY_LIMITS.downloadBytes,
-        idleTimeoutMs: options.idleTimeoutMs ?? BODY_TIMEOUTS.downloadIdleMs,
+        idleTimeoutMs: options.idleTimeoutMs ?? options.timeoutMs ?? this.transport.timeoutMs,
         totalTimeoutMs: options.totalTimeoutMs ?? BODY_TIMEOUTS.downloadTotalMs,
+        progressBytes: BODY_LIMITS.downloadProgressBytes,
+        onProgress: options.onProgress,
         signal: options.signal,
         endpoint: spec.endpoint,
         what: 'The download',
