@@ -3,7 +3,8 @@
 // table (also written to test/bench/RESULTS.md): package and bundle sizes, activation time in a real extension
 // host (median of fresh starts), result latency and requests per task for polling, the stream and the
 // official SDK's loop, 429 recovery, 100 tasks at once, 4 MB and 9 MB uploads and a download, and the Tasks view with
-// 1,000 tasks. Env BENCH_DURATIONS (default 3,15,60,120 s), BENCH_REPS (3), BENCH_STARTS (5).
+// 1,000 tasks. Env BENCH_DURATIONS (default 3,15,60,120 s), BENCH_REPS (3), BENCH_STARTS (5). It installs what it
+// needs first, as `npm test` does (scripts/install-vscode.sh; MAT_SKIP_INSTALL=1 skips that).
 'use strict';
 const { spawnSync } = require('child_process');
 const fs = require('fs');
@@ -75,6 +76,14 @@ function findFiles(dir, name) {
 
 async function main() {
   const started = Date.now();
+  // As `npm test` does: install code-server and Chromium on a fresh machine (a no-op once installed).
+  if (!/^(|0|false|no)$/i.test(process.env.MAT_SKIP_INSTALL || '')) step('MAT_SKIP_INSTALL: not installing VS Code');
+  else {
+    const v = process.env.VSCODE_VERSION || '1.100';
+    step(`VS Code ${v}: scripts/install-vscode.sh (installs what is missing)`);
+    const r = spawnSync('bash', [path.join(ROOT, 'scripts/install-vscode.sh'), v === 'newest' || v.startsWith('1.139') ? '24' : '20'], { cwd: ROOT, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`scripts/install-vscode.sh failed (exit ${r.status})`);
+  }
   step('packaging (production build) and compiling the benchmarks');
   sh('npm', ['run', '--silent', 'package']);
   sh('npm', ['run', '--silent', 'build:tests']);
@@ -149,7 +158,16 @@ async function main() {
   console.log('written to test/bench/RESULTS.md');
 }
 
-main().catch(e => {
+(process.argv[2] === 'review' ? Promise.resolve().then(() => benchReview(true)) : main().then(() => benchReview(false))).catch(e => {
   console.error(`bench failed: ${e.stack || e.message}`);
   process.exit(1);
 });
+
+// ── Issue 16: the review core's speed (pure Node, no code-server). `npm run bench -- review` runs only this.
+function benchReview(alone) {
+  if (alone) sh('npm', ['run', '--silent', 'build:tests']);
+  step('review: parse + merge + plan, 50 files × 20 hunks against 10,000-line files');
+  const row = sh('node', [path.join(ROOT, 'out/test/bench/review.js')]).split('\n').find(l => l.startsWith('| review plan'));
+  console.log(row);
+  if (!alone) fs.appendFileSync(path.join(ROOT, 'test', 'bench', 'RESULTS.md'), `${row}\n`);
+}

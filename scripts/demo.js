@@ -4,6 +4,8 @@
 // pointing at the emulator, the demo key stored and a small sample workspace open; prints the URL.
 // Ctrl+C stops everything it started.
 //   npm run demo -- --desktop   use a desktop `code` on PATH instead of code-server
+//   npm run demo -- --chat      the newest VS Code (code-server 4.139, which has the Chat view) with a
+//                               stand-in chat model, so `@agents` and `#multiAgent` work offline
 //   npm run demo -- --port 8080 code-server on a fixed port (default: a free one)
 //   npm run demo -- --task-seconds 20   how long the emulator's agents "work" (default 12)
 'use strict';
@@ -34,6 +36,11 @@ const which = bin => spawnSync('sh', ['-c', `command -v ${bin}`], { encoding: 'u
 
 async function main() {
   const desktop = flag('desktop');
+  // VS Code 1.100 has no Chat view; the newest code-server ships one, and a chat model must be registered
+  // for a participant to run: with no account signed in, the test-only stand-in model answers.
+  const chat = flag('chat') || flag('newest');
+  if (desktop && chat) throw new Error('--chat starts code-server; a desktop VS Code uses whatever chat model you have signed in');
+  const version = chat ? 'newest' : '1.100';
   const taskMs = Number(option('task-seconds', '12')) * 1000;
 
   step('building the extension package (.vsix) and the emulator');
@@ -52,6 +59,7 @@ async function main() {
     'multiAgent.baseUrl': emulator.baseUrl,
     'workbench.startupEditor': 'none',
     'security.workspace.trust.enabled': false,
+    ...(chat ? { 'chat.disableAIFeatures': false } : {}),
   };
   const env = { MULTI_AGENT_TASKS_DEMO_KEY: emulator.apiKey };
 
@@ -92,31 +100,52 @@ async function main() {
 
   const harness = require(path.join(ROOT, 'test/harness/codeserver.js'));
   try {
-    harness.resolveCodeServer();
+    harness.resolveCodeServer(version);
   } catch {
-    step('installing code-server (first run only; about a minute)');
-    sh('bash', [path.join(ROOT, 'scripts/install-vscode.sh'), '20']);
+    step(`installing code-server for VS Code ${version} (first run only; one to two minutes)`);
+    sh('bash', [path.join(ROOT, 'scripts/install-vscode.sh'), version === 'newest' ? '24' : '20']);
   }
-  step('starting VS Code (code-server) with the extension installed');
+  step(`starting VS Code ${version === 'newest' ? '(newest, with Chat)' : '1.100'} (code-server) with the extension installed`);
   const extensionsDir = path.join(sample, 'extensions');
-  harness.installExtension(vsix, extensionsDir);
+  harness.installExtension(vsix, extensionsDir, version);
+  if (chat) {
+    // The stand-in model is packaged from its folder like the e2e suite does; it never ships in our .vsix.
+    const fakeModel = path.join(sample, 'fake-chat-model.vsix');
+    sh(process.execPath, [path.join(ROOT, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', fakeModel], {
+      quiet: true,
+      cwd: path.join(ROOT, 'test/fixtures/fake-chat-model'),
+    });
+    harness.installExtension(fakeModel, extensionsDir, version);
+  }
   const port = Number(option('port', process.env.DEMO_PORT || 0)) || undefined;
-  const server = await harness.startCodeServer({ settings, extensionsDir, env, port });
+  const server = await harness.startCodeServer({ settings, extensionsDir, env, port, version });
   scratch.push(server.root);
   stops.push(() => server.cleanup());
-  printBanner({ url: harness.workbenchUrl(server, workspace), emulator });
+  printBanner({ url: harness.workbenchUrl(server, workspace), emulator, chat });
 }
 
-function printBanner({ url, emulator }) {
+function printBanner({ url, emulator, chat = false }) {
+  const chatLines = chat
+    ? `
+  Chat: open the Chat view ("Chat: Open Chat") and ask "@agents review this file" with a file
+  attached. A stand-in chat model ("Fake Model") is installed so @agents runs offline; in a fresh
+  profile VS Code finds it only on the first request, which then says "Language model unavailable":
+  send the request again.`
+    : `
+  Chat: VS Code 1.100 has no Chat view. \`npm run demo -- --chat\` starts the newest VS Code
+  with Chat, where @agents and #multiAgent work.`;
   console.log(`
   Multi-Agent Tasks demo is running.
 
     Open VS Code:   ${url}
-    Emulator:       ${emulator.baseUrl}  (demo key stored in VS Code's secret storage)
+    Emulator:       ${emulator.baseUrl}
+    API key:        ${emulator.apiKey}  (already stored in VS Code's secret storage; paste it into
+                    "Multi-Agent: Set API Key" if you clear it — it works only with this emulator)
 
   Try it: open src/math.ts, select the mean() function, press Ctrl+Alt+O (or run
   "Multi-Agent: Orchestrate Selection" from the command palette), type an instruction,
   and watch the status bar; the result opens beside the code when the agents finish.
+${chatLines}
 
   Press Ctrl+C to stop everything.
 `);

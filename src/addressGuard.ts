@@ -4,7 +4,7 @@
  * notices the attempt. It checks at start, when settings change and when a settings file is written.
  */
 import * as vscode from 'vscode';
-import { WORKSPACE_SETTINGS_GLOB, affects, workspaceAddressOverrides } from './config';
+import { type Config, WORKSPACE_SETTINGS_GLOB, workspaceAddressOverrides } from './config';
 import { StateKeys } from './constants';
 import { Disposable } from './disposable';
 import type { Logger } from './log';
@@ -15,12 +15,13 @@ export class WorkspaceAddressGuard extends Disposable {
     private readonly workspaceState: vscode.Memento,
     private readonly ui: UserInterface,
     private readonly log: Logger,
+    config: Pick<Config, 'onDidChange'>,
   ) {
     super();
     const watcher = this._register(vscode.workspace.createFileSystemWatcher(WORKSPACE_SETTINGS_GLOB));
     this._register(watcher.onDidCreate(() => this.check()));
     this._register(watcher.onDidChange(() => this.check()));
-    this._register(vscode.workspace.onDidChangeConfiguration(e => affects(e) && this.check()));
+    this._register(config.onDidChange(() => this.check()));
   }
 
   check(): void {

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type * as Api from './api';
 import type { KeyStore } from './auth/keyStore';
-import { type Settings, readSettings } from './config';
+import type { Config } from './config';
 import type { Logger } from './log';
 
 export type ApiModule = typeof Api;
@@ -29,28 +29,42 @@ export class ApiService {
     private readonly keys: KeyStore,
     private readonly log: Logger,
     private readonly extension: vscode.Extension<unknown> | { packageJSON: { version?: string } },
+    private readonly config: Pick<Config, 'settings'>,
   ) {}
 
   /**
    * A client for the current settings. Throws the api layer's ConfigurationError when an address cannot
    * be used (not a URL, plain http to a remote host): nothing is sent then.
    */
-  client(settings: Settings = readSettings().settings): Client {
+  client(): Client {
+    const settings = this.config.settings;
     const signature = JSON.stringify([settings.baseUrl, settings.platformUrl, settings.streamUrl, settings.requestTimeoutMs]);
     if (this.cached?.signature === signature) return this.cached.client;
-    const api = loadApi();
-    const client = new api.DeveloperApiClient({
+    const client = this.build(() => this.keys.getApiKey(), settings.requestTimeoutMs);
+    this.cached = { signature, client };
+    return client;
+  }
+
+  /**
+   * A client that sends `key` instead of the stored key (to check a key before it is stored): not cached,
+   * each call at most `timeoutMs` (ms, and never more than the setting).
+   */
+  clientWithKey(key: string, timeoutMs: number): Client {
+    return this.build(() => key, Math.min(this.config.settings.requestTimeoutMs, timeoutMs));
+  }
+
+  private build(apiKey: () => string | undefined | Promise<string | undefined>, timeoutMs: number): Client {
+    const settings = this.config.settings;
+    return new (loadApi().DeveloperApiClient)({
       baseUrl: settings.baseUrl,
       platformUrl: settings.platformUrl,
       streamUrl: settings.streamUrl,
-      apiKey: () => this.keys.getApiKey(),
+      apiKey,
       // An echoed gateway key is redacted from errors and log lines like the API key.
       secrets: () => [this.keys.knownGatewayKey],
       userAgent: `multi-agent-tasks-vscode/${this.extension.packageJSON.version ?? '0'}`,
-      timeoutMs: settings.requestTimeoutMs,
+      timeoutMs,
       logger: this.log,
     });
-    this.cached = { signature, client };
-    return client;
   }
 }

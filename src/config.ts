@@ -1,13 +1,16 @@
 /**
  * The only reader of `multiAgent.*` settings. Values are checked here; a bad value becomes a problem the
- * user is told about, never a request with a surprising body.
+ * user is told about, never a request with a surprising body. `Config` is the one live copy: read once,
+ * again on every change of the settings or of the workspace's trust, with one change event that every
+ * consumer follows (rust-analyzer's `editors/code/src/config.ts` is the model).
  */
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { Disposable } from './disposable';
 
 const SECTION = 'multiAgent';
 
-export const DEFAULT_BASE_URL = 'https://taskforceai.chat/api/v1/developer';
+const DEFAULT_BASE_URL = 'https://taskforceai.chat/api/v1/developer';
 
 export interface Settings {
   baseUrl: string;
@@ -40,7 +43,7 @@ export interface Settings {
 export type SettingName = keyof Settings;
 
 /** Settings that decide where the key is sent: never taken from a workspace. */
-export const ADDRESS_SETTINGS = ['baseUrl', 'platformUrl', 'streamUrl'] as const;
+const ADDRESS_SETTINGS = ['baseUrl', 'platformUrl', 'streamUrl'] as const;
 
 export interface SettingsReading {
   settings: Settings;
@@ -145,8 +148,87 @@ export function readSettings(options: { trusted?: boolean } = {}): SettingsReadi
   return { settings, problems };
 }
 
-export function affects(event: vscode.ConfigurationChangeEvent, ...names: SettingName[]): boolean {
-  return names.length === 0 ? event.affectsConfiguration(SECTION) : names.some(n => event.affectsConfiguration(`${SECTION}.${n}`));
+/** Where the workspace's trust comes from: `vscode.workspace`, or the test seam below. */
+export interface WorkspaceTrust {
+  readonly isTrusted: boolean;
+  readonly onDidGrantWorkspaceTrust: vscode.Event<void>;
+}
+
+/** What a change of the settings (or of the trust) changed. */
+export interface ConfigChange {
+  /** True when one of `names` may have changed; with no names, always (some setting or the trust changed). */
+  affects(...names: SettingName[]): boolean;
+}
+
+/**
+ * The settings as one live object: `settings` and `problems` are read and checked once, and again on every
+ * change of a `multiAgent.*` setting or a grant of workspace trust (which lets workspace values of the
+ * restricted settings count), then `onDidChange` fires. Consumers read `settings` when they need a value
+ * and follow `onDidChange` for what they show; nobody keeps a copy.
+ */
+export class Config extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<ConfigChange>());
+  readonly onDidChange = this.changed.event;
+  private reading: SettingsReading;
+
+  constructor(private readonly trust: WorkspaceTrust = vscode.workspace) {
+    super();
+    this.reading = readSettings({ trusted: trust.isTrusted });
+    this._register(vscode.workspace.onDidChangeConfiguration(e => e.affectsConfiguration(SECTION) && this.reread(e)));
+    this._register(trust.onDidGrantWorkspaceTrust(() => this.reread()));
+  }
+
+  /** The current values; a bad value is replaced by its default (and named in `problems`). */
+  get settings(): Settings {
+    return this.reading.settings;
+  }
+
+  /** Values that cannot be used, each a sentence naming the setting. */
+  get problems(): readonly string[] {
+    return this.reading.problems;
+  }
+
+  private reread(event?: vscode.ConfigurationChangeEvent): void {
+    const before = this.reading.settings;
+    this.reading = readSettings({ trusted: this.trust.isTrusted });
+    const after = this.reading.settings;
+    const differs = (name: SettingName) => JSON.stringify(before[name]) !== JSON.stringify(after[name]);
+    this.changed.fire({
+      affects: (...names) => names.length === 0 || names.some(n => differs(n) || !!event?.affectsConfiguration(`${SECTION}.${n}`)),
+    });
+  }
+}
+
+/**
+ * The workspace's trust, with a seam for integration tests: the harness runs VS Code with trust disabled
+ * (every workspace trusted, no grant ever fires), so a test acts out Restricted Mode and the grant here.
+ * Outside tests it is `vscode.workspace`'s trust, unchanged.
+ */
+export class ScriptableTrust extends Disposable implements WorkspaceTrust {
+  private restricted = false;
+  private readonly granted = this._register(new vscode.EventEmitter<void>());
+  readonly onDidGrantWorkspaceTrust: vscode.Event<void> = (listener, thisArgs, disposables) => {
+    const mine = this.granted.event(listener, thisArgs);
+    const real = vscode.workspace.onDidGrantWorkspaceTrust(listener, thisArgs);
+    const both = vscode.Disposable.from(mine, real);
+    disposables?.push(both);
+    return both;
+  };
+
+  get isTrusted(): boolean {
+    return !this.restricted && vscode.workspace.isTrusted;
+  }
+
+  /** Acts as Restricted Mode from the next reading on (the next settings change), until `grant()`. */
+  restrict(): void {
+    this.restricted = true;
+  }
+
+  /** Acts out the user trusting the workspace: trust holds again and the grant event fires. */
+  grant(): void {
+    this.restricted = false;
+    this.granted.fire();
+  }
 }
 
 /**

@@ -1,5 +1,4 @@
 /** Ids shared by package.json contributions and code. Kept in one place so a typo is a compile error. */
-export const EXTENSION_ID = 'multi-agent-tasks.multi-agent-tasks';
 
 export const Commands = {
   orchestrateSelection: 'multiAgent.orchestrateSelection',

@@ -1,14 +1,35 @@
 /**
- * The one vocabulary for errors above the api layer: the user-facing error type, readers of the api
- * layer's typed errors (without loading that bundle for an `instanceof`), and `describeError()`, which
- * turns any error into the sentence and the action a user sees. Commands, the poller's status and the
- * webviews all word errors through here; nobody else writes error wording.
+ * Errors above the api layer: the user-facing error type, readers of the api layer's typed errors (without
+ * loading that bundle for an `instanceof`), `describeError()`, which picks the sentence (from vocabulary.ts)
+ * and the buttons a user sees for any error, and the one map from a button to the command it runs.
+ * Commands, chat, the poller's status and the webviews all describe errors through here.
  */
 import * as vscode from 'vscode';
 import type { ApiErrorKind } from './api';
 import { type ServiceCondition, nextUtcHour, serviceCondition } from './api/conditions';
-import { PLATFORM_BODY_LIMIT_BYTES, type UploadVerdict } from './api/uploads';
-import { formatBytes } from './format';
+import type { UploadVerdict } from './api/uploads';
+import { Commands } from './constants';
+import {
+  type Action,
+  Actions,
+  accountDisabled,
+  authBackendUnavailable,
+  downloadStopped as downloadStoppedText,
+  earlierFormRefused,
+  failure,
+  fileEmpty,
+  fileTooLarge,
+  fileTypeRefused,
+  isFolder,
+  keyRejected,
+  maybeSubmitted,
+  modelNeedsPlan,
+  type RateLimitScope,
+  rateLimitRefusal,
+  storageFull,
+  unreachable,
+  videoNeedsModel,
+} from './vocabulary';
 
 /** A problem the user can fix, shown as is (no "Show Log"). */
 export class UserFacingError extends Error {
@@ -21,14 +42,15 @@ export class UserFacingError extends Error {
   }
 }
 
-/** Buttons offered with an error; each is a function so the label is localized at run time. */
-export const Actions = {
-  setApiKey: () => vscode.l10n.t('Set API Key'),
-  openSettings: () => vscode.l10n.t('Open Settings'),
-  showLog: () => vscode.l10n.t('Show Log'),
-  selectModel: () => vscode.l10n.t('Select Model'),
-} as const;
-export type Action = ReturnType<(typeof Actions)[keyof typeof Actions]>;
+/** The command an error's button runs (the one map: notifications and chat buttons both use it). */
+export function commandOfAction(action: string | undefined): vscode.Command | undefined {
+  if (action === undefined) return undefined;
+  if (action === Actions.setApiKey()) return { title: action, command: Commands.setApiKey };
+  if (action === Actions.openSettings()) return { title: action, command: 'workbench.action.openSettings', arguments: ['multiAgent'] };
+  if (action === Actions.showLog()) return { title: action, command: Commands.showLog };
+  if (action === Actions.selectModel()) return { title: action, command: Commands.selectModel };
+  return undefined;
+}
 
 /** The typed error's kind (`authentication`, `rateLimit`, …), or undefined for anything else. */
 export function errorKind(error: unknown): ApiErrorKind | undefined {
@@ -37,13 +59,13 @@ export function errorKind(error: unknown): ApiErrorKind | undefined {
 }
 
 /** How long the service asked us to wait (Retry-After), ms. */
-export function retryAfterOf(error: unknown): number | undefined {
+function retryAfterOf(error: unknown): number | undefined {
   const ms = (error as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
   return typeof ms === 'number' ? ms : undefined;
 }
 
 /** True when the request certainly never left this machine (connection refused, host not found). */
-export function wasNotSent(error: unknown): boolean {
+function wasNotSent(error: unknown): boolean {
   return (error as { notSent?: unknown } | undefined)?.notSent === true;
 }
 
@@ -87,29 +109,23 @@ export function describeError(error: unknown): Described | undefined {
 export function describeProblem(
   kind: ApiErrorKind | undefined,
   rawMessage: string,
-  extra: { retryAfterMs?: number; status?: number; endpoint?: string } = {},
+  extra: { retryAfterMs?: number; status?: number; endpoint?: string; scope?: RateLimitScope } = {},
 ): Described {
   const message = inert(rawMessage);
   const condition = serviceCondition(kind, rawMessage);
-  const special = condition && describeCondition(condition, message, extra.retryAfterMs);
+  const special = condition && describeCondition(condition, message, extra.retryAfterMs, extra.scope);
   if (special) return special;
   const error = (text: string, ...actions: Action[]): Described => ({ message: text, severity: 'error', actions });
   switch (kind) {
     case 'authentication':
-      return error(vscode.l10n.t('The service rejected the API key ({0}). Set a valid key and try again.', message), Actions.setApiKey());
+      return error(keyRejected(message), Actions.setApiKey());
     case 'rateLimit':
-      return {
-        severity: 'warning',
-        actions: [],
-        message: extra.retryAfterMs
-          ? vscode.l10n.t('The service is busy or your rate limit is reached: {0}. Try again in {1} s.', message, Math.ceil(extra.retryAfterMs / 1000))
-          : vscode.l10n.t('The service is busy or your rate limit is reached: {0}. Try again in a moment.', message),
-      };
+      return { severity: 'warning', actions: [], message: rateLimitRefusal(message, extra.retryAfterMs, extra.scope ?? 'unknown', nextUtcHour()) };
     case 'configuration':
       return error(message, Actions.openSettings());
     case 'connection':
     case 'timeout':
-      return error(vscode.l10n.t('{0}. Check your connection and the multiAgent.baseUrl setting; nothing was lost.', message), Actions.showLog());
+      return error(unreachable(message), Actions.showLog());
     case 'invalidRequest':
     case 'tooLarge':
     case 'unsupported':
@@ -117,86 +133,29 @@ export function describeProblem(
     case 'permission':
       return error(message, Actions.showLog());
     default:
-      // A bare "Not found" or "Bad gateway" does not say what failed: name the status and the call.
-      return error(
-        extra.status === undefined
-          ? vscode.l10n.t('Multi-Agent Tasks: {0}', message)
-          : extra.endpoint
-            ? vscode.l10n.t('Multi-Agent Tasks: {0} (HTTP {1} from {2})', message, extra.status, extra.endpoint)
-            : vscode.l10n.t('Multi-Agent Tasks: {0} (HTTP {1})', message, extra.status),
-        Actions.showLog(),
-      );
+      return error(failure(message, extra.status, extra.endpoint), Actions.showLog());
   }
 }
 
-/** `hh:mm` in local time, and the same moment as `hh:mm UTC`. */
-function clockTimes(at: number): [string, string] {
-  const date = new Date(at);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return [`${two(date.getHours())}:${two(date.getMinutes())}`, `${two(date.getUTCHours())}:${two(date.getUTCMinutes())} UTC`];
-}
-
 /**
- * The conditions a status alone does not name (service/conditions.ts reads them from the service's words):
- * which limit a 429 hit and when it lifts, a disabled account or a passing authentication outage (neither
- * is a wrong key), a model the plan lacks, a full storage. Undefined when the generic wording fits.
+ * The conditions a status alone does not name (api/conditions.ts reads them from the service's words): which
+ * limit a 429 hit, a disabled account or a passing authentication outage (neither is a wrong key), a model
+ * the plan lacks, a full storage.
  */
-function describeCondition(found: ServiceCondition, message: string, retryAfterMs: number | undefined): Described | undefined {
+function describeCondition(found: ServiceCondition, message: string, retryAfterMs: number | undefined, scope: RateLimitScope | undefined): Described {
   const warning = (text: string, ...actions: Action[]): Described => ({ message: text, severity: 'warning', actions });
   const error = (text: string, ...actions: Action[]): Described => ({ message: text, severity: 'error', actions });
-  const seconds = retryAfterMs ? Math.ceil(retryAfterMs / 1000) : undefined;
   switch (found.condition) {
     case 'rateLimit':
-      switch (found.scope) {
-        case 'plan': {
-          // The client does not know the plan: name both windows. Waiting seconds cannot help, so nothing retries.
-          if (seconds) return warning(vscode.l10n.t("Your plan's task limit is reached ({0}). The service takes a new task in {1} min; it was not sent again.", message, Math.ceil(seconds / 60)));
-          const [local, utc] = clockTimes(nextUtcHour());
-          return warning(
-            vscode.l10n.t(
-              "Your plan's task limit is reached ({0}). On Pro and Super it resets at the full hour, {1} ({2}); on the free plan (1 task per 7 days), 7 days after your last task. The task was not sent again: until then the service refuses new tasks.",
-              message,
-              local,
-              utc,
-            ),
-          );
-        }
-        case 'hourly': {
-          if (seconds) return warning(vscode.l10n.t("The API key's hourly request limit is reached ({0}). Try again in {1} s.", message, seconds));
-          const [local, utc] = clockTimes(nextUtcHour());
-          return warning(vscode.l10n.t("The API key's hourly request limit is reached ({0}). It resets at the full hour, {1} ({2}).", message, local, utc));
-        }
-        case 'monthly':
-          return warning(
-            vscode.l10n.t(
-              "The API key's monthly request quota is used up ({0}). The service refuses this key's requests until the quota period ends (the web console shows it).",
-              message,
-            ),
-          );
-        case 'capacity':
-          return warning(
-            seconds
-              ? vscode.l10n.t('The service is at capacity ({0}). Try again in {1} s.', message, seconds)
-              : vscode.l10n.t('The service is at capacity ({0}). Try again in a moment.', message),
-          );
-        case 'attachments':
-          return warning(vscode.l10n.t('Too many attachment uploads ({0}): the service takes 30 a minute. Wait a minute, then send again.', message));
-        default:
-          return undefined;
-      }
+      return warning(rateLimitRefusal(message, retryAfterMs, scope && scope !== 'unknown' ? scope : found.scope, nextUtcHour()));
     case 'accountDisabled':
-      return error(vscode.l10n.t('The service says this account is disabled ({0}). The API key itself was accepted; the web console says why.', message));
+      return error(accountDisabled(message));
     case 'authUnavailable':
-      return warning(vscode.l10n.t('The service could not check the API key just now ({0}). This is a passing trouble of the service, not of your key: try again in a moment.', message));
+      return warning(authBackendUnavailable(message));
     case 'modelNeedsPlan':
-      return error(
-        found.model
-          ? vscode.l10n.t('The model {0} needs a Pro or Super subscription ({1}). Choose another model, or upgrade in the web console.', inert(found.model), message)
-          : vscode.l10n.t('This model needs a Pro or Super subscription ({0}). Choose another model, or upgrade in the web console.', message),
-        Actions.selectModel(),
-      );
+      return error(modelNeedsPlan(message, found.model && inert(found.model)), Actions.selectModel());
     case 'storageQuota':
-      return error(vscode.l10n.t('Your storage on the service is full ({0}). Delete files you no longer need (Files view), then upload again. Nothing was stored.', message));
+      return error(storageFull(message));
   }
 }
 
@@ -204,16 +163,15 @@ function describeCondition(found: ServiceCondition, message: string, retryAfterM
 export function describeForView(error: unknown): string {
   const message = inert(messageOf(error));
   const condition = serviceCondition(errorKind(error), messageOf(error));
-  const special = condition && describeCondition(condition, message, retryAfterOf(error));
-  if (special) return special.message;
+  if (condition) return describeCondition(condition, message, retryAfterOf(error), undefined).message;
   switch (errorKind(error)) {
     case 'authentication':
-      return vscode.l10n.t('The service rejected the API key ({0}). Set a valid key with "Multi-Agent: Set API Key".', message);
+      return keyRejected(message, 'view');
     case 'unsupported':
-      return vscode.l10n.t('This is not available on the earlier API form (…/api/developer): set multiAgent.baseUrl to …/api/v1/developer. ({0})', message);
+      return earlierFormRefused(message);
     case 'connection':
     case 'timeout':
-      return vscode.l10n.t('The service could not be reached: {0}. Check your connection and the multiAgent.baseUrl setting.', message);
+      return unreachable(message, 'view');
     default:
       return message;
   }
@@ -229,72 +187,29 @@ export function submissionMayHaveArrived(error: unknown): UserFacingError | unde
   if (serviceCondition(kind, messageOf(error))?.condition === 'authUnavailable') return undefined;
   const unsure = kind === 'server' || kind === 'timeout' || kind === 'responseFormat' || (kind === 'connection' && !wasNotSent(error));
   if (!unsure) return undefined;
-  return new UserFacingError(
-    vscode.l10n.t(
-      'Sending the task failed ({0}). It was not sent again, so there is no duplicate; if it reached the service it is listed in the web console.',
-      inert(messageOf(error)).replace(/\.$/, ''),
-    ),
-    [Actions.showLog()],
-  );
+  return new UserFacingError(maybeSubmitted(inert(messageOf(error)).replace(/\.$/, '')), [Actions.showLog()]);
 }
 
 /** Why a file cannot go to the service: a folder, or the service's own rule refused it (api/uploads.ts). */
 export type UploadRefusal = Exclude<UploadVerdict, { ok: true }> | { ok: false; problem: 'folder' };
 
-/** A size limit as the service states it: 10 MB is 10 MiB; the platform's 4,500,000 bytes are 4.5 MB. */
-function limitText(bytes: number): string {
-  return bytes === PLATFORM_BODY_LIMIT_BYTES ? vscode.l10n.t('4.5 MB ({0} bytes)', bytes.toLocaleString('en-US')) : formatBytes(bytes);
-}
-
-/** What in a file's first bytes makes the service read it as `type`, for the types people do not expect. */
-function whyType(type: string): string {
-  if (type === 'text/html') return vscode.l10n.t(' (it starts like a web page: <html, <!DOCTYPE, <!--, <script, <div, <p…)');
-  if (type === 'text/xml') return vscode.l10n.t(' (it starts with <?xml)');
-  if (type === 'image/bmp') return vscode.l10n.t(' (it starts with "BM")');
-  if (type === 'application/octet-stream') return vscode.l10n.t(' (binary bytes, or text in an encoding without a byte order mark)');
-  return '';
-}
-
 /**
- * The words for an upload the service would refuse, told before anything is sent: a folder, a file too
- * large for what it is sent as, an empty file, a type the service refuses (as it sniffs it), a video for
- * a model without video.
+ * An upload the service would refuse, told before anything is sent: a folder, a file too large for what it
+ * is sent as, an empty file, a type the service refuses (as it sniffs it), a video for a model without video.
  */
 export function uploadRefusal(name: string, kind: 'file' | 'attachment' | 'prompt', refusal: UploadRefusal): UserFacingError {
   const what = inert(name);
   switch (refusal.problem) {
     case 'folder':
-      return new UserFacingError(vscode.l10n.t('{0} is a folder: choose files.', what));
+      return new UserFacingError(isFolder(what));
     case 'tooLarge':
-      if (kind === 'prompt') return new UserFacingError(vscode.l10n.t('{0} is {1}; files up to {2} can be sent.', what, formatBytes(refusal.size), limitText(refusal.limitBytes)));
-      return new UserFacingError(
-        kind === 'file'
-          ? vscode.l10n.t('{0} is {1}; the service stores files up to {2}. Nothing was uploaded.', what, formatBytes(refusal.size), limitText(refusal.limitBytes))
-          : vscode.l10n.t('{0} is {1}; the service takes attachments up to {2}, sent in one request. Nothing was uploaded.', what, formatBytes(refusal.size), limitText(refusal.limitBytes)),
-      );
+      return new UserFacingError(fileTooLarge(what, refusal.size, kind === 'prompt' ? 'send' : kind === 'file' ? 'upload' : 'attach'));
     case 'empty':
-      return new UserFacingError(vscode.l10n.t('{0} is empty: the service stores no empty files. Nothing was uploaded.', what));
+      return new UserFacingError(fileEmpty(what));
     case 'videoModel':
-      return new UserFacingError(
-        vscode.l10n.t('{0} is a video ({1}): only a video-capable (Gemini) model takes video attachments. Choose one, or leave the video out. Nothing was uploaded.', what, refusal.type),
-        [Actions.selectModel()],
-      );
+      return new UserFacingError(videoNeedsModel(what, refusal.type), [Actions.selectModel()]);
     case 'type':
-      return new UserFacingError(
-        kind === 'file'
-          ? vscode.l10n.t(
-              "{0} reads as {1}{2}, a type the service does not store. It stores text, JSON, CSV, Markdown, SVG, PDF, PNG, JPEG, GIF and WebP, judged by the file's first bytes. Nothing was uploaded.",
-              what,
-              refusal.type,
-              whyType(refusal.type),
-            )
-          : vscode.l10n.t(
-              "{0} reads as {1}{2}, a type the service refuses as an attachment. It takes text, Markdown, JSON, CSV, PDF, PNG, JPEG, GIF, WebP, audio, and Word, Excel or PowerPoint documents, judged by the file's first bytes. Nothing was uploaded.",
-              what,
-              refusal.type,
-              whyType(refusal.type),
-            ),
-      );
+      return new UserFacingError(fileTypeRefused(what, refusal.type, kind === 'file' ? 'upload' : 'attach'));
   }
 }
 
@@ -304,12 +219,5 @@ export function uploadRefusal(name: string, kind: 'file' | 'attachment' | 'promp
  */
 export function downloadStopped(name: string, error: unknown): UserFacingError | undefined {
   if (errorKind(error) !== 'timeout') return undefined;
-  return new UserFacingError(
-    vscode.l10n.t(
-      'The download of {0} was stopped: {1}. The service or the connection is too slow; multiAgent.requestTimeoutSeconds bounds the wait. Try again later.',
-      inert(name),
-      inert(messageOf(error)).replace(/\.$/, ''),
-    ),
-    [Actions.openSettings()],
-  );
+  return new UserFacingError(downloadStoppedText(inert(name), inert(messageOf(error)).replace(/\.$/, '')), [Actions.openSettings()]);
 }

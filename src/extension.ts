@@ -11,7 +11,7 @@ import { KeyStore } from './auth/keyStore';
 import { registerChat } from './chat/index';
 import { registerCommands } from './commands/index';
 import { showDescribed } from './commands/run';
-import { affects, readSettings } from './config';
+import { Config, ScriptableTrust } from './config';
 import { FILE_SCHEME, PROMPT_SCHEME, PROPOSAL_SCHEME, RESULT_SCHEME, THREAD_SCHEME } from './constants';
 import { FileDocumentProvider } from './documents/files';
 import { PromptDocumentProvider } from './documents/prompts';
@@ -27,7 +27,7 @@ import { ThreadStore } from './stores/threadStore';
 import { UsageStore } from './stores/usageStore';
 import { AttachmentBasket } from './tasks/attachments';
 import { TaskCanceller } from './tasks/canceller';
-import { TaskPoller } from './tasks/poller';
+import { type PollerSettings, TaskPoller } from './tasks/poller';
 import { PollerStatus } from './tasks/pollerStatus';
 import { RecentInstructions } from './tasks/recentInstructions';
 import { SubmissionPipeline } from './tasks/submission';
@@ -47,6 +47,10 @@ declare const __matLoadEnd: number | undefined;
 /** What activate() returns in the extension's test mode only: the live services and views, for integration tests. */
 export type TestApi = Services & {
   loadApi: typeof loadApi;
+  /** The workspace trust the settings follow; tests act out Restricted Mode and a grant with it. */
+  trust: ScriptableTrust;
+  /** What the poller reads as its settings (the function it was given). */
+  pollerSettings: () => PollerSettings;
   sidebar: Sidebar;
   statusBar: TaskStatusBar;
   usagePanel: UsagePanel;
@@ -63,37 +67,40 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const redact = (text: string) => keys.redact(text);
   ui.redact = redact;
   const log = createLog(redact);
-  const api = new ApiService(keys, log, context.extension);
+  const trust = new ScriptableTrust();
+  const config = new Config(trust);
+  const api = new ApiService(keys, log, context.extension, config);
   const store = new TaskStore(context.globalState, context.globalStorageUri, redact);
   const attachments = new AttachmentBasket(ui);
   const pollerStatus = new PollerStatus();
-  // The poller asks for its settings and client several times per poll: read once, again on every change.
-  let current = readSettings().settings;
+  // The poller asks for its settings several times per poll: they come from the one live Config.
+  const pollerSettings = (): PollerSettings => {
+    const settings = config.settings;
+    return {
+      minIntervalMs: settings.pollIntervalMs,
+      firstPollMs: settings.firstPollDelayMs,
+      maxIntervalMs: settings.maxPollIntervalMs,
+      unfocusedIntervalMs: settings.unfocusedPollIntervalMs,
+      maxInFlight: 4,
+      useStream: settings.useStream,
+      maxStreams: 16,
+    };
+  };
   const poller = new TaskPoller({
-    api: () => api.client(current),
+    api: () => api.client(),
     store,
     log,
-    settings: () => {
-      const settings = current;
-      return {
-        minIntervalMs: settings.pollIntervalMs,
-        firstPollMs: settings.firstPollDelayMs,
-        maxIntervalMs: settings.maxPollIntervalMs,
-        unfocusedIntervalMs: settings.unfocusedPollIntervalMs,
-        maxInFlight: 4,
-        useStream: settings.useStream,
-        maxStreams: 16,
-      };
-    },
+    settings: pollerSettings,
     onEvent: event => pollerStatus.handle(event),
   });
-  const pipeline = new SubmissionPipeline({ api, keys, store, poller, basket: attachments, log });
+  const pipeline = new SubmissionPipeline({ api, config, keys, store, poller, basket: attachments, log });
   const threads = new ThreadStore(api, keys, store);
   const files = new FileStore(api, keys);
   const services: Services = {
     context,
     log,
     ui,
+    config,
     keys,
     api,
     store,
@@ -114,14 +121,16 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const proposals = new ProposalDocuments();
   const resultPanels = new ResultPanels(store);
   const statusBar = new TaskStatusBar(store, attachments, pollerStatus);
-  const notifier = new CompletionNotifier(store, ui, log, resultPanels);
+  const notifier = new CompletionNotifier(store, ui, log, config, resultPanels);
   const approvals = new ApprovalNotifier(store, ui, log, () => api.client().addresses.platformUrl);
   const usagePanel = new UsagePanel(services.usage);
-  const sidebar = createSidebar({ store, threads, files, basket: attachments });
-  const guard = new WorkspaceAddressGuard(context.workspaceState, ui, log);
+  const sidebar = createSidebar({ store, threads, files, basket: attachments, config });
+  const guard = new WorkspaceAddressGuard(context.workspaceState, ui, log, config);
 
   context.subscriptions.push(
     log,
+    trust,
+    config,
     keys,
     store,
     attachments,
@@ -130,7 +139,6 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     threads,
     files,
     services.fileDocuments,
-    services.models,
     statusBar,
     notifier,
     approvals,
@@ -156,13 +164,11 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       files.refresh();
     }),
     vscode.window.onDidChangeWindowState(state => poller.setFocused(state.focused)),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => (current = readSettings().settings)),
-    vscode.workspace.onDidChangeConfiguration(e => {
-      if (!affects(e)) return;
-      current = readSettings().settings;
+    // A settings change or a trust grant: polling paused by a bad setting starts again, with the new values.
+    config.onDidChange(change => {
       pollerStatus.reset();
       poller.resume();
-      if (affects(e, 'baseUrl', 'platformUrl')) {
+      if (change.affects('baseUrl', 'platformUrl')) {
         services.models.invalidate();
         threads.refresh();
         files.refresh();
@@ -173,7 +179,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   // Everything that waits on another process (secret storage lives in the window, not the extension
   // host) happens after activate() returns, so activation costs only what it builds.
   void (async () => {
-    await keys.initialize(demoKey());
+    await keys.initialize(demoKey(config.settings.baseUrl));
     guard.check();
     poller.setFocused(vscode.window.state.focused);
     if (store.running().length) poller.wake();
@@ -187,7 +193,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     log.info(`activated in ${(load + run).toFixed(1)} ms (bundle load ${load.toFixed(1)} ms + activate ${run.toFixed(1)} ms)`);
   }
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? { ...services, loadApi, sidebar, statusBar, usagePanel, notifier, resultPanels, tracker, proposals }
+    ? { ...services, loadApi, trust, pollerSettings, sidebar, statusBar, usagePanel, notifier, resultPanels, tracker, proposals }
     : undefined;
 }
 

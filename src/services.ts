@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { ApiService } from './apiService';
 import type { KeyStore } from './auth/keyStore';
+import type { Config } from './config';
 import type { FileDocumentProvider } from './documents/files';
 import type { Log } from './log';
 import type { FileStore } from './stores/fileStore';
@@ -21,6 +22,8 @@ export interface Services {
   context: vscode.ExtensionContext;
   log: Log;
   ui: SwappableUserInterface;
+  /** The settings, live. */
+  config: Config;
   keys: KeyStore;
   api: ApiService;
   store: TaskStore;

@@ -17,7 +17,7 @@ export interface UserInterface {
   openDialog(options: vscode.OpenDialogOptions): Thenable<vscode.Uri[] | undefined>;
 }
 
-export const windowUserInterface: UserInterface = {
+const windowUserInterface: UserInterface = {
   info: (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
   warn: (message, ...actions) => vscode.window.showWarningMessage(message, ...actions),
   error: (message, ...actions) => vscode.window.showErrorMessage(message, ...actions),

@@ -7,6 +7,8 @@ import { ContextKeys, SecretKeys } from '../constants';
 import { Disposable } from '../disposable';
 import type { UserInterface } from '../ui';
 import { redactSecrets } from '../api/redact';
+import { keyNeeded } from '../vocabulary';
+import { askApiKey } from './keyInput';
 
 export class KeyStore extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<'apiKey' | 'gatewayKey'>());
@@ -97,24 +99,12 @@ export class KeyStore extends Disposable {
     this.changed.fire('gatewayKey');
   }
 
-  /** Asks for the API key; returns it, or undefined when the user backs out. */
-  async promptForApiKey(reason?: string): Promise<string | undefined> {
-    const key = await this.ui.input({
-      title: vscode.l10n.t('Multi-Agent Tasks: API Key'),
-      prompt: reason ?? vscode.l10n.t('Enter your Developer API key (create one in the web console, developer settings).'),
-      placeHolder: 'tfai_…',
-      password: true,
-      ignoreFocusOut: true,
-      validateInput: value =>
-        value.trim() ? (/\s/.test(value.trim()) ? vscode.l10n.t('An API key has no spaces.') : undefined) : vscode.l10n.t('Enter a key.'),
-    });
-    if (!key?.trim()) return undefined;
-    await this.setApiKey(key);
-    return key.trim();
-  }
-
-  /** The key, asking for it first when none is set. */
+  /** The key, asking for it first (and storing it) when none is set; undefined when the user backs out. */
   async ensureApiKey(): Promise<string | undefined> {
-    return (await this.getApiKey()) ?? this.promptForApiKey(vscode.l10n.t('An API key is needed first. Enter your Developer API key:'));
+    const stored = await this.getApiKey();
+    if (stored) return stored;
+    const key = await askApiKey(this.ui, keyNeeded('prompt'));
+    if (key) await this.setApiKey(key);
+    return key;
   }
 }

@@ -12,9 +12,10 @@ import type { Logger } from '../log';
 import type { ThreadStore } from '../stores/threadStore';
 import { type AgentProgress, type SourceRef, type TrackedTask, isFinished } from '../tasks/model';
 import { codeFrom } from '../tasks/code';
-import { type CodeContext, describeLocation, fenceFor } from '../tasks/prompt';
-import { type SubmissionPipeline, type TaskRequest, promptLimitText } from '../tasks/submission';
+import { type CodeContext, describeLocation, fencedBlock } from '../tasks/prompt';
+import type { SubmissionPipeline, TaskRequest } from '../tasks/submission';
 import type { TaskStore } from '../tasks/taskStore';
+import { promptTooLong } from '../vocabulary';
 
 export interface ChatDeps {
   log: Logger;
@@ -39,10 +40,7 @@ export function codeOf(document: vscode.TextDocument, range?: vscode.Range): Tas
 /** More code than the task's one `code` slot: inlined into the instruction, each in its own fence. */
 export function withExtraCode(instruction: string, extra: TaskCode[]): string {
   let text = instruction.trim();
-  for (const { context } of extra) {
-    const fence = fenceFor(context.code);
-    text += `\n\nAlso consider ${describeLocation(context)}:\n\n${fence}${context.languageId ?? ''}\n${context.code.endsWith('\n') ? context.code : `${context.code}\n`}${fence}`;
-  }
+  for (const { context } of extra) text += `\n\nAlso consider ${describeLocation(context)}:\n\n${fencedBlock(context.code, context.languageId)}`;
   return text;
 }
 
@@ -62,15 +60,7 @@ export async function runTask(
   const settings = { ...deps.pipeline.settings(), ...definedOnly(options.settings ?? {}) };
   if (token.isCancellationRequested) throw new vscode.CancellationError();
   const outcome = await deps.pipeline.send(request, settings);
-  if (outcome.kind === 'tooLong') {
-    throw new UserFacingError(
-      vscode.l10n.t(
-        'The request would be {0} characters; the service accepts at most {1}. Send a smaller selection or fewer files. Nothing was sent.',
-        outcome.length.toLocaleString('en-US'),
-        promptLimitText(),
-      ),
-    );
-  }
+  if (outcome.kind === 'tooLong') throw new UserFacingError(promptTooLong(outcome.length, 'chat'));
   const sent = outcome.task;
   options.onSent?.(sent);
   const disposables: vscode.Disposable[] = [];

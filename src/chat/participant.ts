@@ -6,7 +6,8 @@
  */
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
-import { Actions, describeError, inert, messageOf } from '../errors';
+import { commandOfAction, describeError, inert, messageOf } from '../errors';
+import { Actions, keyNeeded } from '../vocabulary';
 import { titleFrom } from '../tasks/model';
 import { type ChatDeps, type TaskCode, codeOf, describeAgents, runTask, withExtraCode } from './delegation';
 import { Chat } from './ids';
@@ -18,7 +19,7 @@ export interface AgentsResultMetadata {
 }
 
 /** The service thread this chat continues: the latest `@agents` answer that names one. */
-export function threadOfHistory(history: vscode.ChatContext['history']): string | undefined {
+function threadOfHistory(history: vscode.ChatContext['history']): string | undefined {
   for (let i = history.length - 1; i >= 0; i--) {
     const turn = history[i];
     if (turn instanceof vscode.ChatResponseTurn && turn.participant === Chat.participant) {
@@ -32,7 +33,7 @@ export function threadOfHistory(history: vscode.ChatContext['history']): string 
 export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
   return async (request, context, stream, token): Promise<vscode.ChatResult> => {
     if (!(await deps.keys.getApiKey())) {
-      stream.markdown(vscode.l10n.t('The multi-agent service needs your Developer API key first.'));
+      stream.markdown(keyNeeded('chat'));
       stream.button({ command: Commands.setApiKey, title: Actions.setApiKey() });
       return { metadata: {} satisfies AgentsResultMetadata };
     }
@@ -105,9 +106,8 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       if (!described) return { metadata }; // cancelled: the task was cancelled too
       deps.log.error(`@agents: ${messageOf(e)}`);
       for (const action of described.actions) {
-        const command =
-          action === Actions.setApiKey() ? Commands.setApiKey : action === Actions.showLog() ? Commands.showLog : action === Actions.openSettings() ? 'workbench.action.openSettings' : action === Actions.selectModel() ? Commands.selectModel : undefined;
-        if (command) stream.button({ command, title: action, arguments: command === 'workbench.action.openSettings' ? ['multiAgent'] : undefined });
+        const command = commandOfAction(action);
+        if (command) stream.button(command);
       }
       return { metadata, errorDetails: { message: described.message } };
     }

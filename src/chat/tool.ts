@@ -4,8 +4,9 @@
  * schema, so the tool does, with messages a model can act on.
  */
 import * as vscode from 'vscode';
-import { LIMITS } from '../api/requests';
+import { LIMITS, promptLength } from '../api/requests';
 import { describeError, inert } from '../errors';
+import { keyNeeded, noReasonGiven, promptTooLong } from '../vocabulary';
 import { type ChatDeps, type TaskCode, codeOf, describeAgents, runTask, withExtraCode } from './delegation';
 import { Chat } from './ids';
 
@@ -31,9 +32,7 @@ export function parseToolInput(input: unknown): ToolInput {
   if (unknown.length) problems.push(vscode.l10n.t('Unknown input properties: {0}. Allowed: prompt, files, agentCount, modelId.', unknown.join(', ')));
   const { prompt, files, agentCount, modelId } = raw;
   if (typeof prompt !== 'string' || !prompt.trim()) problems.push(vscode.l10n.t('"prompt" is required: a non-empty string saying what the agents should do.'));
-  else if (prompt.length > LIMITS.promptMaxChars) {
-    problems.push(vscode.l10n.t('"prompt" has {0} characters; at most {1} are accepted.', prompt.length, LIMITS.promptMaxChars));
-  }
+  else if (promptLength(prompt) > LIMITS.promptMaxChars) problems.push(promptTooLong(promptLength(prompt), 'toolInput'));
   if (files !== undefined) {
     if (!Array.isArray(files) || files.some(f => typeof f !== 'string' || !f.trim())) {
       problems.push(vscode.l10n.t('"files" must be an array of workspace-relative paths (non-empty strings).'));
@@ -85,7 +84,7 @@ export class MultiAgentTool implements vscode.LanguageModelTool<ToolInput> {
   async invoke(options: vscode.LanguageModelToolInvocationOptions<ToolInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
     const input = parseToolInput(options.input);
     if (!(await this.deps.keys.getApiKey())) {
-      throw new Error(vscode.l10n.t('No Developer API key is set. Ask the user to run "Multi-Agent: Set API Key", then try again.'));
+      throw new Error(keyNeeded('tool'));
     }
     const code = await Promise.all((input.files ?? []).map(readWorkspaceFile));
     const [first, ...rest] = code;
@@ -100,7 +99,7 @@ export class MultiAgentTool implements vscode.LanguageModelTool<ToolInput> {
         },
       );
       if (task.status === 'completed' && result !== undefined) return text(result);
-      return text(vscode.l10n.t('The multi-agent task ended as "{0}": {1}', task.status, inert(task.error ?? vscode.l10n.t('no reason was given.'))));
+      return text(vscode.l10n.t('The multi-agent task ended as "{0}": {1}', task.status, inert(task.error ?? noReasonGiven())));
     } catch (e) {
       if (e instanceof vscode.CancellationError) throw e;
       const described = describeError(e);

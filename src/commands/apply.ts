@@ -88,7 +88,7 @@ async function chooseBlock(ui: UserInterface, text: string, blockIndex: unknown)
 }
 
 /** The replacement keeps the range's own line ending: a block's final newline is dropped when the range had none. */
-export function fitReplacement(before: string, code: string, eol: string): string {
+function fitReplacement(before: string, code: string, eol: string): string {
   let after = eol === '\n' ? code : code.replace(/\r?\n/g, eol);
   if (!before.endsWith('\n') && after.endsWith(eol)) after = after.slice(0, -eol.length);
   return after;

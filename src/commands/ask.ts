@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import type { Settings } from '../config';
 import { UserFacingError } from '../errors';
 import type { RecentInstructions } from '../tasks/recentInstructions';
-import { type SendOutcome, type SubmissionPipeline, type TaskRequest, promptLimitText } from '../tasks/submission';
+import type { SendOutcome, SubmissionPipeline, TaskRequest } from '../tasks/submission';
+import { promptTooLong } from '../vocabulary';
 import type { TrackedTask } from '../tasks/model';
 import type { UserInterface } from '../ui';
 
@@ -37,21 +38,13 @@ export async function sendOrOfferAttachment(
 ): Promise<TrackedTask | undefined> {
   const outcome: SendOutcome = await pipeline.send(request, settings);
   if (outcome.kind === 'sent') return outcome.task;
-  const length = outcome.length.toLocaleString('en-US');
   if (!outcome.canAttach) {
-    const tooLong = vscode.l10n.t('The prompt would be {0} characters; the service accepts at most {1}. Select less code and try again.', length, promptLimitText());
     // The code cannot go as an attachment either: say why (the service would refuse its type or size).
+    const tooLong = promptTooLong(outcome.length, 'selection');
     throw new UserFacingError(outcome.attachRefusal ? `${tooLong} ${outcome.attachRefusal}` : tooLong);
   }
   const sendAsAttachment = vscode.l10n.t('Send as Attachment');
-  const choice = await ui.warn(
-    vscode.l10n.t(
-      'The prompt would be {0} characters; the service accepts at most {1}. Nothing was sent. Send the code as an attachment instead?',
-      length,
-      promptLimitText(),
-    ),
-    sendAsAttachment,
-  );
+  const choice = await ui.warn(promptTooLong(outcome.length, 'offerAttachment'), sendAsAttachment);
   if (choice !== sendAsAttachment) return undefined;
   const again = await pipeline.send({ ...request, codeAsAttachment: true }, settings);
   // An attached code block leaves only the instruction in the prompt, so this cannot be too long again.

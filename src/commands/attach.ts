@@ -1,9 +1,9 @@
 /** Workspace files as context for the next task, through the attachment basket (which checks them). */
 import * as vscode from 'vscode';
 import { LIMITS } from '../api/requests';
-import { PLATFORM_BODY_LIMIT_BYTES } from '../api/uploads';
 import { searchExcludeGlob } from '../config';
 import { UserFacingError } from '../errors';
+import { attachableFiles } from '../vocabulary';
 import type { AttachmentBasket } from '../tasks/attachments';
 import type { UserInterface } from '../ui';
 
@@ -28,10 +28,7 @@ export async function attachFiles(s: AttachDeps): Promise<number> {
   const left = LIMITS.maxAttachments - attached.size;
   const picked = await s.ui.pickMany(items, {
     title: vscode.l10n.t('Attach Files to the Next Task'),
-    placeHolder:
-      left === 1
-        ? vscode.l10n.t('Choose up to 1 file (up to {0} MB)', PLATFORM_BODY_LIMIT_BYTES / 1e6)
-        : vscode.l10n.t('Choose up to {0} files (up to {1} MB each)', left, PLATFORM_BODY_LIMIT_BYTES / 1e6),
+    placeHolder: attachableFiles(left),
     matchOnDescription: true,
   });
   if (!picked?.length) return 0;

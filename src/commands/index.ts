@@ -4,7 +4,9 @@
  * turns a failure into a message the user can act on.
  */
 import * as vscode from 'vscode';
+import type { ApiService } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
+import type { Config } from '../config';
 import { Commands, Views } from '../constants';
 import type { FileDocumentProvider } from '../documents/files';
 import type { ProposalDocuments } from '../documents/proposals';
@@ -34,6 +36,8 @@ import { newThread, openTranscript, runInThread } from './threads';
 export interface CommandDeps {
   ui: UserInterface;
   log: Logger & { show(): void };
+  config: Config;
+  api: ApiService;
   keys: KeyStore;
   store: TaskStore;
   poller: TaskPoller;
@@ -60,7 +64,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
   const bind = (id: string, handler: (...args: never[]) => unknown) => registerCommand(host, id, handler);
   const { ui, keys, store, poller, pipeline, recent, threads, basket, models } = d;
   const { resultView, tracker, proposals } = d;
-  const results = { ui, store, resultView };
+  const results = { ui, store, resultView, config: d.config };
   const apply = { ui, store, tracker, proposals, activeResult: () => resultView?.activeTaskId() };
   const fileActions = new FileActions({ ui, log: d.log, keys, files: d.files, fileDocuments: d.fileDocuments });
 
@@ -69,7 +73,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     bind(Commands.orchestrateSelection, () => orchestrateSelection({ ui, keys, pipeline, recent })),
     bind(Commands.orchestrateFile, (uri?: unknown) => orchestrateFile({ ui, keys, pipeline, recent }, uri)),
     // Keys
-    bind(Commands.setApiKey, () => setApiKey({ ui, keys, check: d.checkKey })),
+    bind(Commands.setApiKey, () => setApiKey({ ui, keys, api: d.api, check: d.checkKey })),
     bind(Commands.clearApiKey, () => clearApiKey({ ui, keys })),
     bind(Commands.setGatewayKey, () => setGatewayKey({ ui, keys })),
     bind(Commands.clearGatewayKey, () => clearGatewayKey({ ui, keys })),
@@ -112,7 +116,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     bind(Commands.attachToNextTask, (uri: unknown, uris: unknown) => attachToNextTask({ ui, basket }, uri, uris)),
     bind(Commands.clearAttachments, () => clearAttachments({ ui, basket })),
     bind(Commands.removeAttachment, (arg?: unknown) => removeAttachment({ ui, basket }, arg)),
-    bind(Commands.selectModel, () => selectModel({ ui, models })),
+    bind(Commands.selectModel, () => selectModel({ ui, models, config: d.config })),
     bind(Commands.refreshModels, () => refreshModels({ ui, models })),
     bind(Commands.showUsage, () => d.usage.show()),
   );

@@ -1,10 +1,11 @@
 /** Set or clear the API key and the AI gateway key (both live only in SecretStorage). */
 import * as vscode from 'vscode';
-import { loadApi } from '../apiService';
+import type { ApiService } from '../apiService';
+import { askApiKey } from '../auth/keyInput';
 import type { KeyStore } from '../auth/keyStore';
-import { readSettings } from '../config';
 import { serviceCondition } from '../api/conditions';
 import { errorKind, messageOf } from '../errors';
+import { keyAccountDisabled, keyUncheckedUnreachable, newKeyRejected } from '../vocabulary';
 import type { UserInterface } from '../ui';
 
 /**
@@ -16,6 +17,10 @@ export type KeyVerdict = 'accepted' | 'rejected' | 'disabled' | 'unreachable';
 export interface KeyDeps {
   ui: UserInterface;
   keys: KeyStore;
+}
+
+export interface SetKeyDeps extends KeyDeps {
+  api: Pick<ApiService, 'clientWithKey'>;
   /** Checks a key before it is stored (tests may pass their own). */
   check?: (key: string) => Promise<KeyVerdict>;
 }
@@ -23,16 +28,8 @@ export interface KeyDeps {
 const KEY_CHECK_TASK_ID = 'task_00000000-0000-0000-0000-000000000000';
 
 /** One cheap authenticated read (the first thread, if any) with `key`, nothing stored, no retries. */
-export async function checkApiKey(key: string): Promise<KeyVerdict> {
-  const { settings } = readSettings();
-  const client = new (loadApi().DeveloperApiClient)({
-    baseUrl: settings.baseUrl,
-    platformUrl: settings.platformUrl,
-    streamUrl: settings.streamUrl,
-    apiKey: () => key,
-    userAgent: 'multi-agent-tasks-vscode/key-check',
-    timeoutMs: Math.min(settings.requestTimeoutMs, 15_000),
-  });
+async function checkApiKey(api: SetKeyDeps['api'], key: string): Promise<KeyVerdict> {
+  const client = api.clientWithKey(key, 15_000);
   try {
     if (client.form === 'earlier') {
       // The earlier form has no list to read: the status of a task nobody has is 404 once the key is accepted.
@@ -48,48 +45,30 @@ export async function checkApiKey(key: string): Promise<KeyVerdict> {
   }
 }
 
-export async function setApiKey(d: KeyDeps): Promise<boolean> {
+export async function setApiKey(d: SetKeyDeps): Promise<boolean> {
   const stored = !!(await d.keys.getApiKey());
-  const value = await d.ui.input({
-    title: vscode.l10n.t('Multi-Agent Tasks: API Key'),
-    prompt: stored
+  const key = await askApiKey(
+    d.ui,
+    stored
       ? vscode.l10n.t('A key is stored. Enter a new key to replace it, or press Escape to keep the stored one.')
       : vscode.l10n.t('No key is stored yet. Enter your Developer API key (create one in the web console, developer settings).'),
-    placeHolder: 'tfai_…',
-    password: true,
-    ignoreFocusOut: true,
-    validateInput: v => {
-      const key = v.trim();
-      if (!key) return vscode.l10n.t('Enter a key.');
-      if (/\s/.test(key)) return vscode.l10n.t('An API key has no spaces.');
-      if (key.length < 12) return vscode.l10n.t('This is too short to be an API key.');
-      return undefined;
-    },
-  });
-  const key = value?.trim();
+  );
   if (!key) return false;
   const verdict = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Checking the key with the service…') },
-    () => (d.check ?? checkApiKey)(key),
+    () => (d.check ? d.check(key) : checkApiKey(d.api, key)),
   );
   if (verdict === 'rejected') {
-    void d.ui.error(vscode.l10n.t('The service rejected this key; it was not saved.'));
+    void d.ui.error(newKeyRejected());
     return false;
   }
   if (verdict === 'unreachable' || verdict === 'disabled') {
     const keep = vscode.l10n.t('Save Anyway');
-    const question =
-      verdict === 'disabled'
-        ? vscode.l10n.t('The service knows this key, but says its account is disabled (the web console says why). Save it anyway?')
-        : vscode.l10n.t('The service could not check this key just now (it could not be reached, or was briefly unavailable). Save it anyway?');
-    const choice = await d.ui.warn(question, keep);
+    const ask = verdict === 'disabled' ? keyAccountDisabled : keyUncheckedUnreachable;
+    const choice = await d.ui.warn(ask(false), keep);
     if (choice !== keep) return false;
     await d.keys.setApiKey(key);
-    void d.ui.info(
-      verdict === 'disabled'
-        ? vscode.l10n.t('Key saved. Its account is disabled: tasks will be refused until it is enabled again.')
-        : vscode.l10n.t('Key saved, not yet checked: the service could not check it.'),
-    );
+    void d.ui.info(ask(true));
     return true;
   }
   await d.keys.setApiKey(key);

@@ -1,7 +1,7 @@
 /** "Select Model…" and "Refresh Models": the service's models, stored in the modelId setting. */
 import * as vscode from 'vscode';
 import type { Model, ModelList } from '../api';
-import { readSettings, updateSetting } from '../config';
+import { type Config, updateSetting } from '../config';
 import { UserFacingError } from '../errors';
 import type { ModelCatalog } from '../stores/modelCatalog';
 import type { UserInterface } from '../ui';
@@ -9,6 +9,7 @@ import type { UserInterface } from '../ui';
 export interface ModelDeps {
   ui: UserInterface;
   models: ModelCatalog;
+  config: Pick<Config, 'settings'>;
 }
 
 export interface ModelPickItem extends vscode.QuickPickItem {
@@ -16,7 +17,7 @@ export interface ModelPickItem extends vscode.QuickPickItem {
   modelId: string | undefined;
 }
 
-export function modelPickItems(list: ModelList, current: string | undefined): ModelPickItem[] {
+function modelPickItems(list: ModelList, current: string | undefined): ModelPickItem[] {
   const options = list.options ?? [];
   const defaultId = list.defaultModelId ?? undefined;
   const mark = (on: boolean) => (on ? '$(check) ' : '');
@@ -63,7 +64,7 @@ function detailOf(model: Model, defaultId: string | undefined, current: string |
 export async function selectModel(s: ModelDeps): Promise<string | undefined> {
   const list = await s.models.list();
   if (list.enabled === false) throw new UserFacingError(vscode.l10n.t('The service does not offer a choice of models for this account.'));
-  const current = readSettings().settings.modelId;
+  const current = s.config.settings.modelId;
   const items = modelPickItems(list, current);
   const picked = await s.ui.pick(items, {
     title: vscode.l10n.t('Model for New Tasks'),
@@ -78,7 +79,7 @@ export async function selectModel(s: ModelDeps): Promise<string | undefined> {
   return picked.modelId ?? '';
 }
 
-export async function refreshModels(s: ModelDeps): Promise<number> {
+export async function refreshModels(s: Pick<ModelDeps, 'ui' | 'models'>): Promise<number> {
   const list = await s.models.list(true);
   const n = list.options?.length ?? 0;
   void s.ui.info(n === 1 ? vscode.l10n.t('The service offers 1 model.') : vscode.l10n.t('The service offers {0} models.', n));

@@ -1,6 +1,6 @@
 /** Open, copy or insert a task's result; each takes a task id, a tree node, the active result tab or a pick. */
 import * as vscode from 'vscode';
-import { readSettings } from '../config';
+import type { Config } from '../config';
 import { RESULT_SCHEME } from '../constants';
 import { showPrompt } from '../documents/prompts';
 import { showResult } from '../documents/results';
@@ -24,6 +24,7 @@ export interface ResultDeps {
   ui: UserInterface;
   store: TaskStore;
   resultView?: ResultView;
+  config: Pick<Config, 'settings'>;
 }
 
 const completed = (t: TrackedTask) => t.status === 'completed';
@@ -39,7 +40,7 @@ async function readResult(d: ResultDeps, taskId: string): Promise<string> {
  * view shows its agents and elapsed time; returns the markdown editor when one was opened.
  */
 export async function openResult(d: ResultDeps, arg?: unknown): Promise<vscode.TextEditor | undefined> {
-  const rendered = d.resultView && readSettings().settings.resultView === 'rendered';
+  const rendered = d.resultView && d.config.settings.resultView === 'rendered';
   const task = await resolveTask(
     d,
     arg ?? d.resultView?.activeTaskId(),

@@ -3,8 +3,7 @@
  * for a rejected key, "Open Settings" for a bad setting, "Show Log" otherwise), never an unhandled error.
  */
 import * as vscode from 'vscode';
-import { Commands } from '../constants';
-import { type Action, Actions, type Described, describeError, messageOf } from '../errors';
+import { type Described, commandOfAction, describeError, messageOf } from '../errors';
 import type { Logger } from '../log';
 import type { UserInterface } from '../ui';
 
@@ -25,7 +24,7 @@ export function registerCommand(host: CommandHost, id: string, handler: (...args
 }
 
 /** Shows `error` to the user in the words that help them act; logs it. Never throws, never blocks. */
-export function reportError(host: CommandHost, error: unknown, context?: string): void {
+function reportError(host: CommandHost, error: unknown, context?: string): void {
   const described = describeError(error);
   if (!described) return;
   host.log.error(`${context ? `${context}: ` : ''}${messageOf(error)}`);
@@ -38,9 +37,7 @@ export function showDescribed(ui: UserInterface, described: Described): void {
   void Promise.resolve(shown).then(runAction);
 }
 
-async function runAction(action: Action | string | undefined): Promise<void> {
-  if (action === Actions.setApiKey()) await vscode.commands.executeCommand(Commands.setApiKey);
-  else if (action === Actions.openSettings()) await vscode.commands.executeCommand('workbench.action.openSettings', 'multiAgent');
-  else if (action === Actions.showLog()) await vscode.commands.executeCommand(Commands.showLog);
-  else if (action === Actions.selectModel()) await vscode.commands.executeCommand(Commands.selectModel);
+async function runAction(action: string | undefined): Promise<void> {
+  const command = commandOfAction(action);
+  if (command) await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
 }

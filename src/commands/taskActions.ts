@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { KeyStore } from '../auth/keyStore';
 import { UserFacingError, errorKind } from '../errors';
+import { cannotCancelOnEarlierForm } from '../vocabulary';
 import type { CancelOutcome, TaskCanceller } from '../tasks/canceller';
 import { type SourceRef, type TrackedTask, isFinished } from '../tasks/model';
 import type { TaskPoller } from '../tasks/poller';
@@ -52,7 +53,7 @@ export async function cancelTask(d: TaskActionDeps & { canceller: TaskCanceller 
     return offerStopTracking(d, task, vscode.l10n.t('The service no longer knows "{0}", so it cannot be canceled there.', task.title));
   }
   if (outcome === 'unsupported') {
-    return offerStopTracking(d, task, vscode.l10n.t('The earlier API form (…/api/developer) cannot cancel tasks on the service.'));
+    return offerStopTracking(d, task, cannotCancelOnEarlierForm());
   }
   if (outcome === 'alreadyFinished') void d.ui.info(vscode.l10n.t('"{0}" had already finished on the service; its outcome shows as usual.', task.title));
   return outcome;

@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import type { Thread } from '../api';
 import type { KeyStore } from '../auth/keyStore';
 import { transcriptUri } from '../documents/uris';
-import { Actions, UserFacingError } from '../errors';
+import { UserFacingError } from '../errors';
+import { Actions, threadsNeedCurrentForm } from '../vocabulary';
 import type { TrackedTask } from '../tasks/model';
 import type { RecentInstructions } from '../tasks/recentInstructions';
 import type { SubmissionPipeline, TaskRequest } from '../tasks/submission';
@@ -62,10 +63,7 @@ export async function openTranscript(d: ThreadDeps, arg: unknown): Promise<vscod
 /** A thread node, a message node or id (then the thread is read), or a pick from the loaded threads. */
 async function resolveThread(d: ThreadDeps, arg: unknown): Promise<Thread | undefined> {
   if (!d.threads.available) {
-    throw new UserFacingError(
-      vscode.l10n.t('Threads are not available on the earlier API form (…/api/developer): set multiAgent.baseUrl to …/api/v1/developer.'),
-      [Actions.openSettings()],
-    );
+    throw new UserFacingError(threadsNeedCurrentForm(), [Actions.openSettings()]);
   }
   const node = arg as { thread?: Thread; threadId?: string } | undefined;
   if (node?.thread) return node.thread;

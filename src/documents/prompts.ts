@@ -3,17 +3,18 @@
  * `multi-agent-prompt:` — the attachments' names, then the prompt exactly as sent in a fence it cannot close.
  */
 import * as vscode from 'vscode';
+import { promptLength } from '../api/requests';
 import { PROMPT_SCHEME } from '../constants';
 import type { TrackedTask } from '../tasks/model';
-import { fenceFor } from '../tasks/prompt';
+import { fencedBlock } from '../tasks/prompt';
 import type { TaskStore } from '../tasks/taskStore';
 import { readableName } from './uris';
 
-export function promptUri(task: { id: string; title: string }): vscode.Uri {
+function promptUri(task: { id: string; title: string }): vscode.Uri {
   return vscode.Uri.from({ scheme: PROMPT_SCHEME, path: `/${readableName(`Prompt sent - ${task.title}`, 'Prompt sent')}.md`, query: task.id });
 }
 
-export function renderPromptDocument(task: TrackedTask): string {
+function renderPromptDocument(task: TrackedTask): string {
   const out = [`# ${vscode.l10n.t('Prompt sent: {0}', task.title)}`, ''];
   out.push(`- ${vscode.l10n.t('Sent: {0}', new Date(task.submittedAt).toLocaleString())}`);
   out.push(`- ${vscode.l10n.t('Model: {0}', task.modelId ?? vscode.l10n.t('service default'))}`);
@@ -24,9 +25,8 @@ export function renderPromptDocument(task: TrackedTask): string {
     out.push(vscode.l10n.t('This task was sent before prompts were recorded. The instruction was:'), '', task.instruction, '');
     return out.join('\n');
   }
-  out.push(vscode.l10n.t('The prompt, exactly as sent ({0} characters):', task.prompt.length), '');
-  const fence = fenceFor(task.prompt);
-  out.push(`${fence}text`, task.prompt.endsWith('\n') ? task.prompt.slice(0, -1) : task.prompt, fence, '');
+  out.push(vscode.l10n.t('The prompt, exactly as sent ({0} characters):', promptLength(task.prompt)), '');
+  out.push(fencedBlock(task.prompt, 'text'), '');
   return out.join('\n');
 }
 

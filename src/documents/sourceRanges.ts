@@ -20,7 +20,7 @@ interface Entry {
 
 const SAVE_DELAY_MS = 1000;
 
-export function hashText(text: string): string {
+function hashText(text: string): string {
   return createHash('sha256').update(text.replace(/\r\n/g, '\n'), 'utf8').digest('hex');
 }
 
@@ -112,6 +112,6 @@ export class SourceRangeTracker extends Disposable {
   }
 }
 
-export function fullRange(document: vscode.TextDocument): vscode.Range {
+function fullRange(document: vscode.TextDocument): vscode.Range {
   return new vscode.Range(0, 0, document.lineCount, 0).with({ end: document.lineAt(document.lineCount - 1).range.end });
 }

@@ -61,7 +61,7 @@ export function renderTranscript(thread: Thread, messages: readonly ThreadMessag
   ];
   out.push(`_${meta.filter(Boolean).join(' · ')}_`, '');
   // The service drops the newest messages (not the oldest) when a transcript passes its 3 MiB limit.
-  const missing = `> ${vscode.l10n.t('The newest messages are missing: this thread is larger than the service sends at once (3 MiB), so it left out the latest messages. The web console shows the whole thread.')}`;
+  const missing = `> ${vscode.l10n.t('The newest messages are missing: this thread is larger than the service sends at once, so it left out the latest messages. The web console shows the whole thread.')}`;
   if (truncated) out.push(missing, '');
   for (const m of messages.filter(m => !m.is_agent_status)) {
     const who = roleName(m.role);

@@ -7,24 +7,28 @@ import type { ApiFile, DownloadOptions, UploadOptions, UploadSource } from '../a
 import type { ApiService } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
 import { Disposable } from '../disposable';
+import { PagedList } from './paging';
 import { UserFacingError, errorKind, inert } from '../errors';
+import { tooLargeToDownload } from '../vocabulary';
+
+/** The most the service serves inline to an API key, bytes; larger files come from the web console. */
+const INLINE_DOWNLOAD_BYTES = 4 * 1024 * 1024;
 
 const PAGE_SIZE = 50;
 
 export type FileListing = { kind: 'noKey' } | { kind: 'unavailable' } | { kind: 'loaded'; files: ApiFile[]; hasMore: boolean };
 
-interface Page {
-  files: ApiFile[];
-  total: number | undefined;
-  /** How many the last read added. */
-  lastCount: number;
-}
-
 export class FileStore extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
-  private page: Promise<Page> | undefined;
-  private generation = 0;
+  private readonly pages = new PagedList<ApiFile>(
+    PAGE_SIZE,
+    async request => {
+      const page = await this.api.client().listFiles(request);
+      return { items: page.files ?? [], total: page.total };
+    },
+    file => file.id,
+  );
 
   constructor(
     private readonly api: ApiService,
@@ -34,8 +38,7 @@ export class FileStore extends Disposable {
   }
 
   refresh(): void {
-    this.generation++;
-    this.page = undefined;
+    this.pages.reset();
     this.changed.fire();
   }
 
@@ -44,18 +47,8 @@ export class FileStore extends Disposable {
     if (!(await this.keys.getApiKey())) return { kind: 'noKey' };
     const client = this.api.client();
     if (client.form === 'earlier') return { kind: 'unavailable' };
-    if (!this.page) {
-      const pending = client.listFiles({ limit: PAGE_SIZE, offset: 0 }).then(first => {
-        const files = first.files ?? [];
-        return { files, total: first.total, lastCount: files.length };
-      });
-      this.page = pending;
-      pending.catch(() => {
-        if (this.page === pending) this.page = undefined;
-      });
-    }
-    const page = await this.page;
-    return { kind: 'loaded', files: page.files, hasMore: hasMore(page) };
+    const { items, hasMore } = await this.pages.first();
+    return { kind: 'loaded', files: items, hasMore };
   }
 
   /** The files read so far (the first page read on demand). */
@@ -65,20 +58,12 @@ export class FileStore extends Disposable {
   }
 
   async loadMore(): Promise<void> {
-    const current = this.page && (await this.page.catch(() => undefined));
-    if (!current || !hasMore(current)) return;
-    const generation = this.generation;
-    const more = await this.api.client().listFiles({ limit: PAGE_SIZE, offset: current.files.length });
-    if (generation !== this.generation) return;
-    const known = new Set(current.files.map(f => f.id));
-    const fresh = (more.files ?? []).filter(f => !known.has(f.id));
-    this.page = Promise.resolve({ files: [...current.files, ...fresh], total: more.total, lastCount: fresh.length });
-    this.changed.fire();
+    if (await this.pages.more()) this.changed.fire();
   }
 
   async get(fileId: string): Promise<ApiFile> {
-    const page = this.page && (await this.page.catch(() => undefined));
-    return page?.files.find(f => f.id === fileId) ?? this.api.client().getFile(fileId);
+    const known = await this.pages.known();
+    return known?.items.find(f => f.id === fileId) ?? this.api.client().getFile(fileId);
   }
 
   async upload(source: UploadSource, options: UploadOptions = {}): Promise<ApiFile> {
@@ -91,7 +76,7 @@ export class FileStore extends Disposable {
   }
 
   /**
-   * The file's content as a bounded stream (see DownloadOptions). The service serves at most 4 MiB inline: a larger
+   * The file's content as a bounded stream (see DownloadOptions). The service serves INLINE_DOWNLOAD_BYTES inline: a larger
    * file is a UserFacingError that says so and where to get it.
    */
   async download(file: { id: string; filename?: string }, options: DownloadOptions = {}) {
@@ -99,18 +84,7 @@ export class FileStore extends Disposable {
       return await this.api.client().downloadFile(file.id, options);
     } catch (e) {
       if (errorKind(e) !== 'tooLarge') throw e;
-      throw new UserFacingError(
-        vscode.l10n.t(
-          '{0} is larger than the service lets an API key download (4 MiB at a time): download it from the web console.',
-          inert(file.filename ?? file.id),
-        ),
-      );
+      throw new UserFacingError(tooLargeToDownload(inert(file.filename ?? file.id), INLINE_DOWNLOAD_BYTES));
     }
   }
-}
-
-/** `total` when the service sends it; otherwise a full last page means there may be more. */
-function hasMore(page: Page): boolean {
-  if (page.lastCount === 0) return false;
-  return page.total !== undefined ? page.files.length < page.total : page.lastCount >= PAGE_SIZE;
 }

@@ -10,6 +10,7 @@ import type { KeyStore } from '../auth/keyStore';
 import { Disposable } from '../disposable';
 import { firstLine } from '../format';
 import type { TaskStore } from '../tasks/taskStore';
+import { PagedList } from './paging';
 
 const PAGE_SIZE = 20;
 
@@ -28,16 +29,25 @@ export function threadTitle(thread: Pick<Thread, 'id' | 'title' | 'user_input'>)
   return firstLine(thread.title, 60) || firstLine(thread.user_input, 60) || vscode.l10n.t('Thread {0}', thread.id);
 }
 
+/** When a finished run's messages are read again (the service saves them a moment after the completion), ms. */
+const SAVED_MESSAGES_RECHECK_MS = [1000, 4000];
+
 export class ThreadStore extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<ThreadChange>());
   readonly onDidChange = this.changed.event;
 
-  private page: Promise<{ threads: Thread[]; hasMore: boolean }> | undefined;
+  private readonly pages = new PagedList<Thread>(
+    PAGE_SIZE,
+    async request => {
+      const page = await this.api.client().listThreads(request);
+      return { items: page.conversations ?? [], hasMore: !!page.has_more };
+    },
+    thread => String(thread.id),
+  );
   private readonly messages = new Map<string, Promise<ThreadMessage[]>>();
   private readonly details = new Map<string, Thread>();
   /** Ids on the pages read so far, to tell a new thread from a listed one. */
   private readonly listed = new Set<string>();
-  private generation = 0;
 
   constructor(
     private readonly api: ApiService,
@@ -45,19 +55,34 @@ export class ThreadStore extends Disposable {
     tasks: TaskStore,
   ) {
     super();
-    // A run in a thread adds messages when it is sent and when it ends.
+    // A run in a thread adds messages when it is sent and when it ends. The service writes a finished run's
+    // messages just after it reports the task completed, so a finished run is read again a moment later.
     this._register(
       tasks.onDidChange(e => {
         const threadId = e.task.threadId;
-        if (threadId && (e.kind === 'finished' || e.kind === 'added')) this.refreshThread(threadId);
+        if (!threadId || (e.kind !== 'finished' && e.kind !== 'added')) return;
+        this.refreshThread(threadId);
+        if (e.kind === 'finished') this.refreshLater(threadId);
       }),
     );
+    this._register({ dispose: () => this.laterTimers.forEach(clearTimeout) });
+  }
+
+  private readonly laterTimers = new Set<NodeJS.Timeout>();
+
+  private refreshLater(threadId: string): void {
+    for (const ms of SAVED_MESSAGES_RECHECK_MS) {
+      const timer = setTimeout(() => {
+        this.laterTimers.delete(timer);
+        this.refreshThread(threadId);
+      }, ms);
+      this.laterTimers.add(timer);
+    }
   }
 
   /** Forgets everything read; the next read asks the service again. */
   refresh(): void {
-    this.generation++;
-    this.page = undefined;
+    this.pages.reset();
     this.messages.clear();
     this.details.clear();
     this.listed.clear();
@@ -77,17 +102,7 @@ export class ThreadStore extends Disposable {
     if (!(await this.keys.getApiKey())) return { kind: 'noKey' };
     const client = this.api.client();
     if (client.form === 'earlier') return { kind: 'unavailable' };
-    if (!this.page) {
-      const pending = client.listThreads({ limit: PAGE_SIZE, offset: 0 }).then(first => ({
-        threads: first.conversations ?? [],
-        hasMore: !!first.has_more,
-      }));
-      this.page = pending;
-      pending.catch(() => {
-        if (this.page === pending) this.page = undefined;
-      });
-    }
-    const { threads, hasMore } = await this.page;
+    const { items: threads, hasMore } = await this.pages.first();
     for (const t of threads) this.listed.add(String(t.id));
     return { kind: 'loaded', threads: threads.map(t => this.details.get(String(t.id)) ?? t), hasMore };
   }
@@ -99,16 +114,7 @@ export class ThreadStore extends Disposable {
   }
 
   async loadMore(): Promise<void> {
-    const current = this.page && (await this.page.catch(() => undefined));
-    if (!current?.hasMore) return;
-    const generation = this.generation;
-    const more = await this.api.client().listThreads({ limit: PAGE_SIZE, offset: current.threads.length });
-    if (generation !== this.generation) return;
-    const known = new Set(current.threads.map(t => String(t.id)));
-    const fresh = (more.conversations ?? []).filter(t => !known.has(String(t.id)));
-    // The live service ignores paging (always the newest 20): an answer with nothing new ends the list.
-    this.page = Promise.resolve({ threads: [...current.threads, ...fresh], hasMore: !!more.has_more && fresh.length > 0 });
-    this.changed.fire({});
+    if (await this.pages.more()) this.changed.fire({});
   }
 
   /** A thread's messages (agent status lines left out), read once until refreshed; also re-reads its title. */

@@ -1,6 +1,6 @@
 /**
- * Workspace files waiting to go with the next task. Checked when added (at most 5, each one the service
- * takes as an attachment, a confirmation for files that look like secrets). `plan()` decides what goes inline and what is uploaded;
+ * Workspace files waiting to go with the next task. Checked when added (at most LIMITS.maxAttachments, each
+ * one the service takes as an attachment; a confirmation for files that look like secrets). `plan()` decides what goes inline and what is uploaded;
  * the submission pipeline sends them.
  */
 import * as vscode from 'vscode';
@@ -11,6 +11,7 @@ import { looksBinary } from './code';
 import { inlineFiles } from './prompt';
 import { checkOutgoingFile } from './uploadCheck';
 import { UserFacingError } from '../errors';
+import { tooManyAttachments } from '../vocabulary';
 
 /** Text files up to this size may be inlined in the prompt instead of uploaded. */
 const INLINE_MAX_BYTES = 16 * 1024;
@@ -23,7 +24,7 @@ const SECRET_PATTERNS = [
   /^(credentials|secrets?)(\.[a-z]+)?$/i,
 ];
 
-export function looksLikeSecret(fileName: string): boolean {
+function looksLikeSecret(fileName: string): boolean {
   return SECRET_PATTERNS.some(p => p.test(fileName));
 }
 
@@ -59,14 +60,7 @@ export class AttachmentBasket extends Disposable {
   async add(uris: readonly vscode.Uri[]): Promise<number> {
     const fresh = uris.filter(u => !this.files.some(f => f.toString() === u.toString()));
     if (this.files.length + fresh.length > LIMITS.maxAttachments) {
-      throw new UserFacingError(
-        vscode.l10n.t(
-          'At most {0} files can go with a task: {1} attached already, {2} more chosen.',
-          LIMITS.maxAttachments,
-          this.files.length,
-          fresh.length,
-        ),
-      );
+      throw new UserFacingError(tooManyAttachments(this.files.length, fresh.length));
     }
     const accepted: vscode.Uri[] = [];
     for (const uri of fresh) {

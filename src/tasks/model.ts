@@ -1,5 +1,6 @@
 /** The tracked-task record and the pure rules about it. No vscode here: the poller is tested in plain Node. */
 import { isTerminalStatus } from '../api/status';
+import type { EndReason } from '../vocabulary';
 
 export interface SourceRef {
   /** The document's URI as a string. */
@@ -77,6 +78,8 @@ export interface ObservedState {
   error?: string | null;
   agentStatuses?: { agent_id?: string | number; status?: string; progress?: number | null }[] | null;
   pendingApproval?: { agentName?: string; permission?: string } | null;
+  /** Why the client ended the task (the poller has no words: the store words this when it is stored). */
+  reason?: EndReason;
 }
 
 export function agentsOf(state: ObservedState): AgentProgress[] | undefined {
@@ -102,23 +105,4 @@ function clamp01(n: number): number {
 export function titleFrom(instruction: string, max = 60): string {
   const line = instruction.trim().split(/\r?\n/)[0]?.trim() || 'Task';
   return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
-}
-
-/**
- * Why a task ended (failed, canceled) or what it waits for (approval). Never advice to run it again: a
- * paused task resumes by itself after approval, and a second run is a second paid task.
- */
-export function describeTerminal(state: ObservedState): string | undefined {
-  switch (state.status) {
-    case 'failed':
-      return state.error?.trim() || 'The task failed on the service.';
-    case 'canceled':
-      return state.error?.trim() || 'The task was canceled on the service.';
-    case 'awaiting_approval': {
-      const who = state.pendingApproval?.agentName ? ` (${state.pendingApproval.agentName})` : '';
-      return `The task is waiting for your approval${who}: approve it in the web console, and its result opens here when it completes.`;
-    }
-    default:
-      return undefined;
-  }
 }

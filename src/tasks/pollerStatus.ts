@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import { type Described, describeProblem } from '../errors';
+import { accessRefusedPause, keyRejectedPause, rateLimitPause, settingPause, unreachable } from '../vocabulary';
 import type { PollerEvent } from './poller';
 
 export class PollerStatus extends Disposable {
@@ -34,15 +35,7 @@ export class PollerStatus extends Disposable {
   handle(event: PollerEvent): void {
     switch (event.kind) {
       case 'rateLimited': {
-        const at = new Date(event.untilMs).toLocaleTimeString();
-        this.reason =
-          event.scope === 'monthly'
-            ? vscode.l10n.t('The monthly quota of this key is used up: polling stopped until {0}. Tasks are kept; a new key resumes at once.', at)
-            : event.scope === 'hourly'
-              ? vscode.l10n.t('The hourly rate limit is reached: polling resumes at {0}.', at)
-              : event.scope === 'capacity'
-                ? vscode.l10n.t('The service is at capacity: polling resumes at {0}.', at)
-                : vscode.l10n.t('Rate limited: polling resumes at {0}.', at);
+        this.reason = rateLimitPause(event.scope, event.untilMs);
         if (event.scope === 'monthly') this.reportOnce('monthly', 'rateLimit', this.reason);
         this.rateLimitedUntil = event.untilMs;
         clearTimeout(this.pauseTimer);
@@ -53,19 +46,19 @@ export class PollerStatus extends Disposable {
         break;
       }
       case 'authenticationFailed':
-        this.reason = vscode.l10n.t('Paused: the service rejected the API key.');
+        this.reason = keyRejectedPause();
         this.reportOnce('authentication', 'authentication', event.message);
         break;
       case 'configurationError':
-        this.reason = vscode.l10n.t('Paused: {0}', event.message);
+        this.reason = settingPause(event.message);
         this.reportOnce(`configuration:${event.message}`, 'configuration', event.message);
         break;
       case 'permissionDenied':
-        this.reason = vscode.l10n.t('The service refused access ({0}); retrying slowly.', event.message);
+        this.reason = accessRefusedPause(event.message);
         this.reportOnce(`permission:${event.message}`, 'permission', event.message);
         break;
       case 'connectionTrouble':
-        this.reason = vscode.l10n.t('Cannot reach the service ({0}); retrying. Nothing is lost.', event.message);
+        this.reason = unreachable(event.message, 'polling');
         break;
       case 'recovered':
         this.reason = undefined;

@@ -1,4 +1,5 @@
 /** Builds the prompt from an instruction and code. Pure: unit-tested in Node. */
+import { promptLength } from '../api/requests';
 
 export interface CodeContext {
   code: string;
@@ -23,6 +24,17 @@ const FENCE_LANGUAGE: Record<string, string> = {
   shellscript: 'sh',
 };
 
+/**
+ * The one fenced code block: a fence the code cannot close, the language as the info string (VS Code's
+ * language id, mapped where markdown knows it by another name), the code ending in a newline. No newline
+ * after the closing fence.
+ */
+export function fencedBlock(code: string, languageId?: string): string {
+  const fence = fenceFor(code);
+  const language = languageId ? (FENCE_LANGUAGE[languageId] ?? languageId) : '';
+  return `${fence}${language}\n${code.endsWith('\n') ? code : `${code}\n`}${fence}`;
+}
+
 export function describeLocation(context: Pick<CodeContext, 'label' | 'lines'>): string {
   if (!context.lines) return context.label;
   const { start, end } = context.lines;
@@ -30,10 +42,7 @@ export function describeLocation(context: Pick<CodeContext, 'label' | 'lines'>):
 }
 
 export function buildPrompt(instruction: string, context: CodeContext): string {
-  const fence = fenceFor(context.code);
-  const language = context.languageId ? (FENCE_LANGUAGE[context.languageId] ?? context.languageId) : '';
-  const code = context.code.endsWith('\n') ? context.code : `${context.code}\n`;
-  return `${instruction.trim()}\n\n${describeLocation(context)}:\n\n${fence}${language}\n${code}${fence}\n`;
+  return `${instruction.trim()}\n\n${describeLocation(context)}:\n\n${fencedBlock(context.code, context.languageId)}\n`;
 }
 
 /** The prompt when the code travels as an attachment instead of inline. */
@@ -41,13 +50,13 @@ export function buildAttachmentPrompt(instruction: string, context: Pick<CodeCon
   return `${instruction.trim()}\n\nThe code is attached as ${attachmentName} (from ${describeLocation(context)}).\n`;
 }
 
-/** Inlines small text files after the prompt, as long as the whole still fits `maxChars`. */
+/** Inlines small text files after the prompt, as long as the whole still fits `maxChars` (characters as the service counts them). */
 export function inlineFiles(prompt: string, files: { label: string; languageId?: string; text: string }[], maxChars: number): { prompt: string; inlined: string[] } {
   let out = prompt;
   const inlined: string[] = [];
   for (const file of files) {
-    const block = `\nAttached file ${file.label}:\n\n${fenceFor(file.text)}${file.languageId ?? ''}\n${file.text.endsWith('\n') ? file.text : `${file.text}\n`}${fenceFor(file.text)}\n`;
-    if ([...out].length + [...block].length > maxChars) continue;
+    const block = `\nAttached file ${file.label}:\n\n${fencedBlock(file.text, file.languageId)}\n`;
+    if (promptLength(out) + promptLength(block) > maxChars) continue;
     out += block;
     inlined.push(file.label);
   }

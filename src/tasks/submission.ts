@@ -10,8 +10,9 @@ import type { UploadSource } from '../api';
 import { LIMITS, promptLength } from '../api/requests';
 import type { ApiService, Client } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
-import { type Settings, readSettings } from '../config';
-import { Actions, UserFacingError, errorKind, inert, messageOf, submissionMayHaveArrived } from '../errors';
+import type { Config, Settings } from '../config';
+import { UserFacingError, errorKind, inert, messageOf, submissionMayHaveArrived } from '../errors';
+import { Actions, promptTooLong, tooManyUploads } from '../vocabulary';
 import type { Logger } from '../log';
 import type { AttachmentBasket, AttachmentPlan } from './attachments';
 import { type SourceRef, type TrackedTask, titleFrom } from './model';
@@ -45,13 +46,11 @@ interface Upload {
   source: UploadSource | { uri: vscode.Uri; filename: string };
 }
 
-/** The service's prompt limit, formatted for messages. */
-export const promptLimitText = () => LIMITS.promptMaxChars.toLocaleString('en-US');
-
 export class SubmissionPipeline {
   constructor(
     private readonly deps: {
       api: ApiService;
+      config: Pick<Config, 'settings' | 'problems'>;
       keys: KeyStore;
       store: TaskStore;
       poller: { wake(): void };
@@ -65,9 +64,9 @@ export class SubmissionPipeline {
    * layer's ConfigurationError for an address that cannot be used: callers check before asking anything.
    */
   settings(): Settings {
-    const { settings, problems } = readSettings();
+    const { settings, problems } = this.deps.config;
     if (problems.length) throw new UserFacingError(problems.join(' '), [Actions.openSettings()]);
-    this.deps.api.client(settings);
+    this.deps.api.client();
     return settings;
   }
 
@@ -86,7 +85,7 @@ export class SubmissionPipeline {
     const length = promptLength(plan.prompt);
     if (length > LIMITS.promptMaxChars) {
       // Checked before any upload: a prompt that cannot be sent must not cost a request.
-      if (attachedName) throw new UserFacingError(vscode.l10n.t('The instruction alone is over {0} characters: shorten it. Nothing was sent.', promptLimitText()));
+      if (attachedName) throw new UserFacingError(promptTooLong(length, 'instruction'));
       if (!request.code || inThread) return { kind: 'tooLong', length, canAttach: false };
       // Offer the attachment only when the service would take the code as one (an HTML or XML page it refuses).
       const refusal = attachmentRefusal(request.code, settings);
@@ -100,7 +99,7 @@ export class SubmissionPipeline {
       uploads.push({ name: attachedName, source: { data: new TextEncoder().encode(request.code.context.code), filename: attachedName } });
     }
     if (uploads.length > LIMITS.maxAttachments) {
-      throw new UserFacingError(vscode.l10n.t('At most {0} attachments can go with a task; remove one and try again.', LIMITS.maxAttachments));
+      throw new UserFacingError(tooManyUploads());
     }
     // Every upload is checked before the first is sent: one the service would refuse (at upload or at /run) stops them all.
     for (const upload of uploads) {
@@ -109,7 +108,7 @@ export class SubmissionPipeline {
       else await checkOutgoingFile('uri' in source ? source.uri : vscode.Uri.file(source.path), 'attachment', { modelId: settings.modelId });
     }
 
-    const client = api.client(settings);
+    const client = api.client();
     const attachmentIds: string[] = [];
     for (const upload of uploads) attachmentIds.push(await this.upload(client, upload, settings.modelId));
     const attachmentNames = [...plan.inlined, ...uploads.map(u => u.name)];

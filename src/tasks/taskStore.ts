@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { StateKeys } from '../constants';
 import { Disposable } from '../disposable';
-import { type ObservedState, type TrackedTask, agentsOf, describeTerminal, isFinished, meanProgress } from './model';
+import { endReason, serviceEndReason } from '../vocabulary';
+import { type ObservedState, type TrackedTask, agentsOf, isFinished, meanProgress } from './model';
 import type { PollerStore } from './poller';
 
 const PROGRESS_SAVE_MS = 1000;
@@ -105,19 +106,21 @@ export class TaskStore extends Disposable implements PollerStore {
     // Read again: the task may have been removed, stopped or finished (stream and poll) during the write.
     const task = this.tasks.get(taskId);
     if (!task || isFinished(task)) return;
+    // The service's words first, then the client's reason (as data from the poller), then a default.
+    const said = state.error?.trim() || (state.reason && endReason(state.reason));
     const next: TrackedTask = {
       ...task,
       status: state.status,
       progress: state.status === 'completed' ? 1 : task.progress,
       agents: agentsOf(state) ?? task.agents,
-      error: this.redact(state.error?.trim() || describeTerminal(state) || '') || undefined,
+      error: this.redact(said || serviceEndReason(state.status) || '') || undefined,
       resultChars: result?.length,
       finishedAt: Date.now(),
       updatedAt: Date.now(),
     };
     delete next.approval;
     if (state.status === 'completed' && result !== undefined) delete next.error;
-    if (state.status === 'completed' && result === undefined) next.error = state.error ? this.redact(state.error) : vscode.l10n.t('No result was returned.');
+    if (state.status === 'completed' && result === undefined) next.error = this.redact(said || endReason({ kind: 'noResult' }));
     this.tasks.set(taskId, next);
     this.changed.fire({ kind: 'finished', task: next });
     await this.save();

@@ -5,9 +5,10 @@
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
 import { Disposable } from '../disposable';
-import { readSettings } from '../config';
+import type { Config } from '../config';
 import { showResult } from '../documents/results';
-import { Actions, inert } from '../errors';
+import { inert } from '../errors';
+import { Actions, noReasonGiven } from '../vocabulary';
 import type { Logger } from '../log';
 import type { TrackedTask } from '../tasks/model';
 import type { TaskStore } from '../tasks/taskStore';
@@ -18,6 +19,7 @@ export class CompletionNotifier extends Disposable {
     private readonly store: TaskStore,
     private readonly ui: UserInterface,
     private readonly log: Logger,
+    private readonly config: Pick<Config, 'settings'>,
     /** The rendered result view; without it (or with resultView "markdown") results open as markdown. */
     private readonly resultView?: { show(task: TrackedTask, options?: { preserveFocus?: boolean }): Promise<unknown> },
   ) {
@@ -38,7 +40,7 @@ export class CompletionNotifier extends Disposable {
       if (!(await this.store.markNotified(task.id))) return;
       this.log.info(`task ${task.id} ${task.status}${task.error ? `: ${task.error}` : ''}`);
       if (task.status === 'completed' && !task.error) {
-        const { openResultOnCompletion, resultView } = readSettings().settings;
+        const { openResultOnCompletion, resultView } = this.config.settings;
         if (openResultOnCompletion) {
           if (this.resultView && resultView === 'rendered') await this.resultView.show(task, { preserveFocus: true });
           else await showResult(task, { preserveFocus: true, stillWanted: () => this.store.get(task.id) !== undefined });
@@ -54,7 +56,7 @@ export class CompletionNotifier extends Disposable {
         if (action === apply) await vscode.commands.executeCommand(Commands.applyToSource, task.id);
       } else {
         // The reason is server text: shown inert, never as a link or a command.
-        const reason = task.error ? inert(task.error) : vscode.l10n.t('no reason given.');
+        const reason = task.error ? inert(task.error) : noReasonGiven();
         const showLog = Actions.showLog();
         const action = await this.ui.error(
           task.status === 'completed'

@@ -6,13 +6,14 @@ import { fileDocumentUri } from '../documents/uris';
 import { Disposable } from '../disposable';
 import { formatBytes } from '../format';
 import type { FileStore } from '../stores/fileStore';
-import { type ThreadNoticeNode, errorNotice } from './threadsTree';
+import { notOnEarlierForm } from '../vocabulary';
+import { type LoadMoreNode, type NoticeNode, errorNotice, loadMoreItem, notice, noticeItem, textTooltip } from './treeNodes';
 
 export interface FileNode {
   readonly kind: 'file';
   readonly file: ApiFile;
 }
-export type FilesTreeNode = FileNode | ThreadNoticeNode | { readonly kind: 'loadMore' };
+export type FilesTreeNode = FileNode | NoticeNode | LoadMoreNode;
 
 export class FilesTreeProvider extends Disposable implements vscode.TreeDataProvider<FilesTreeNode> {
   private readonly changed = this._register(new vscode.EventEmitter<FilesTreeNode | undefined>());
@@ -28,9 +29,7 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
     try {
       const list = await this.store.list();
       if (list.kind === 'noKey') return []; // the welcome content offers "Set API Key"
-      if (list.kind === 'unavailable') {
-        return [{ kind: 'notice', label: vscode.l10n.t('Files are not available on the earlier API form (…/api/developer)'), icon: 'info' }];
-      }
+      if (list.kind === 'unavailable') return [notice(notOnEarlierForm('files'))];
       const nodes: FilesTreeNode[] = list.files.map(file => ({ kind: 'file', file }));
       return list.hasMore ? [...nodes, { kind: 'loadMore' }] : nodes;
     } catch (e) {
@@ -39,20 +38,8 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
   }
 
   getTreeItem(element: FilesTreeNode): vscode.TreeItem {
-    if (element.kind === 'loadMore') {
-      const item = new vscode.TreeItem(vscode.l10n.t('Load more…'));
-      item.iconPath = new vscode.ThemeIcon('ellipsis');
-      item.command = { command: Commands.loadMoreFiles, title: vscode.l10n.t('Load More') };
-      item.contextValue = 'loadMore';
-      return item;
-    }
-    if (element.kind === 'notice') {
-      const item = new vscode.TreeItem(element.label);
-      item.iconPath = new vscode.ThemeIcon(element.icon);
-      item.tooltip = element.detail;
-      item.command = element.command;
-      return item;
-    }
+    if (element.kind === 'loadMore') return loadMoreItem(Commands.loadMoreFiles);
+    if (element.kind === 'notice') return noticeItem(element);
     const { file } = element;
     const item = new vscode.TreeItem(file.filename);
     item.id = `file:${file.id}`;
@@ -60,22 +47,13 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
     item.resourceUri = fileDocumentUri(file);
     item.iconPath = vscode.ThemeIcon.File;
     item.description = file.bytes !== undefined ? formatBytes(file.bytes) : undefined;
-    const md = new vscode.MarkdownString();
-    md.appendMarkdown('**');
-    md.appendText(file.filename);
-    md.appendMarkdown('**\n\n');
-    const lines = [
+    item.tooltip = textTooltip(file.filename, [
       file.bytes !== undefined ? vscode.l10n.t('Size: {0} ({1} bytes)', formatBytes(file.bytes), file.bytes.toLocaleString()) : '',
       file.created_at !== undefined ? vscode.l10n.t('Uploaded: {0}', new Date(file.created_at * 1000).toLocaleString()) : '',
       file.purpose ? vscode.l10n.t('Purpose: {0}', file.purpose) : '',
       file.mime_type ? vscode.l10n.t('Type: {0}', file.mime_type) : '',
       vscode.l10n.t('Id: {0}', file.id),
-    ];
-    for (const line of lines.filter(Boolean)) {
-      md.appendText(line);
-      md.appendMarkdown('  \n');
-    }
-    item.tooltip = md;
+    ]);
     item.contextValue = 'file';
     return item;
   }

@@ -121,7 +121,7 @@ const FORWARDED = {
 } as const;
 
 /** Tells reruns apart: the title and the time it was sent. */
-export function titleOf(task: Pick<TrackedTask, 'title' | 'submittedAt'>): string {
+function titleOf(task: Pick<TrackedTask, 'title' | 'submittedAt'>): string {
   const time = new Date(task.submittedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
   return `${task.title} · ${time}`;
 }
@@ -135,7 +135,7 @@ function sourceText(task: TrackedTask): string | undefined {
 }
 
 /** The whole page. Pure apart from l10n: its output is checked by the tests. */
-export function renderResultHtml(task: TrackedTask, result: string | undefined, cspSource: string, nonce: string): string {
+function renderResultHtml(task: TrackedTask, result: string | undefined, cspSource: string, nonce: string): string {
   const csp = `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'none'; font-src ${cspSource}`;
   const t = (s: string) => escapeHtml(s);
   const running = !isFinished(task);

@@ -3,7 +3,7 @@
  * and bind only their own refresh and load-more commands; every action lives in commands/.
  */
 import * as vscode from 'vscode';
-import { affects, readSettings } from '../config';
+import type { Config } from '../config';
 import { Commands, ContextKeys, Views } from '../constants';
 import type { FileStore } from '../stores/fileStore';
 import type { ThreadStore } from '../stores/threadStore';
@@ -25,8 +25,8 @@ export interface Sidebar extends vscode.Disposable {
   };
 }
 
-export function createSidebar(d: { store: TaskStore; threads: ThreadStore; files: FileStore; basket: AttachmentBasket }): Sidebar {
-  const tasks = new TasksTreeProvider(d.store, undefined, d.basket);
+export function createSidebar(d: { store: TaskStore; threads: ThreadStore; files: FileStore; basket: AttachmentBasket; config: Config }): Sidebar {
+  const tasks = new TasksTreeProvider(d.store, d.config, d.basket);
   const threads = new ThreadsTreeProvider(d.threads);
   const files = new FilesTreeProvider(d.files);
   const views = {
@@ -38,7 +38,7 @@ export function createSidebar(d: { store: TaskStore; threads: ThreadStore; files
   const renderTasksChrome = () => {
     views.tasks.badge = runningBadge(d.store);
     const attached = d.basket.count;
-    const model = readSettings().settings.modelId;
+    const model = d.config.settings.modelId;
     views.tasks.description =
       [
         model ? vscode.l10n.t('model: {0}', model) : undefined,
@@ -62,7 +62,7 @@ export function createSidebar(d: { store: TaskStore; threads: ThreadStore; files
     views.files,
     d.store.onDidChange(e => e.kind !== 'progress' && renderTasksChrome()),
     d.basket.onDidChange(onAttachmentsChanged),
-    vscode.workspace.onDidChangeConfiguration(e => affects(e, 'modelId') && renderTasksChrome()),
+    d.config.onDidChange(change => change.affects('modelId') && renderTasksChrome()),
     vscode.commands.registerCommand(Commands.refreshTasks, () => tasks.refresh()),
     vscode.commands.registerCommand(Commands.refreshThreads, () => d.threads.refresh()),
     vscode.commands.registerCommand(Commands.loadMoreThreads, () => d.threads.loadMore().catch(() => d.threads.refresh())),

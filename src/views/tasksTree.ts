@@ -7,8 +7,9 @@ import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval } from '../tasks/model';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
-import { affects, readSettings } from '../config';
+import type { Config } from '../config';
 import { formatDuration } from '../format';
+import { textTooltip } from './treeNodes';
 
 export interface TaskNode {
   readonly kind: 'task';
@@ -43,7 +44,7 @@ export interface AttachmentList {
 const ATTACHMENTS_NODE: AttachmentsNode = { kind: 'attachments' };
 
 /** The contextValue's status part, for menus: `task.<status>[.stopped][.source]`. */
-export function statusKey(task: Pick<TrackedTask, 'status'>): string {
+function statusKey(task: Pick<TrackedTask, 'status'>): string {
   return isFinished(task) ? task.status : 'running';
 }
 
@@ -59,23 +60,19 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   private readonly changed = this._register(new vscode.EventEmitter<TasksTreeNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private readonly nodes = new Map<string, TaskNode>();
-  /** Read once, again when it changes: items render on every progress event. */
-  private resultView = readSettings().settings.resultView;
 
   constructor(
     private readonly store: TaskStore,
-    private readonly workspaceFolders: () => readonly string[] = () => (vscode.workspace.workspaceFolders ?? []).map(f => f.uri.toString()),
+    private readonly config: Pick<Config, 'settings' | 'onDidChange'>,
     private readonly attachments?: AttachmentList,
+    private readonly workspaceFolders: () => readonly string[] = () => (vscode.workspace.workspaceFolders ?? []).map(f => f.uri.toString()),
   ) {
     super();
     this._register(store.onDidChange(e => this.onStoreChange(e)));
     if (attachments) this._register(attachments.onDidChange(() => this.refresh()));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()));
-    this._register(
-      vscode.workspace.onDidChangeConfiguration(e => {
-        if (affects(e, 'resultView')) this.resultView = readSettings().settings.resultView;
-      }),
-    );
+    // A running task opens the result view only when results render there.
+    this._register(config.onDidChange(change => change.affects('resultView') && this.refresh()));
   }
 
   refresh(): void {
@@ -151,7 +148,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     item.tooltip = tooltipOf(task);
     item.contextValue = `task.${statusKey(task)}${task.trackingStopped ? '.stopped' : ''}${task.source ? '.source' : ''}`;
     item.accessibilityInformation = { label: `${task.title}, ${task.status.replace('_', ' ')}, ${elapsed}` };
-    if (task.status === 'completed' || (running && this.resultView === 'rendered')) {
+    if (task.status === 'completed' || (running && this.config.settings.resultView === 'rendered')) {
       item.command = { command: Commands.openResult, title: vscode.l10n.t('Open Result'), arguments: [task.id] };
     }
     return item;
@@ -186,27 +183,23 @@ function agentItem(agent: AgentProgress): vscode.TreeItem {
 }
 
 function tooltipOf(task: TrackedTask): vscode.MarkdownString {
-  const md = new vscode.MarkdownString('', true);
-  md.appendMarkdown('**');
-  md.appendText(task.title);
-  md.appendMarkdown('**\n\n');
-  const lines: string[] = [
-    vscode.l10n.t('Status: {0}', task.status.replace('_', ' ')),
-    vscode.l10n.t('Sent: {0}', new Date(task.submittedAt).toLocaleString()),
-    task.finishedAt
-      ? vscode.l10n.t('Took: {0}', formatDuration(task.finishedAt - task.submittedAt))
-      : vscode.l10n.t('Running for: {0}', formatDuration(Date.now() - task.submittedAt)),
-    task.modelId ? vscode.l10n.t('Model: {0}', task.modelId) : vscode.l10n.t('Model: service default'),
-    task.agentCount ? vscode.l10n.t('Agents: {0}', task.agentCount) : '',
-    task.source ? sourceLine(task.source) : '',
-    task.threadId ? vscode.l10n.t('Thread: {0}', task.threadId) : '',
-    task.attachmentNames?.length ? vscode.l10n.t('Attached: {0}', task.attachmentNames.join(', ')) : '',
-    vscode.l10n.t('Id: {0}', task.id),
-  ];
-  for (const line of lines.filter(Boolean)) {
-    md.appendText(line);
-    md.appendMarkdown('  \n');
-  }
+  const md = textTooltip(
+    task.title,
+    [
+      vscode.l10n.t('Status: {0}', task.status.replace('_', ' ')),
+      vscode.l10n.t('Sent: {0}', new Date(task.submittedAt).toLocaleString()),
+      task.finishedAt
+        ? vscode.l10n.t('Took: {0}', formatDuration(task.finishedAt - task.submittedAt))
+        : vscode.l10n.t('Running for: {0}', formatDuration(Date.now() - task.submittedAt)),
+      task.modelId ? vscode.l10n.t('Model: {0}', task.modelId) : vscode.l10n.t('Model: service default'),
+      task.agentCount ? vscode.l10n.t('Agents: {0}', task.agentCount) : '',
+      task.source ? sourceLine(task.source) : '',
+      task.threadId ? vscode.l10n.t('Thread: {0}', task.threadId) : '',
+      task.attachmentNames?.length ? vscode.l10n.t('Attached: {0}', task.attachmentNames.join(', ')) : '',
+      vscode.l10n.t('Id: {0}', task.id),
+    ],
+    true,
+  );
   if (task.agents?.length) {
     md.appendMarkdown('\n');
     for (const agent of task.agents) {

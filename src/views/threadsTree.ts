@@ -7,11 +7,10 @@ import type { ThreadMessage, Thread } from '../api';
 import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import { roleIcon, roleName } from '../documents/transcripts';
-import { describeForView } from '../errors';
 import { firstLine, formatWhen } from '../format';
 import { type ThreadStore, threadTitle } from '../stores/threadStore';
-
-const earlierFormNotice = () => vscode.l10n.t('Threads are not available on the earlier API form (…/api/developer)');
+import { notOnEarlierForm } from '../vocabulary';
+import { type LoadMoreNode, type NoticeNode, errorNotice, loadMoreItem, notice, noticeItem, textTooltip } from './treeNodes';
 
 export interface ThreadNode {
   readonly kind: 'thread';
@@ -23,17 +22,7 @@ export interface MessageNode {
   readonly message: ThreadMessage;
   readonly index: number;
 }
-export interface ThreadNoticeNode {
-  readonly kind: 'notice';
-  readonly label: string;
-  readonly detail?: string;
-  readonly icon: string;
-  readonly command?: vscode.Command;
-}
-export interface LoadMoreNode {
-  readonly kind: 'loadMore';
-}
-export type ThreadsTreeNode = ThreadNode | MessageNode | ThreadNoticeNode | LoadMoreNode;
+export type ThreadsTreeNode = ThreadNode | MessageNode | NoticeNode | LoadMoreNode;
 
 export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataProvider<ThreadsTreeNode> {
   private readonly changed = this._register(new vscode.EventEmitter<ThreadsTreeNode | undefined>());
@@ -62,7 +51,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         element.thread = fresh;
         this.changed.fire(element);
       }
-      if (!messages.length) return [{ kind: 'notice', label: vscode.l10n.t('No messages yet'), icon: 'info' }];
+      if (!messages.length) return [notice(vscode.l10n.t('No messages yet'))];
       return messages.map((message, index) => ({ kind: 'message', threadId: id, message, index }));
     } catch (e) {
       return [errorNotice(vscode.l10n.t('Could not load the messages'), e)];
@@ -77,11 +66,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         item.id = `thread:${thread.id}`;
         item.iconPath = new vscode.ThemeIcon('comment-discussion');
         item.description = thread.timestamp ? formatWhen(new Date(thread.timestamp)) : undefined;
-        const md = new vscode.MarkdownString();
-        md.appendMarkdown('**');
-        md.appendText(threadTitle(thread));
-        md.appendMarkdown('**\n\n');
-        md.appendText(
+        item.tooltip = textTooltip(threadTitle(thread), [
           [
             vscode.l10n.t('Thread {0}', thread.id),
             thread.timestamp && vscode.l10n.t('Started {0}', new Date(thread.timestamp).toLocaleString()),
@@ -89,8 +74,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
           ]
             .filter(Boolean)
             .join(' · '),
-        );
-        item.tooltip = md;
+        ]);
         item.contextValue = 'thread';
         return item;
       }
@@ -108,21 +92,10 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         item.command = { command: Commands.openTranscript, title: vscode.l10n.t('Open Transcript'), arguments: [element.threadId] };
         return item;
       }
-      case 'notice': {
-        const item = new vscode.TreeItem(element.label);
-        item.iconPath = new vscode.ThemeIcon(element.icon);
-        item.tooltip = element.detail;
-        item.command = element.command;
-        item.contextValue = 'notice';
-        return item;
-      }
-      case 'loadMore': {
-        const item = new vscode.TreeItem(vscode.l10n.t('Load more…'));
-        item.iconPath = new vscode.ThemeIcon('ellipsis');
-        item.command = { command: Commands.loadMoreThreads, title: vscode.l10n.t('Load More') };
-        item.contextValue = 'loadMore';
-        return item;
-      }
+      case 'notice':
+        return noticeItem(element);
+      case 'loadMore':
+        return loadMoreItem(Commands.loadMoreThreads);
     }
   }
 
@@ -131,7 +104,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
       const list = await this.store.list();
       // No key: an empty tree, so the welcome content offers "Set API Key" and nothing is sent.
       if (list.kind === 'noKey') return [];
-      if (list.kind === 'unavailable') return [{ kind: 'notice', label: earlierFormNotice(), icon: 'info' }];
+      if (list.kind === 'unavailable') return [notice(notOnEarlierForm('threads'))];
       const nodes = list.threads.map(thread => {
         const node: ThreadNode = this.nodes.get(String(thread.id)) ?? { kind: 'thread', thread };
         node.thread = thread;
@@ -147,16 +120,5 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
 
 function escapeMd(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
-}
-
-export function errorNotice(what: string, error: unknown, retry?: string): ThreadNoticeNode {
-  const message = describeForView(error);
-  return {
-    kind: 'notice',
-    label: `${what}: ${message}`,
-    detail: retry ? `${message}\n\n${vscode.l10n.t('Click to try again.')}` : message,
-    icon: 'warning',
-    command: retry ? { command: retry, title: vscode.l10n.t('Retry') } : undefined,
-  };
 }
 

@@ -8,6 +8,7 @@ import type { Usage } from '../api';
 import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import { formatBytes } from '../format';
+import { Actions, keyNeeded } from '../vocabulary';
 import type { UsageData, UsageStore } from '../stores/usageStore';
 import { escapeHtml } from './markdown';
 import { nonce, webviewPage } from './webviewPage';
@@ -65,12 +66,12 @@ export class UsagePanel extends Disposable {
 const num = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleString('en-US'));
 
 /** The whole document; `data` undefined renders "Loading…". Pure, so its output can be checked. */
-export function renderUsageHtml(data: UsageData | undefined, cspSource: string, nonceValue: string): string {
+function renderUsageHtml(data: UsageData | undefined, cspSource: string, nonceValue: string): string {
   const csp = `default-src 'none'; style-src ${cspSource} 'nonce-${nonceValue}'; script-src 'nonce-${nonceValue}'; img-src ${cspSource} data:`;
   let body: string;
   if (!data) body = `<p class="muted">${escapeHtml(vscode.l10n.t('Loading…'))}</p>`;
   else if (data.needsKey) {
-    body = `<p class="error" role="alert">${escapeHtml(vscode.l10n.t('Set an API key to see your usage.'))}</p><p><button id="setKey">${escapeHtml(vscode.l10n.t('Set API Key'))}</button></p>`;
+    body = `<p class="error" role="alert">${escapeHtml(keyNeeded('usage'))}</p><p><button id="setKey">${escapeHtml(Actions.setApiKey())}</button></p>`;
   }
   else body = [usageSection(data), storageSection(data)].join('\n');
   return webviewPage({

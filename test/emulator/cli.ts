@@ -1,8 +1,8 @@
-// node out/test/emulator/cli.js [--port N] [--task-ms N] [--host 127.0.0.1] [--json] [--quiet] [--kinder]
-import { KINDER_OPTIONS, startEmulator } from './server';
+// node out/test/emulator/cli.js [--port N] [--task-ms N] [--host 127.0.0.1] [--plan P] [--json] [--quiet] [--kinder]
+import { KINDER_OPTIONS, PLANS, startEmulator, type Plan } from './server';
 
-function parseArgs(argv: string[]): { port: number; taskMs?: number; host: string; json: boolean; quiet: boolean; kinder: boolean } {
-  const args = { port: Number(process.env.EMULATOR_PORT ?? 0), taskMs: undefined as number | undefined, host: '127.0.0.1', json: false, quiet: false, kinder: false };
+function parseArgs(argv: string[]): { port: number; taskMs?: number; host: string; plan?: Plan; json: boolean; quiet: boolean; kinder: boolean } {
+  const args = { port: Number(process.env.EMULATOR_PORT ?? 0), taskMs: undefined as number | undefined, host: '127.0.0.1', plan: undefined as Plan | undefined, json: false, quiet: false, kinder: false };
   for (let i = 0; i < argv.length; i++) {
     const value = (): string => {
       const next = argv[++i];
@@ -21,6 +21,15 @@ function parseArgs(argv: string[]): { port: number; taskMs?: number; host: strin
       case '--host':
         args.host = value();
         break;
+      case '--plan': {
+        // The plan of every key (default 'unlimited', the emulator's own; see the README).
+        const plan = value();
+        if (!PLANS.includes(plan as Plan)) {
+          throw new Error(`--plan must be one of ${PLANS.join(', ')}`);
+        }
+        args.plan = plan as Plan;
+        break;
+      }
       case '--json':
         args.json = true;
         break;
@@ -51,6 +60,7 @@ async function main(): Promise<void> {
     port: args.port,
     host: args.host,
     taskDurationMs: args.taskMs,
+    defaultPlan: args.plan,
     quiet: args.quiet,
   });
   if (args.json) {

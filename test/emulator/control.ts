@@ -3,8 +3,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { faultFromJson } from './faults';
 import { parseJsonBody, readBody, sendJson, sendProblem } from './http';
+import { Access } from './access';
 import type { Store } from './state';
-import type { Emulator, TaskOverride } from './types';
+import { KEY_STATES, PLANS, type Emulator, type KeyState, type Plan, type TaskOverride } from './types';
 
 export async function handleControl(
   req: IncomingMessage,
@@ -32,7 +33,18 @@ export async function handleControl(
         faults: faultCount(),
         config: store.config,
         canceled: store.canceledCount,
-        rateLimit: store.rateLimit ?? null,
+        rateLimit: store.access.override ?? null,
+        clockOffsetMs: store.clock.offset,
+        now: store.now(),
+        keys: [...store.keys.values()].map((k) => ({
+          displayKey: k.key.length > 14 ? `${k.key.slice(0, 10)}...${k.key.slice(-4)}` : k.key,
+          userId: k.userId,
+          state: store.access.keyState(k.key),
+          plan: store.access.planOf(k.userId),
+          hourlyUse: store.access.hourlyUse(k.key, store.now()),
+          taskWindow: store.access.taskWindow(k.userId, store.now()),
+          storage: { usedBytes: store.usedBytes(k.userId), quotaBytes: store.quotaBytes(k.userId) },
+        })),
         tasks: emulator.tasks().map((t) => ({
           taskId: t.id,
           userId: t.userId,
@@ -47,6 +59,9 @@ export async function handleControl(
           prompt: t.prompt.length > 200 ? `${t.prompt.slice(0, 200)}…` : t.prompt,
           modelId: t.modelId,
           attachmentIds: t.attachmentIds,
+          conversationId: t.conversationId ?? null,
+          generatedFileIds: t.generatedFileIds,
+          budget: t.budget ?? null,
         })),
       });
       return;
@@ -74,9 +89,49 @@ export async function handleControl(
       const { limit, windowMs, reason } = body;
       const why = reason === 'monthly' || reason === 'capacity' || reason === 'hourly' ? reason : undefined;
       emulator.setRateLimit(
-        typeof limit === 'number' && typeof windowMs === 'number' ? { limit, windowMs, reason: why } : undefined,
+        typeof limit === 'number' ? { limit, windowMs: typeof windowMs === 'number' ? windowMs : undefined, reason: why } : undefined,
       );
-      sendJson(res, 200, { ok: true, rateLimit: store.rateLimit ?? null });
+      sendJson(res, 200, { ok: true, rateLimit: store.access.override ?? null, hourEndsAt: Access.hourEnd(store.now()) });
+      return;
+    }
+    case 'POST /__emulator/plan':
+    case 'POST /__emulator/key-state':
+    case 'POST /__emulator/storage': {
+      const key = body.key;
+      if (typeof key !== 'string' || !store.keys.has(key)) {
+        sendProblem(res, 422, 'Unknown "key"');
+        return;
+      }
+      if (route === 'POST /__emulator/plan') {
+        if (!PLANS.includes(body.plan as Plan)) {
+          sendProblem(res, 422, `"plan" must be one of ${PLANS.join(', ')}`);
+          return;
+        }
+        emulator.setPlan(key, body.plan as Plan);
+      } else if (route === 'POST /__emulator/key-state') {
+        if (!KEY_STATES.includes(body.state as KeyState)) {
+          sendProblem(res, 422, `"state" must be one of ${KEY_STATES.join(', ')}`);
+          return;
+        }
+        emulator.setKeyState(key, body.state as KeyState);
+      } else {
+        const { quotaBytes, usedBytes } = body;
+        if ((quotaBytes !== undefined && typeof quotaBytes !== 'number') || (usedBytes !== undefined && typeof usedBytes !== 'number')) {
+          sendProblem(res, 422, '"quotaBytes" and "usedBytes" must be numbers');
+          return;
+        }
+        emulator.setStorage(key, { quotaBytes: quotaBytes as number | undefined, usedBytes: usedBytes as number | undefined });
+      }
+      sendJson(res, 200, { ok: true });
+      return;
+    }
+    case 'POST /__emulator/clock': {
+      const advance = body.advanceMs;
+      if (typeof advance !== 'number' || !(advance >= 0)) {
+        sendProblem(res, 422, '"advanceMs" must be a number >= 0');
+        return;
+      }
+      sendJson(res, 200, { ok: true, offsetMs: emulator.advanceClock(advance), now: emulator.now() });
       return;
     }
     case 'POST /__emulator/config': {
@@ -85,7 +140,8 @@ export async function handleControl(
       for (const [name, value] of Object.entries(body)) {
         const current = (store.config as unknown as Record<string, unknown>)[name];
         const optionalNumber = name === 'autoApproveMs' || name === 'approvalResumeMs';
-        if (!(name in store.config) || (!optionalNumber && typeof value !== typeof current) || (optionalNumber && value !== null && typeof value !== 'number')) {
+        const badPlan = name === 'defaultPlan' && !PLANS.includes(value as Plan);
+        if (!(name in store.config) || badPlan || (!optionalNumber && typeof value !== typeof current) || (optionalNumber && value !== null && typeof value !== 'number')) {
           sendProblem(res, 422, `Unknown or mistyped config field "${name}"`);
           return;
         }
@@ -97,6 +153,7 @@ export async function handleControl(
       for (const [name, value] of Object.entries(changes)) {
         (store.config as unknown as Record<string, unknown>)[name] = value;
       }
+      store.access.defaultPlan = store.config.defaultPlan;
       sendJson(res, 200, { ok: true, config: store.config });
       return;
     }

@@ -80,7 +80,7 @@ const DEFAULT_DETAILS: Record<number, string> = {
   409: 'Conflict',
   413: 'Request entity too large',
   422: 'validation failed',
-  429: 'Rate limit exceeded: capacity reached, retry later',
+  429: 'Task execution capacity reached, retry later',
   500: 'Internal server error',
   502: 'Bad gateway',
   503: 'Service temporarily unavailable',

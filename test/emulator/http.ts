@@ -63,8 +63,8 @@ export function sendProblem(
 }
 
 /** The auth layer answers in its own `{status, detail}` shape, not RFC 7807. */
-export function sendAuthError(res: ServerResponse): void {
-  sendJson(res, 401, { status: 401, detail: 'Invalid or missing API key' });
+export function sendAuthError(res: ServerResponse, status = 401, detail = 'Invalid or missing API key', headers: Record<string, string> = {}): void {
+  sendJson(res, status, { status, detail }, headers);
 }
 
 export function isMultipart(req: IncomingMessage): boolean {
@@ -164,7 +164,7 @@ export function asciiContentDisposition(filename: string): string {
   return `attachment; filename=${safe === '' || safe === '.' ? 'file.bin' : safe}`;
 }
 
-/** What the live service accepts as an upload (after sniffing). */
+/** What the live service accepts as a file upload (after sniffing); generated files may also be Office, zip, HTML. */
 export const ALLOWED_UPLOAD_TYPES = [
   'text/plain',
   'application/json',
@@ -177,54 +177,3 @@ export const ALLOWED_UPLOAD_TYPES = [
   'text/csv',
   'text/markdown',
 ];
-
-const HTML_SIGNATURES = ['<!DOCTYPE HTML', '<HTML', '<HEAD', '<SCRIPT', '<IFRAME', '<H1', '<DIV', '<FONT', '<TABLE', '<A', '<STYLE', '<TITLE', '<B', '<BODY', '<BR', '<P', '<!--'];
-
-/**
- * Content sniffing over the first 512 bytes, in the manner of the WHATWG algorithm the live service uses: images,
- * PDF, archives and HTML/XML by signature, then text/plain when no byte is binary, else application/octet-stream.
- * JSON, CSV, Markdown and a bare `<svg` therefore sniff as text/plain.
- */
-export function sniffMimeType(bytes: Buffer): string {
-  const head = bytes.subarray(0, 512);
-  const starts = (sig: number[] | string, at = 0): boolean => {
-    const b = typeof sig === 'string' ? Buffer.from(sig, 'latin1') : Buffer.from(sig);
-    return head.length >= at + b.length && head.subarray(at, at + b.length).equals(b);
-  };
-  let ws = 0;
-  while (ws < head.length && [0x09, 0x0a, 0x0c, 0x0d, 0x20].includes(head[ws])) {
-    ws++;
-  }
-  const text = head.subarray(ws).toString('latin1').toUpperCase();
-  for (const sig of HTML_SIGNATURES) {
-    const next = text.charCodeAt(sig.length);
-    if (text.startsWith(sig) && (next === 0x20 || next === 0x3e)) {
-      return 'text/html';
-    }
-  }
-  if (text.startsWith('<?XML')) {
-    return 'text/xml';
-  }
-  if (starts('%PDF-')) return 'application/pdf';
-  if (starts('%!PS-Adobe-')) return 'application/postscript';
-  if (starts([0xfe, 0xff]) || starts([0xff, 0xfe]) || starts([0xef, 0xbb, 0xbf])) return 'text/plain';
-  if (starts('GIF87a') || starts('GIF89a')) return 'image/gif';
-  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
-  if (starts([0xff, 0xd8, 0xff])) return 'image/jpeg';
-  if (starts('BM')) return 'image/bmp';
-  if (starts('RIFF') && starts('WEBPVP', 8)) return 'image/webp';
-  if (starts([0x00, 0x00, 0x01, 0x00])) return 'image/x-icon';
-  if (starts('PK\x03\x04')) return 'application/zip';
-  if (starts([0x1f, 0x8b, 0x08])) return 'application/x-gzip';
-  if (starts('Rar!\x1a\x07')) return 'application/x-rar-compressed';
-  if (starts([0x00, 0x61, 0x73, 0x6d])) return 'application/wasm';
-  if (starts('OggS\x00')) return 'application/ogg';
-  if (starts('ID3')) return 'audio/mpeg';
-  if (starts('ftyp', 4)) return 'video/mp4';
-  for (const b of head) {
-    if (b <= 0x08 || b === 0x0b || (b >= 0x0e && b <= 0x1a) || (b >= 0x1c && b <= 0x1f)) {
-      return 'application/octet-stream';
-    }
-  }
-  return 'text/plain';
-}

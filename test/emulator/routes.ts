@@ -1,72 +1,66 @@
-// The emulated API: current Developer API, its earlier form, and the platform routes (models, attachments, SSE).
+// The Developer API (current form and its earlier form) and the dispatcher for every route; the engine's routes
+// are in engine.ts, the blob store in blob.ts.
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import { engineRoutes } from './engine';
 import {
   ALLOWED_UPLOAD_TYPES,
   ApiError,
   asciiContentDisposition,
   contentDisposition,
-  sniffMimeType,
-  isMultipart,
   resolveMimeType,
   sendJson,
   validationError,
   type ErrorDetail,
-  type ParsedBody,
 } from './http';
-import { MAX_UPLOAD_BYTES, parseMultipart } from './multipart';
-import { streamError, streamTask } from './sse';
+import { MAX_UPLOAD_BYTES } from './multipart';
+import { sniffMimeType } from './sniff';
 import {
   DEFAULT_AGENT_COUNT,
   DEFAULT_MODEL_ID,
-  MODELS,
+  MAX_INLINE_STATE_BYTES,
   TIERS,
   displayKey,
   iso,
   statusAt,
   taskStateJson,
   type KeyRecord,
+  type MessageRecord,
   type Store,
   type ThreadRecord,
   type Tier,
 } from './state';
+import {
+  checkAttachmentIds,
+  checkAttachmentTypes,
+  checkBoolean,
+  checkCapacity,
+  checkEntitlement,
+  checkModel,
+  checkPlanLimit,
+  checkPrompt,
+  escapeRe,
+  objectBody,
+  re,
+  readUpload,
+  resolveAttachments,
+  SEG,
+  unknownFields,
+  type Route,
+  type RouteContext,
+} from './submit';
 import type { StoredFile } from './types';
 import { CURRENT_BASE_PATH, LEGACY_BASE_PATH } from './types';
 
-export interface RouteContext {
-  req: IncomingMessage;
-  res: ServerResponse;
-  url: URL;
-  body: ParsedBody;
-  key: KeyRecord;
-  store: Store;
-  /** Origin of the main listener, for URLs the service hands out. */
-  origin: string;
-  /** Origin that plays the blob store of the direct upload flow (the other listener). */
-  blobOrigin: string;
-  onStreamOpen(): void;
-  onStreamClose(): void;
-}
-
-type Handler = (ctx: RouteContext, params: string[]) => void | Promise<void>;
-interface Route {
-  method: string;
-  pattern: RegExp;
-  handler: Handler;
-}
+export type { RouteContext } from './submit';
+export { BLOB_PATH_PREFIX, putBlob } from './blob';
 
 const MAX_PROMPT_CHARS = 10_000;
-const MAX_ATTACHMENTS = 5;
-const STORAGE_QUOTA_BYTES = 1024 * 1024 * 1024;
-const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
-export const BLOB_PATH_PREFIX = '/__blob/';
 const RUN_FIELDS = ['prompt', 'modelId', 'stream', 'options', 'attachment_ids'];
 const THREAD_RUN_FIELDS = ['prompt', 'modelId', 'stream'];
-const MODEL_IDS = MODELS.options.map((m) => m.id);
 
-const V1 = escape(CURRENT_BASE_PATH);
-const LEGACY = escape(LEGACY_BASE_PATH);
-const SEG = '([^/]+)';
+const V1 = escapeRe(CURRENT_BASE_PATH);
+const LEGACY = escapeRe(LEGACY_BASE_PATH);
 
 const routes: Route[] = [
   { method: 'POST', pattern: re(`${V1}/run`), handler: (c) => submitRun(c, false) },
@@ -94,19 +88,8 @@ const routes: Route[] = [
   { method: 'GET', pattern: re(`${LEGACY}/status/${SEG}`), handler: (c, [id]) => getStatus(c, id, true) },
   { method: 'GET', pattern: re(`${LEGACY}/results/${SEG}`), handler: (c, [id]) => getResults(c, id, true) },
 
-  { method: 'GET', pattern: re('/api/v1/models'), handler: (c) => sendJson(c.res, 200, MODELS) },
-  { method: 'POST', pattern: re('/api/v1/attachments/upload'), handler: uploadAttachment },
-  { method: 'GET', pattern: re(`/api/v1/stream/${SEG}`), handler: (c, [id]) => openStream(c, id) },
-  { method: 'POST', pattern: re(`/api/v1/tasks/${SEG}/cancel`), handler: (c, [id]) => cancelTask(c, id) },
+  ...engineRoutes,
 ];
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function re(source: string): RegExp {
-  return new RegExp(`^${source}/?$`);
-}
 
 export async function dispatch(ctx: RouteContext): Promise<void> {
   const pathname = ctx.url.pathname;
@@ -125,64 +108,6 @@ export async function dispatch(ctx: RouteContext): Promise<void> {
   // Whatever the answer, an unread upload must be drained so the client sees it.
   ctx.req.resume();
   throw pathMatched ? new ApiError(405, 'Method not allowed') : new ApiError(404, 'Not found');
-}
-
-// ---- body helpers ----
-
-/** The JSON object body; `optional` accepts an empty body as {}. */
-function objectBody(ctx: RouteContext, optional = false): Record<string, unknown> {
-  const body = ctx.body;
-  if (body.kind === 'none') {
-    if (optional) {
-      return {};
-    }
-    throw new ApiError(400, 'request body is required');
-  }
-  if (body.kind === 'invalid') {
-    throw new ApiError(400, `unable to parse body: ${body.message}`);
-  }
-  if (typeof body.value !== 'object' || body.value === null || Array.isArray(body.value)) {
-    throw validationError([{ location: 'body', message: 'expected object', value: body.value }]);
-  }
-  return body.value as Record<string, unknown>;
-}
-
-function unknownFields(body: Record<string, unknown>, allowed: string[]): ErrorDetail[] {
-  return Object.keys(body)
-    .filter((k) => !allowed.includes(k))
-    .map((k) => ({ location: `body.${k}`, message: 'unexpected property', value: body[k] }));
-}
-
-function checkPrompt(value: unknown, errors: ErrorDetail[], maxChars?: number): void {
-  const location = 'body.prompt';
-  if (value === undefined) {
-    errors.push({ location, message: 'expected required property prompt to be present', value: null });
-  } else if (typeof value !== 'string') {
-    errors.push({ location, message: 'expected string', value });
-  } else if (value.length === 0) {
-    errors.push({ location, message: 'expected length >= 1', value });
-  } else if (maxChars !== undefined && [...value].length > maxChars) {
-    errors.push({ location, message: `expected length <= ${maxChars}`, value: `${value.slice(0, 40)}…` });
-  }
-}
-
-function checkModel(value: unknown, location: string, errors: ErrorDetail[]): void {
-  if (value === undefined) {
-    return;
-  }
-  if (typeof value !== 'string') {
-    errors.push({ location, message: 'expected string', value });
-  } else if (value.length === 0) {
-    errors.push({ location, message: 'expected length >= 1', value });
-  } else if (!MODEL_IDS.includes(value)) {
-    errors.push({ location, message: `unknown model; expected one of ${MODEL_IDS.join(', ')}`, value });
-  }
-}
-
-function checkBoolean(body: Record<string, unknown>, field: string, errors: ErrorDetail[]): void {
-  if (body[field] !== undefined && typeof body[field] !== 'boolean') {
-    errors.push({ location: `body.${field}`, message: 'expected boolean', value: body[field] });
-  }
 }
 
 // ---- tasks ----
@@ -214,22 +139,7 @@ function submitRun(ctx: RouteContext, legacy: boolean): void {
       }
     }
   }
-
-  const ids = body.attachment_ids;
-  if (ids !== undefined && ids !== null) {
-    if (!Array.isArray(ids)) {
-      errors.push({ location: 'body.attachment_ids', message: 'expected array', value: ids });
-    } else {
-      if (ids.length > MAX_ATTACHMENTS) {
-        errors.push({ location: 'body.attachment_ids', message: `expected array length <= ${MAX_ATTACHMENTS}`, value: ids });
-      }
-      ids.forEach((id, i) => {
-        if (typeof id !== 'string') {
-          errors.push({ location: `body.attachment_ids[${i}]`, message: 'expected string', value: id });
-        }
-      });
-    }
-  }
+  checkAttachmentIds(body.attachment_ids, errors);
   if (!legacy && ctx.store.config.strictRunRequest) {
     errors.push(...unknownFields(body, RUN_FIELDS));
   }
@@ -237,16 +147,13 @@ function submitRun(ctx: RouteContext, legacy: boolean): void {
     throw validationError(errors);
   }
 
-  const attachmentIds = (ids ?? []) as string[];
-  for (const id of attachmentIds) {
-    const attachment = ctx.store.attachmentsById.get(id);
-    if (!attachment || attachment.userId !== ctx.key.userId) {
-      throw new ApiError(403, `Attachment ${id} is not accessible`);
-    }
-  }
-
   // The earlier form selects the model inside options; a top-level modelId is ignored there.
   const modelId = ((legacy ? options.modelId : body.modelId) as string | undefined) ?? DEFAULT_MODEL_ID;
+  checkPlanLimit(ctx);
+  const attachmentIds = resolveAttachments(ctx, (body.attachment_ids ?? []) as string[]);
+  checkEntitlement(ctx, modelId);
+  checkAttachmentTypes(ctx, attachmentIds);
+  checkCapacity(ctx);
   const task = ctx.store.createTask({
     userId: ctx.key.userId,
     apiKey: ctx.key.key,
@@ -263,7 +170,7 @@ function submitRun(ctx: RouteContext, legacy: boolean): void {
 function ownTask(ctx: RouteContext, id: string) {
   const task = ctx.store.findTask(id, ctx.key.userId);
   if (!task) {
-    throw new ApiError(404, `Task ${id} not found`);
+    throw new ApiError(404, 'Task not found');
   }
   return task;
 }
@@ -273,101 +180,61 @@ function sendRawJson(res: ServerResponse, json: string): void {
   res.end(json);
 }
 
+/** Over 3 MiB the state comes without its result, agent statuses and tool events; beyond even that, 413. */
 function getStatus(ctx: RouteContext, id: string, legacy: boolean): void {
-  sendRawJson(ctx.res, taskStateJson(ownTask(ctx, id), Date.now(), legacy));
+  const json = taskStateJson(ownTask(ctx, id), ctx.store.now(), legacy);
+  if (json === undefined) {
+    throw new ApiError(413, 'Task status is too large for inline retrieval');
+  }
+  sendRawJson(ctx.res, json);
 }
 
+/** `{taskId, status, result}` once completed; `{status}` alone for every other status. */
 function getResults(ctx: RouteContext, id: string, legacy: boolean): void {
   const task = ownTask(ctx, id);
-  const status = statusAt(task, Date.now());
-  switch (status) {
-    case 'processing':
-      sendJson(ctx.res, 200, { status });
-      return;
-    case 'completed':
-      if (task.resultTooLargeForResults) {
-        throw new ApiError(413, 'Task result is too large for inline retrieval');
-      }
-      sendJson(ctx.res, 200, { taskId: task.id, status, result: task.result });
-      return;
-    case 'failed':
-      sendJson(ctx.res, 200, { taskId: task.id, status, error: task.error });
-      return;
-    default:
-      if (legacy) {
-        const error = status === 'canceled' ? 'Task was canceled' : 'Task is awaiting approval in the web console';
-        sendJson(ctx.res, 200, { taskId: task.id, status: 'failed', error });
-      } else {
-        sendJson(ctx.res, 200, { taskId: task.id, status });
-      }
-  }
-}
-
-function openStream(ctx: RouteContext, id: string): void {
-  const config = ctx.store.config;
-  if (!config.streamEnabled) {
-    throw new ApiError(404, 'Streaming is not enabled');
-  }
-  if (config.streamFormat === 'typed') {
-    // Live: 200 and one error event for a task that is unknown, expired or another user's.
-    const any = ctx.store.tasksById.get(id);
-    if (!any || ctx.store.findTask(id, any.userId) === undefined) {
-      streamError(ctx.res, 'Task not found');
-      return;
-    }
-    if (any.userId !== ctx.key.userId) {
-      streamError(ctx.res, 'Unauthorized');
-      return;
-    }
-  }
-  const task = ownTask(ctx, id);
-  ctx.onStreamOpen();
-  streamTask(ctx.res, task, ctx.store, { format: config.streamFormat, pulseIntervalMs: config.pulseIntervalMs }, ctx.onStreamClose);
-}
-
-/**
- * POST /api/v1/tasks/{id}/cancel (engine, takes the key): a running or paused task becomes canceled; a finished one
- * is answered unchanged. The answer is the engine's RunResponse `{task_id, status, result?, conversation_id?}`.
- */
-function cancelTask(ctx: RouteContext, id: string): void {
-  const task = ctx.store.tasksById.get(id);
-  if (!task || ctx.store.findTask(id, task.userId) === undefined) {
-    throw new ApiError(404, 'Task not found');
-  }
-  if (task.userId !== ctx.key.userId) {
-    throw new ApiError(403, 'Unauthorized');
-  }
-  const now = Date.now();
-  ctx.store.cancel(task, now);
-  const status = statusAt(task, now);
-  const body: Record<string, unknown> = { task_id: task.id, status };
+  const status = statusAt(task, ctx.store.now());
   if (status === 'completed') {
-    body.result = task.result;
+    if (task.resultTooLargeForResults) {
+      throw new ApiError(413, 'Task result is too large for inline retrieval');
+    }
+    sendJson(ctx.res, 200, { taskId: task.id, status, result: task.result });
+    return;
   }
-  if (task.threadId !== undefined) {
-    body.conversation_id = task.threadId;
+  if (!legacy) {
+    sendJson(ctx.res, 200, { status });
+    return;
   }
-  sendJson(ctx.res, 200, body);
+  // The earlier form (emulator only) knows processing|completed|failed and gives a failure's reason.
+  if (status === 'processing') {
+    sendJson(ctx.res, 200, { status });
+  } else if (status === 'failed') {
+    sendJson(ctx.res, 200, { taskId: task.id, status, error: task.error });
+  } else {
+    const error = status === 'canceled' ? 'Task was canceled' : 'Task is awaiting approval in the web console';
+    sendJson(ctx.res, 200, { taskId: task.id, status: 'failed', error });
+  }
 }
 
 // ---- threads ----
 
+function lastAnswer(thread: ThreadRecord): MessageRecord | undefined {
+  return [...thread.messages].reverse().find((m) => m.role === 'assistant' && m.error === undefined);
+}
+
 function threadJson(ctx: RouteContext, thread: ThreadRecord): Record<string, unknown> {
-  ctx.store.settleThread(thread);
   const last = thread.lastTaskId ? ctx.store.tasksById.get(thread.lastTaskId) : undefined;
-  const firstPrompt = thread.messages.find((m) => m.role === 'user')?.content;
-  const lastAnswer = [...thread.messages].reverse().find((m) => m.role === 'assistant' && m.error === undefined);
+  const answer = lastAnswer(thread);
   return {
     id: thread.id,
     timestamp: iso(thread.createdAt),
-    user_input: thread.title ?? firstPrompt ?? '',
-    result: lastAnswer?.content ?? '',
-    execution_time: lastAnswer ? Math.round(lastAnswer.elapsedSeconds ?? 0) : 0,
+    user_input: thread.userInput,
+    result: answer?.content ?? '',
+    execution_time: answer ? Math.round(answer.elapsedSeconds ?? 0) : 0,
     model: last?.modelId ?? DEFAULT_MODEL_ID,
     agent_count: last?.agentCount ?? DEFAULT_AGENT_COUNT,
-    sources: [],
-    agentStatuses: [],
-    toolEvents: [],
+    sources: answer?.sources ?? [],
+    agentStatuses: answer?.agentStatuses ?? [],
+    toolEvents: answer?.toolEvents ?? [],
   };
 }
 
@@ -377,7 +244,7 @@ function ownThread(ctx: RouteContext, rawId: string): ThreadRecord {
   }
   const thread = ctx.store.findThread(Number(rawId), ctx.key.userId);
   if (!thread) {
-    throw new ApiError(404, `Thread ${rawId} not found`);
+    throw new ApiError(404, 'Thread not found');
   }
   return thread;
 }
@@ -438,7 +305,7 @@ function createThread(ctx: RouteContext): void {
   if (errors.length > 0) {
     throw validationError(errors);
   }
-  const title = typeof body.title === 'string' && body.title !== '' ? body.title : undefined;
+  const title = typeof body.title === 'string' ? body.title : '';
   sendJson(ctx.res, 200, threadJson(ctx, ctx.store.createThread(ctx.key.userId, title)));
 }
 
@@ -446,32 +313,59 @@ function getThread(ctx: RouteContext, id: string): void {
   sendJson(ctx.res, 200, threadJson(ctx, ownThread(ctx, id)));
 }
 
+function messageJson(m: MessageRecord): Record<string, unknown> {
+  const json: Record<string, unknown> = {
+    id: m.id,
+    message_id: m.messageId,
+    thread_id: m.threadId,
+    role: m.role,
+    content: m.content,
+    is_agent_status: false,
+  };
+  if (m.elapsedSeconds !== undefined) {
+    json.elapsed_seconds = m.elapsedSeconds;
+  }
+  json.created_at = iso(m.createdAt);
+  if (m.error !== undefined) {
+    json.error = m.error;
+  }
+  if (m.sources && m.sources.length > 0) {
+    json.sources = m.sources;
+  }
+  if (m.toolEvents && m.toolEvents.length > 0) {
+    json.tool_events = m.toolEvents;
+  }
+  if (m.agentStatuses && m.agentStatuses.length > 0) {
+    json.agent_statuses = m.agentStatuses;
+  }
+  json.updated_at = iso(m.createdAt);
+  json.rating = 0;
+  return json;
+}
+
+/**
+ * The transcript, oldest first. Over 3 MiB the newest messages are left out (and `truncated: true`, which is
+ * otherwise absent) until it fits; the service's 413 for a transcript that cannot fit at all is unreachable,
+ * since an empty list always fits.
+ */
 function getMessages(ctx: RouteContext, id: string): void {
-  const thread = ctx.store.settleThread(ownThread(ctx, id));
-  const messages = thread.messages.map((m) => {
-    const json: Record<string, unknown> = {
-      id: m.id,
-      message_id: m.messageId,
-      thread_id: m.threadId,
-      role: m.role,
-      content: m.content,
-      is_agent_status: false,
-      rating: 0,
-      created_at: iso(m.createdAt),
-    };
-    if (m.elapsedSeconds !== undefined) {
-      json.elapsed_seconds = m.elapsedSeconds;
-    }
-    if (m.error !== undefined) {
-      json.error = m.error;
-    }
-    return json;
-  });
-  sendJson(ctx.res, 200, { messages, truncated: false });
+  const thread = ownThread(ctx, id);
+  const messages = thread.messages.map(messageJson);
+  const sizes = messages.map((m) => Buffer.byteLength(JSON.stringify(m)));
+  const envelope = Buffer.byteLength(JSON.stringify({ messages: [], truncated: true }));
+  let total = envelope + sizes.reduce((n, s) => n + s, 0) + Math.max(0, sizes.length - 1);
+  let kept = messages.length;
+  while (kept > 0 && total > MAX_INLINE_STATE_BYTES) {
+    kept--;
+    total -= sizes[kept] + (kept > 0 ? 1 : 0);
+  }
+  if (total > MAX_INLINE_STATE_BYTES) {
+    throw new ApiError(413, 'Thread messages are too large for inline retrieval');
+  }
+  sendJson(ctx.res, 200, kept < messages.length ? { messages: messages.slice(0, kept), truncated: true } : { messages });
 }
 
 function runInThread(ctx: RouteContext, id: string): void {
-  const thread = ownThread(ctx, id);
   const body = objectBody(ctx);
   const errors: ErrorDetail[] = [];
   checkPrompt(body.prompt, errors);
@@ -483,20 +377,22 @@ function runInThread(ctx: RouteContext, id: string): void {
   if (errors.length > 0) {
     throw validationError(errors);
   }
-  const prompt = body.prompt as string;
+  checkPlanLimit(ctx);
+  const thread = ownThread(ctx, id);
+  const modelId = (body.modelId as string | undefined) ?? DEFAULT_MODEL_ID;
+  checkEntitlement(ctx, modelId);
+  checkCapacity(ctx);
   const task = ctx.store.createTask({
     userId: ctx.key.userId,
     apiKey: ctx.key.key,
     source: 'threadRun',
     threadId: thread.id,
-    prompt,
-    modelId: (body.modelId as string | undefined) ?? DEFAULT_MODEL_ID,
+    prompt: body.prompt as string,
+    modelId,
     options: {},
     body,
     attachmentIds: [],
   });
-  ctx.store.addMessage(thread, { role: 'user', content: prompt, createdAt: task.createdAt });
-  thread.pending.push(task.id);
   thread.lastTaskId = task.id;
   sendJson(ctx.res, 200, { taskId: task.id, status: 'processing', threadId: String(thread.id) });
 }
@@ -518,7 +414,7 @@ function fileJson(f: StoredFile): Record<string, unknown> {
 function ownFile(ctx: RouteContext, id: string): StoredFile {
   const file = ctx.store.findFile(id, ctx.key.userId);
   if (!file) {
-    throw new ApiError(404, `File ${id} not found`);
+    throw new ApiError(404, 'File not found');
   }
   return file;
 }
@@ -529,18 +425,6 @@ function listFiles(ctx: RouteContext): void {
     .filter((f) => f.userId === ctx.key.userId)
     .sort((a, b) => b.createdAt - a.createdAt);
   sendJson(ctx.res, 200, { files: all.slice(offset, offset + limit).map(fileJson), total: all.length, limit, offset });
-}
-
-async function readUpload(ctx: RouteContext, maxBytes = MAX_UPLOAD_BYTES, tooLarge?: () => ApiError) {
-  if (!isMultipart(ctx.req)) {
-    ctx.req.resume();
-    throw new ApiError(415, 'Content-Type must be multipart/form-data');
-  }
-  const form = await parseMultipart(ctx.req, 'file', maxBytes, tooLarge);
-  if (!form.file) {
-    throw validationError([{ location: 'body.file', message: 'expected required property file to be present', value: null }]);
-  }
-  return { ...form, file: form.file };
 }
 
 /** Live: the type comes from the bytes; empty is 400, anything outside the allowed list 415. */
@@ -559,17 +443,21 @@ function checkedUploadType(ctx: RouteContext, bytes: Buffer, declared: string): 
 }
 
 const fileTooLarge = (): ApiError => new ApiError(400, `File exceeds maximum size of ${MAX_UPLOAD_BYTES} bytes`);
+const quotaExceeded = (): ApiError => new ApiError(403, 'Storage quota exceeded');
 
 async function uploadFile(ctx: RouteContext): Promise<void> {
   const form = await readUpload(ctx, MAX_UPLOAD_BYTES, ctx.store.config.sniffUploads ? fileTooLarge : undefined);
   const mimeType = checkedUploadType(ctx, form.file.bytes, form.file.mimeType);
+  if (!ctx.store.reserveStorage(ctx.key.userId, form.file.bytes.length)) {
+    throw quotaExceeded();
+  }
   const file = ctx.store.addFile({
     userId: ctx.key.userId,
     filename: form.file.filename,
     bytes: form.file.bytes,
     purpose: form.fields.purpose || 'assistants',
     mime_type: mimeType,
-    createdAt: Date.now(),
+    createdAt: ctx.store.now(),
   });
   sendJson(ctx.res, 200, fileJson(file));
 }
@@ -613,23 +501,32 @@ function requireStrings(body: Record<string, unknown>, required: string[], optio
   }
 }
 
+/** Reserves 10 MB of the user's storage for 15 minutes (403 "Storage quota exceeded" when it does not fit). */
 function createUploadToken(ctx: RouteContext): void {
   const body = objectBody(ctx);
   requireStrings(body, ['filename'], ['mime_type', 'purpose']);
+  const filename = (body.filename as string).trim();
+  if (filename === '') {
+    throw new ApiError(400, 'filename is required');
+  }
   // Live: the declared type (default application/octet-stream) must be an allowed upload type.
   const declared = ((body.mime_type as string | undefined) ?? '').trim() || 'application/octet-stream';
   if (ctx.store.config.sniffUploads && !ALLOWED_UPLOAD_TYPES.includes(declared)) {
     throw new ApiError(415, `Unsupported file type: ${declared}`);
   }
+  ctx.store.releaseExpiredReservations(ctx.key.userId);
   const token = ctx.store.issueUploadToken({
     userId: ctx.key.userId,
-    filename: body.filename as string,
+    filename,
     mimeType: body.mime_type as string | undefined,
     purpose: body.purpose as string | undefined,
   });
+  if (!token) {
+    throw quotaExceeded();
+  }
   sendJson(ctx.res, 200, {
     file_id: token.fileId,
-    upload_url: `${ctx.blobOrigin}${BLOB_PATH_PREFIX}${token.pathname}`,
+    upload_url: `${ctx.blobOrigin}/__blob/${token.pathname}`,
     upload_token: token.token,
     pathname: token.pathname,
     expires_at: Math.floor(token.expiresAt / 1000),
@@ -638,45 +535,14 @@ function createUploadToken(ctx: RouteContext): void {
 }
 
 /**
- * The blob store's PUT of the direct flow: no API key, the upload token as `Authorization: Bearer`. Answers like
- * the blob store `{url, downloadUrl, pathname, contentType, contentDisposition}`.
+ * Creates the file from the blob at exactly `pathname` (live): 404 "Uploaded blob not found" when the store
+ * holds nothing there (no PUT, or the store renamed it). The kinder `sniffUploads: false` also accepts none.
  */
-export async function putBlob(req: IncomingMessage, res: ServerResponse, store: Store, pathname: string, blobOrigin: string): Promise<void> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size <= MAX_UPLOAD_BYTES * 2) {
-      chunks.push(chunk as Buffer);
-    }
-  }
-  const auth = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
-  const token = store.uploadTokenFor(pathname);
-  if (!token || auth === undefined || auth !== token.token || Date.now() > token.expiresAt) {
-    sendJson(res, 403, { error: { code: 'forbidden', message: 'Access denied, please provide a valid token for this resource.' } });
-    return;
-  }
-  if (size > MAX_UPLOAD_BYTES * 2) {
-    sendJson(res, 400, { error: { code: 'file_too_large', message: 'File is too large.' } });
-    return;
-  }
-  store.blobs.set(pathname, Buffer.concat(chunks));
-  const filename = pathname.split('/').pop() ?? 'file';
-  sendJson(res, 200, {
-    url: `${blobOrigin}${BLOB_PATH_PREFIX}${pathname}`,
-    downloadUrl: `${blobOrigin}${BLOB_PATH_PREFIX}${pathname}?download=1`,
-    pathname,
-    contentType: req.headers['content-type'] ?? 'application/octet-stream',
-    contentDisposition: `attachment; filename="${filename}"`,
-  });
-}
-
-/** Creates the file from the bytes PUT to the blob store (live); kinder `sniffUploads: false` also accepts none. */
 function completeUpload(ctx: RouteContext): void {
   const body = objectBody(ctx);
   requireStrings(body, ['file_id', 'pathname', 'filename'], ['mime_type', 'purpose']);
   const fileId = (body.file_id as string).trim();
-  const pathname = (body.pathname as string).trim().replace(/^\//, '');
+  const pathname = (body.pathname as string).trim().replace(/^https?:\/\/[^/]+/, '').replace(/^\/(__blob\/)?/, '');
   if (!pathname.startsWith(`developer-files/u${ctx.key.userId}/${fileId}/`)) {
     throw new ApiError(403, 'Invalid upload pathname');
   }
@@ -685,68 +551,51 @@ function completeUpload(ctx: RouteContext): void {
   }
   const token = ctx.store.takeUploadToken(fileId, ctx.key.userId, pathname);
   if (!token) {
+    ctx.store.releaseExpiredReservations(ctx.key.userId);
     throw new ApiError(403, 'Invalid or expired upload reservation');
   }
   const live = ctx.store.config.sniffUploads;
-  const bytes = ctx.store.blobs.get(pathname);
+  const blob = ctx.store.blobs.get(pathname);
   ctx.store.blobs.delete(pathname);
-  if (bytes === undefined && live) {
+  if (blob === undefined && live) {
     throw new ApiError(404, 'Uploaded blob not found');
   }
-  const content = bytes ?? Buffer.alloc(0);
+  const content = blob?.bytes ?? Buffer.alloc(0);
   if (live && content.length > MAX_UPLOAD_BYTES) {
     throw fileTooLarge();
   }
-  const filename = body.filename as string;
+  const filename = (body.filename as string).trim();
   const declared = (body.mime_type as string | undefined) ?? token.mimeType ?? resolveMimeType(undefined, filename);
   const file = ctx.store.addFile({
     id: token.fileId,
     userId: ctx.key.userId,
     filename,
     bytes: content,
-    purpose: ((body.purpose as string | undefined) ?? '').trim() || token.purpose || 'assistants',
+    purpose: ((body.purpose as string | undefined) ?? '').trim() || 'assistants',
     mime_type: checkedUploadType(ctx, content, declared),
-    createdAt: Date.now(),
+    createdAt: ctx.store.now(),
   });
   sendJson(ctx.res, 200, fileJson(file));
 }
 
+/** Used and quota bytes; files by category (images, files the agents generated, the rest) and pending uploads. */
 function storageSummary(ctx: RouteContext): void {
   const userId = ctx.key.userId;
   const files = [...ctx.store.filesById.values()].filter((f) => f.userId === userId);
-  const attachments = [...ctx.store.attachmentsById.values()].filter((a) => a.userId === userId);
-  const fileBytes = files.reduce((n, f) => n + f.bytes.length, 0);
-  const attachmentBytes = attachments.reduce((n, a) => n + a.size, 0);
-  sendJson(ctx.res, 200, {
-    usedBytes: fileBytes + attachmentBytes,
-    quotaBytes: STORAGE_QUOTA_BYTES,
-    categories: [
-      { id: 'files', label: 'Files', bytes: fileBytes, count: files.length },
-      { id: 'attachments', label: 'Attachments', bytes: attachmentBytes, count: attachments.length },
-    ],
+  const category = (f: StoredFile): string => (f.taskId !== undefined ? 'generated_artifacts' : f.mime_type.startsWith('image/') ? 'images' : 'files');
+  const categories: Record<string, unknown>[] = [
+    { id: 'files', label: 'Files' },
+    { id: 'images', label: 'Images' },
+    { id: 'generated_artifacts', label: 'Generated artifacts' },
+  ].map((c) => {
+    const of = files.filter((f) => category(f) === c.id);
+    return { ...c, bytes: of.reduce((n, f) => n + f.bytes.length, 0), count: of.length };
   });
-}
-
-async function uploadAttachment(ctx: RouteContext): Promise<void> {
-  // The engine takes 20 MB; the type is sniffed (then refined by the name) but not refused.
-  const live = ctx.store.config.sniffUploads;
-  const form = await readUpload(ctx, live ? MAX_ATTACHMENT_BYTES : MAX_UPLOAD_BYTES, () =>
-    live ? new ApiError(400, 'File too large') : new ApiError(413, 'File exceeds the 10 MB limit'),
-  );
-  let mimeType = form.file.mimeType;
-  if (live) {
-    const sniffed = sniffMimeType(form.file.bytes);
-    mimeType = sniffed === 'text/plain' || sniffed === 'application/octet-stream' ? resolveMimeType(sniffed, form.file.filename) : sniffed;
+  const pending = ctx.store.usedBytes(userId) - ctx.store.fileBytes(userId);
+  if (pending > 0) {
+    categories.push({ id: 'pending_uploads', label: 'Pending uploads', bytes: pending, count: 0 });
   }
-  const attachment = ctx.store.addAttachment({
-    userId: ctx.key.userId,
-    filename: form.file.filename,
-    size: form.file.bytes.length,
-    mime_type: mimeType,
-    bytes: form.file.bytes,
-    createdAt: Date.now(),
-  });
-  sendJson(ctx.res, 200, { id: attachment.id, mime_type: attachment.mime_type, size: attachment.size });
+  sendJson(ctx.res, 200, { usedBytes: ctx.store.usedBytes(userId), quotaBytes: ctx.store.quotaBytes(userId), categories });
 }
 
 // ---- keys ----
@@ -786,7 +635,7 @@ function createKey(ctx: RouteContext): void {
     throw validationError([{ location: 'body.tier', message: 'expected one of STARTER, PRO, ENTERPRISE', value: tier }]);
   }
   const key = `tfai_${randomBytes(16).toString('hex')}`;
-  const record = ctx.store.addKey(key, ctx.key.userId, tier as Tier, Date.now(), false);
+  const record = ctx.store.addKey(key, ctx.key.userId, tier as Tier, ctx.store.now(), false);
   sendJson(ctx.res, 200, {
     message: 'API key created successfully',
     apiKey: key,
@@ -805,6 +654,7 @@ function revokeKey(ctx: RouteContext): void {
   if (!record) {
     throw new ApiError(404, `API key ${String(body.keyId)} not found`);
   }
-  record.revokedAt = Date.now();
+  record.revokedAt = ctx.store.now();
   sendJson(ctx.res, 200, { message: 'API key revoked successfully' });
 }
+

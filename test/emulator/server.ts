@@ -2,11 +2,13 @@
 // vscode or the extension's sources.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { KEY_STATE_REFUSALS } from './access';
+import { BLOB_PATH_PREFIX, putBlob } from './blob';
 import { handleControl } from './control';
 import { applyFault, FaultList } from './faults';
 import { ApiError, isMultipart, parseJsonBody, readBody, sendAuthError, sendJson, sendProblem, type ParsedBody } from './http';
-import { BLOB_PATH_PREFIX, dispatch, putBlob } from './routes';
-import { Store } from './state';
+import { dispatch } from './routes';
+import { Store, TIERS } from './state';
 import {
   CURRENT_BASE_PATH,
   DEMO_API_KEY,
@@ -20,13 +22,6 @@ import {
 } from './types';
 
 export * from './types';
-
-/** 429 details of the live service, by the rate-limit control's `reason`. */
-const RATE_LIMIT_DETAILS = {
-  hourly: 'Rate limit exceeded: hourly request limit reached for this API key',
-  monthly: 'Monthly quota exceeded for this API key',
-  capacity: 'Service capacity reached, retry later',
-} as const;
 
 /** Start options → run-time config; every default is the live service's behaviour. */
 export function configFrom(options: EmulatorOptions): EmulatorConfig {
@@ -48,12 +43,26 @@ export function configFrom(options: EmulatorOptions): EmulatorConfig {
     sniffUploads: options.sniffUploads ?? true,
     taskTtlMs: options.taskTtlMs ?? 60 * 60 * 1000,
     utf8DownloadNames: options.utf8DownloadNames ?? false,
+    keepAliveIntervalMs: options.keepAliveIntervalMs ?? 55_000,
+    streamCutMs: options.streamCutMs ?? 800_000,
+    attachmentTtlMs: options.attachmentTtlMs ?? 10 * 60 * 1000,
+    attachmentUploadsPerMinute: options.attachmentUploadsPerMinute ?? 30,
+    storageQuotaBytes: options.storageQuotaBytes ?? 40 * 1024 * 1024 * 1024,
+    conversationDelayMs: options.conversationDelayMs ?? 250,
+    blobRandomSuffix: options.blobRandomSuffix ?? true,
+    defaultPlan: options.defaultPlan ?? 'unlimited',
   };
 }
 
-/** Engine routes (stream, task control, attachments) are not behind the platform's body limit. */
-function isEngineRoute(pathname: string): boolean {
-  return /^\/api\/v1\/(stream|tasks|attachments)\//.test(pathname);
+/**
+ * Which auth layer a route sits behind: the Developer API answers a missing or wrong key with 401 "Invalid or
+ * missing API key"; the engine with 401 "Unauthorized" (problem+json, or `{status, detail}` from the stream).
+ */
+function routeKind(pathname: string): 'developer' | 'engine' | 'stream' {
+  if (pathname.startsWith('/api/v1/stream/')) {
+    return 'stream';
+  }
+  return /^\/api\/v1\/(tasks|attachments)\//.test(pathname) || /^\/api\/v1\/run\/?$/.test(pathname) ? 'engine' : 'developer';
 }
 
 /** What the hosting platform answers for a request body over 4,500,000 bytes. */
@@ -72,7 +81,7 @@ type Listener = 'main' | 'other';
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const host = options.host ?? '127.0.0.1';
   const apiKeys = options.apiKeys ?? [DEMO_API_KEY, SECOND_API_KEY];
-  const store = new Store(apiKeys, configFrom(options));
+  const store = new Store(apiKeys, configFrom(options), options.plans);
   const faults = new FaultList();
   const requests: RecordedRequest[] = [];
   const otherOriginRequests: RecordedRequest[] = [];
@@ -107,7 +116,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       method: req.method ?? 'GET',
       path: url.pathname + url.search,
       headers: { ...req.headers },
-      startedAt: Date.now(),
+      startedAt: store.now(),
     };
     (listener === 'main' ? requests : otherOriginRequests).push(record);
     openResponses.add(res);
@@ -117,7 +126,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     res.on('close', () => {
       openResponses.delete(res);
       stats.inFlight--;
-      record.endedAt = Date.now();
+      record.endedAt = store.now();
       if (res.headersSent) {
         record.status = res.statusCode;
       }
@@ -160,10 +169,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return;
     }
 
-    // The platform refuses large request bodies before the service sees them (the engine routes are exempt).
+    // The platform refuses large request bodies before the service (or the engine) sees them.
     const bodyLimit = store.config.bodyLimitBytes;
     const declaredLength = Number(req.headers['content-length'] ?? NaN);
-    if (bodyLimit > 0 && !isEngineRoute(url.pathname) && declaredLength > bodyLimit) {
+    if (bodyLimit > 0 && declaredLength > bodyLimit) {
       await drain(req);
       sendPayloadTooLarge(res);
       return;
@@ -177,7 +186,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       if (raw === undefined) {
         throw new ApiError(413, 'Request body too large');
       }
-      if (bodyLimit > 0 && !isEngineRoute(url.pathname) && raw.length > bodyLimit) {
+      if (bodyLimit > 0 && raw.length > bodyLimit) {
         sendPayloadTooLarge(res);
         return;
       }
@@ -201,32 +210,42 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
     const rawKey = req.headers['x-api-key'];
     const key = store.authenticate(Array.isArray(rawKey) ? rawKey[0] : rawKey);
-    if (!key) {
+    const refuse = async (send: () => void): Promise<void> => {
       if (multipart) {
         await drain(req);
       }
-      sendAuthError(res);
+      send();
+    };
+    if (!key) {
+      const kind = routeKind(url.pathname);
+      await refuse(() =>
+        kind === 'developer' ? sendAuthError(res) : kind === 'stream' ? sendAuthError(res, 401, 'Unauthorized') : sendProblem(res, 401, 'Unauthorized'),
+      );
       return;
     }
-    const now = Date.now();
-    const rate = store.checkRateLimit(key, now);
-    if (rate) {
-      // Live: no Retry-After and no X-RateLimit-* (kinder: `rateLimitHeaders`).
-      const headers = store.config.rateLimitHeaders;
-      if (headers) {
-        res.setHeader('x-ratelimit-limit', String(rate.limit));
-        res.setHeader('x-ratelimit-remaining', String(rate.remaining));
-        res.setHeader('x-ratelimit-reset', String(rate.reset));
-      }
-      if (rate.limited) {
-        if (multipart) {
-          await drain(req);
-        }
-        sendJson(res, 429, { status: 429, detail: RATE_LIMIT_DETAILS[store.rateLimit?.reason ?? 'hourly'] }, headers ? { 'retry-after': String(rate.retryAfterSeconds) } : {});
-        return;
-      }
+    const state = store.access.keyState(key.key);
+    if (state !== 'active') {
+      const refusal = KEY_STATE_REFUSALS[state];
+      await refuse(() => sendAuthError(res, refusal.status, refusal.detail));
+      return;
+    }
+    const now = store.now();
+    // The key quota: requests per clock hour per key, per month per user; a refused request uses none.
+    const quota = store.access.consume(
+      { key: key.key, userId: key.userId, hourlyLimit: TIERS[key.tier].hourly, monthlyQuota: TIERS[key.tier].monthly },
+      now,
+      store.config.rateLimitHeaders,
+    );
+    if (quota.refusal) {
+      const refusal = quota.refusal;
+      await refuse(() => sendAuthError(res, refusal.status, refusal.detail, refusal.headers));
+      return;
+    }
+    for (const [name, value] of Object.entries(quota.headers)) {
+      res.setHeader(name, value);
     }
     store.recordUse(key, now);
+    store.settle(now);
 
     await dispatch({
       req,
@@ -294,8 +313,31 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     clearFaults: () => faults.clear(),
     setNextTask: (o) => store.queueOverride(o),
     setRateLimit: (r) => {
-      store.rateLimit = r;
+      store.access.override = r;
+      store.access.resetCounters();
     },
+    setPlan: (k, plan) => {
+      const record = store.keys.get(k);
+      if (!record) {
+        throw new Error('Unknown key');
+      }
+      store.access.userPlans.set(record.userId, plan);
+    },
+    setKeyState: (k, state) => {
+      if (!store.keys.has(k)) {
+        throw new Error('Unknown key');
+      }
+      store.access.keyStates.set(k, state);
+    },
+    setStorage: (k, s) => {
+      const record = store.keys.get(k);
+      if (!record) {
+        throw new Error('Unknown key');
+      }
+      store.setStorage(record.userId, s);
+    },
+    advanceClock: (ms) => store.clock.advance(ms),
+    now: () => store.now(),
     setStreamEnabled: (on) => {
       store.config.streamEnabled = on;
     },
@@ -308,6 +350,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           (store.config as unknown as Record<string, unknown>)[name] = value;
         }
       }
+      store.access.defaultPlan = store.config.defaultPlan;
       return { ...store.config };
     },
     approve: (id) => {
@@ -318,11 +361,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return store.snapshot(t);
     },
     task: (id) => {
+      store.settle();
       const t = store.tasksById.get(id);
       return t && store.snapshot(t);
     },
-    tasks: () => [...store.tasksById.values()].map((t) => store.snapshot(t)),
-    files: () => [...store.filesById.values()],
+    tasks: () => {
+      store.settle();
+      return [...store.tasksById.values()].map((t) => store.snapshot(t));
+    },
+    files: () => {
+      store.settle();
+      return [...store.filesById.values()];
+    },
     attachments: () => [...store.attachmentsById.values()],
     stop: stopListening,
     async start() {

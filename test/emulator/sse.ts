@@ -1,16 +1,20 @@
 // Server-Sent Events for GET /api/v1/stream/:taskId. Live format (default): typed events — `start`, `progress`
-// on each change, `pulse` after `pulseIntervalMs` without one, then `complete` or `error` and the end.
-// Kinder format (`streamFormat: 'taskState'`): one `data:` TaskState per progress step, the final one exactly
-// at the end (own timer, no coarse tick), then the response ends.
+// on each change, `pulse {reason:'unchanged-progress'}` after `pulseIntervalMs` without one, `pulse
+// {reason:'keep-alive'}` every `keepAliveIntervalMs` regardless, then `complete` or `error` and the end; the
+// platform cuts the stream after `streamCutMs` without a terminal event. Kinder format (`streamFormat:
+// 'taskState'`): one `data:` TaskState per progress step, the final one exactly at the end, then the end.
 import type { ServerResponse } from 'node:http';
-import { isFinal, nextChange, statusAt, streamEvent, taskStateJson, type Store, type TaskRecord } from './state';
+import { isFinal, nextChange, statusAt, streamEvent, taskState, taskStateJson, type Store, type TaskRecord } from './state';
 import type { StreamFormat } from './types';
 
-const KEEP_ALIVE_MS = 15_000;
+const COMMENT_KEEP_ALIVE_MS = 15_000;
 
 export interface StreamOptions {
   format: StreamFormat;
   pulseIntervalMs: number;
+  keepAliveIntervalMs: number;
+  /** 0 = never cut. */
+  cutMs: number;
 }
 
 function openEventStream(res: ServerResponse): void {
@@ -31,26 +35,50 @@ export function streamError(res: ServerResponse, message: string): void {
 
 export function streamTask(res: ServerResponse, task: TaskRecord, store: Store, options: StreamOptions, onClose: () => void): void {
   openEventStream(res);
+  const clock = store.clock;
+  const typed = options.format === 'typed';
 
-  let timer: NodeJS.Timeout | undefined;
+  let cancelNext: (() => void) | undefined;
   let pulse: NodeJS.Timeout | undefined;
-  const keepAlive = options.format === 'taskState' ? setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS) : undefined;
+  let keepAlive: NodeJS.Timeout | undefined;
+  const commentKeepAlive = typed ? undefined : setInterval(() => res.write(': keep-alive\n\n'), COMMENT_KEEP_ALIVE_MS);
   const unwatch = store.watch(task.id, () => {
-    clearTimeout(timer);
+    cancelNext?.();
     send();
   });
+  // The platform ends the function (and the stream) after its maximum duration, mid-task or not.
+  const cancelCut = options.cutMs > 0 ? clock.at(clock.now() + options.cutMs, () => end()) : undefined;
   let ended = false;
   const cleanup = (): void => {
     ended = true;
-    clearTimeout(timer);
+    cancelNext?.();
+    cancelCut?.();
     clearTimeout(pulse);
     clearInterval(keepAlive);
+    clearInterval(commentKeepAlive);
     unwatch();
+  };
+  const end = (): void => {
+    if (!ended) {
+      cleanup();
+      res.end();
+    }
   };
   res.on('close', () => {
     cleanup();
     onClose();
   });
+
+  const write = (event: Record<string, unknown>): void => {
+    res.write(`data: ${JSON.stringify(event)}\n\n`);
+  };
+  if (typed && options.keepAliveIntervalMs > 0) {
+    keepAlive = setInterval(() => {
+      if (!ended) {
+        write({ type: 'pulse', reason: 'keep-alive' });
+      }
+    }, options.keepAliveIntervalMs);
+  }
 
   let lastData: string | undefined;
   let started = false;
@@ -58,7 +86,7 @@ export function streamTask(res: ServerResponse, task: TaskRecord, store: Store, 
     clearTimeout(pulse);
     pulse = setTimeout(() => {
       if (!ended) {
-        res.write(`data: ${JSON.stringify({ type: 'pulse', reason: 'unchanged-progress' })}\n\n`);
+        write({ type: 'pulse', reason: 'unchanged-progress' });
         armPulse();
       }
     }, Math.max(1, options.pulseIntervalMs));
@@ -68,13 +96,15 @@ export function streamTask(res: ServerResponse, task: TaskRecord, store: Store, 
     if (ended) {
       return;
     }
-    const now = Date.now();
+    const now = clock.now();
+    store.settle(now);
     const status = statusAt(task, now);
-    if (options.format === 'taskState') {
-      res.write(`data: ${taskStateJson(task, now)}\n\n`);
+    if (!typed) {
+      res.write(`data: ${taskStateJson(task, now) ?? JSON.stringify({ taskId: task.id, status })}\n\n`);
     } else {
       if (!started && status === 'processing') {
-        res.write(`data: ${JSON.stringify({ type: 'start', model_id: task.modelId, agent_count: task.agentCount })}\n\n`);
+        const agents = taskState(task, now).agentStatuses as unknown[];
+        write({ type: 'start', model_id: task.modelId, agent_count: agents.length });
       }
       started = true;
       const data = JSON.stringify(streamEvent(task, now));
@@ -84,19 +114,14 @@ export function streamTask(res: ServerResponse, task: TaskRecord, store: Store, 
         armPulse();
       }
     }
-    if (isFinal(status) || (options.format === 'taskState' && status !== 'processing')) {
-      cleanup();
-      res.end();
+    if (isFinal(status) || (!typed && status !== 'processing')) {
+      end();
       return;
     }
     const at = nextChange(task, now);
     if (at !== undefined) {
-      waitUntil(at);
+      cancelNext = clock.at(at, send);
     }
-  };
-  // Timers may fire a millisecond early; re-arm instead of sending a state that did not change yet.
-  const waitUntil = (at: number): void => {
-    timer = setTimeout(() => (Date.now() >= at ? send() : waitUntil(at)), Math.max(1, at - Date.now()));
   };
 
   send();

@@ -1,12 +1,16 @@
 // All in-memory state of the emulated service. Task progress is derived from the clock when read, so there
-// is no per-task loop and a stopped/restarted emulator keeps consistent tasks.
+// is no per-task loop and a stopped/restarted emulator keeps consistent tasks. What a finished piece of work
+// leaves behind (a generated file, the thread a completed task is saved to) is written by `settle`, which every
+// request runs first: the same observable history as timers, without timers to clean up.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Access } from './access';
+import { Clock } from './clock';
 import { parseDirective, synthesizeResult } from './synth';
+import { consumedUsd, planWork, PLANNING_SHARE, type TaskWork, type ToolWork } from './work';
 import type {
   EmulatedTask,
   EmulatorConfig,
   ProgressModel,
-  RateLimit,
   StoredAttachment,
   StoredFile,
   TaskOutcome,
@@ -17,8 +21,14 @@ import type {
 export const DEFAULT_MODEL_ID = 'zai/glm-5.2';
 export const DEFAULT_AGENT_COUNT = 4;
 export const DEFAULT_FAILURE = 'Orchestration failed: upstream model error';
-/** The real service drops bulky fields from a status over this size. */
+/** The service keeps JSON answers under this size (status, results, transcripts, traces). */
 export const MAX_INLINE_STATE_BYTES = 3 * 1024 * 1024;
+/** The stream keeps this many bytes of an agent's result or reasoning, then "...". */
+export const PROGRESS_PREVIEW_BYTES = 600;
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+const UPLOAD_RESERVATION_MS = 15 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_PENDING_MS = 2 * 60 * 1000;
 
 export const MODELS = {
   enabled: true,
@@ -36,6 +46,8 @@ export const MODELS = {
       badge: 'Pro',
       description: 'Strong at code review and long-context reasoning.',
       usageMultiple: 2,
+      reasoningEffortLevels: ['low', 'medium', 'high', 'xhigh'],
+      defaultReasoningEffort: 'high',
     },
     {
       id: 'openai/gpt-5.1',
@@ -44,12 +56,25 @@ export const MODELS = {
       reasoningEffortLevels: ['low', 'medium', 'high'],
       defaultReasoningEffort: 'medium',
     },
-    { id: 'google/gemini-3-pro', label: 'Gemini 3 Pro', badge: 'New' },
+    {
+      id: 'google/gemini-3-pro',
+      label: 'Gemini 3 Pro',
+      badge: 'New',
+      reasoningEffortLevels: ['low', 'medium', 'high'],
+      defaultReasoningEffort: 'high',
+    },
   ],
 };
 
+/** Models a free plan may not use (403 `model "…" requires a Pro or Super subscription`). */
+export const PAID_MODELS: readonly string[] = ['anthropic/claude-sonnet-4.5', 'openai/gpt-5.1'];
+
 export function modelLabel(id: string): string {
   return MODELS.options.find((m) => m.id === id)?.label ?? id;
+}
+
+export function reasoningLevels(id: string): readonly string[] | undefined {
+  return (MODELS.options.find((m) => m.id === id) as { reasoningEffortLevels?: string[] } | undefined)?.reasoningEffortLevels;
 }
 
 export type Tier = 'STARTER' | 'PRO' | 'ENTERPRISE';
@@ -73,11 +98,9 @@ export interface KeyRecord {
   daily: Map<string, number>;
   /** Timestamps of the last hour's requests. */
   lastHour: number[];
-  /** Timestamps inside the current rate-limit window. */
-  window: number[];
 }
 
-interface TaskRecord extends Omit<EmulatedTask, 'status'> {
+interface TaskRecord extends Omit<EmulatedTask, 'status' | 'generatedFileIds'> {
   steps: number;
   attachmentNames: string[];
   progressModel: ProgressModel;
@@ -87,6 +110,17 @@ interface TaskRecord extends Omit<EmulatedTask, 'status'> {
   resumeMs: number;
   /** Task state lifetime after its last change; 0 = forever. */
   ttlMs: number;
+  work: TaskWork;
+  /** How long after completion the conversation is saved. */
+  conversationDelayMs: number;
+  /** The execution trace is stored (live: with the trust layer on). */
+  traceStored: boolean;
+  reportOmitted: boolean;
+  traceBytes?: number;
+  /** The completed task was saved to its thread. */
+  persisted: boolean;
+  /** Generated files by tool invocation: the stored file's id, or null when it could not be stored. */
+  generated: Map<string, string | null>;
 }
 
 export interface MessageRecord {
@@ -98,16 +132,18 @@ export interface MessageRecord {
   createdAt: number;
   elapsedSeconds?: number;
   error?: string;
+  sources?: unknown[];
+  toolEvents?: unknown[];
+  agentStatuses?: unknown[];
 }
 
 export interface ThreadRecord {
   id: number;
   userId: number;
-  title?: string;
+  /** The thread's `user_input`: its title, or the prompt of the task it was saved from. */
+  userInput: string;
   createdAt: number;
   messages: MessageRecord[];
-  /** Runs whose assistant message is not appended yet. */
-  pending: string[];
   lastTaskId?: string;
 }
 
@@ -122,6 +158,20 @@ interface UploadToken {
   purpose?: string;
 }
 
+export interface StoredBlob {
+  bytes: Buffer;
+  contentType: string;
+  uploadedAt: number;
+}
+
+interface StorageAccount {
+  quotaBytes?: number;
+  /** Bytes a test declared as used on top of the real files. */
+  extraUsedBytes: number;
+  /** Direct-upload reservations (10 MB each) until completed or released after expiry. */
+  reservations: { fileId: string; bytes: number; expiresAt: number }[];
+}
+
 export interface NewTask {
   userId: number;
   apiKey: string;
@@ -132,15 +182,11 @@ export interface NewTask {
   options: Record<string, unknown>;
   body: unknown;
   attachmentIds: string[];
-}
-
-export interface RateDecision {
-  limited: boolean;
-  limit: number;
-  remaining: number;
-  /** Unix seconds when a slot frees. */
-  reset: number;
-  retryAfterSeconds: number;
+  /** Engine run only. */
+  budget?: number;
+  roleModels?: Record<string, string>;
+  reasoningEffort?: string;
+  idempotencyKey?: string;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -154,6 +200,15 @@ function seededNumber(text: string, modulo: number): number {
   return createHash('sha256').update(text).digest().readUInt32BE(0) % modulo;
 }
 
+/** At most `limit` bytes of UTF-8, then "..." (the stream's cut of agent results). */
+export function cutText(text: unknown, limit = PROGRESS_PREVIEW_BYTES): unknown {
+  if (typeof text !== 'string') {
+    return text;
+  }
+  const bytes = Buffer.from(text);
+  return bytes.length <= limit ? text : `${bytes.subarray(0, limit).toString('utf8')}...`;
+}
+
 export class Store {
   readonly keys = new Map<string, KeyRecord>();
   readonly tasksById = new Map<string, TaskRecord>();
@@ -162,33 +217,39 @@ export class Store {
   readonly attachmentsById = new Map<string, StoredAttachment>();
   private readonly uploadTokens = new Map<string, UploadToken>();
   /** Bytes PUT to the emulated blob store, by pathname. */
-  readonly blobs = new Map<string, Buffer>();
+  readonly blobs = new Map<string, StoredBlob>();
+  private readonly storage = new Map<number, StorageAccount>();
+  private readonly idempotency = new Map<string, { taskId: string; createdAt: number }>();
   private readonly nextTasks: TaskOverride[] = [];
+  /** Tasks whose files or conversation may still need writing. */
+  private readonly unsettled = new Set<string>();
   private nextKeyId = 1;
   private nextThreadId = 1;
   private nextMessageId = 1;
-  rateLimit: RateLimit | undefined;
+  readonly clock = new Clock();
+  readonly access: Access;
 
   constructor(
     apiKeys: string[],
     public config: EmulatorConfig,
+    plans: Record<string, EmulatorConfig['defaultPlan']> = {},
   ) {
-    const now = Date.now();
-    apiKeys.forEach((key, i) => this.addKey(key, i + 1, 'PRO', now - 30 * DAY_MS, true));
+    this.access = new Access(config.defaultPlan);
+    const now = this.now();
+    apiKeys.forEach((key, i) => {
+      const record = this.addKey(key, i + 1, 'PRO', now - 30 * DAY_MS, true);
+      if (plans[key]) {
+        this.access.userPlans.set(record.userId, plans[key]);
+      }
+    });
+  }
+
+  now(): number {
+    return this.clock.now();
   }
 
   addKey(key: string, userId: number, tier: Tier, createdAt: number, seeded: boolean): KeyRecord {
-    const record: KeyRecord = {
-      keyId: this.nextKeyId++,
-      key,
-      userId,
-      tier,
-      createdAt,
-      seeded,
-      daily: new Map(),
-      lastHour: [],
-      window: [],
-    };
+    const record: KeyRecord = { keyId: this.nextKeyId++, key, userId, tier, createdAt, seeded, daily: new Map(), lastHour: [] };
     this.keys.set(key, record);
     return record;
   }
@@ -196,27 +257,6 @@ export class Store {
   authenticate(key: string | undefined): KeyRecord | undefined {
     const record = key === undefined ? undefined : this.keys.get(key);
     return record && record.revokedAt === undefined ? record : undefined;
-  }
-
-  /** Counts an authenticated request against the rate limit; a refused one is not counted. */
-  checkRateLimit(record: KeyRecord, now: number): RateDecision | undefined {
-    const rl = this.rateLimit;
-    if (!rl) {
-      return undefined;
-    }
-    record.window = record.window.filter((t) => t > now - rl.windowMs);
-    const limited = record.window.length >= rl.limit;
-    if (!limited) {
-      record.window.push(now);
-    }
-    const freesAt = record.window.length > 0 ? record.window[0] + rl.windowMs : now;
-    return {
-      limited,
-      limit: rl.limit,
-      remaining: Math.max(0, rl.limit - record.window.length),
-      reset: Math.ceil(freesAt / 1000),
-      retryAfterSeconds: Math.max(1, Math.ceil((freesAt - now) / 1000)),
-    };
   }
 
   recordUse(record: KeyRecord, now: number): void {
@@ -239,16 +279,37 @@ export class Store {
     this.nextTasks.push(o);
   }
 
-  createTask(input: NewTask, now = Date.now()): TaskRecord {
+  createTask(input: NewTask, now = this.now()): TaskRecord {
     // The prompt directive is the fallback; an override queued by a test wins field by field.
     const override: TaskOverride = { ...parseDirective(input.prompt), ...(this.nextTasks.shift() ?? {}) };
-    const durationMs = Math.max(0, override.durationMs ?? this.config.taskDurationMs);
     const agentCount = typeof input.options.agentCount === 'number' ? input.options.agentCount : DEFAULT_AGENT_COUNT;
-    const attachmentNames = input.attachmentIds.map((id) => this.attachmentsById.get(id)?.filename ?? id);
-    const outcome: TaskOutcome = override.outcome ?? 'completed';
-    const budget = typeof input.options.budget === 'number' ? input.options.budget : undefined;
+    const id = `task_${randomUUID()}`;
+    const plannedMs = Math.max(0, override.durationMs ?? this.config.taskDurationMs);
+    const work = planWork({
+      taskId: id,
+      prompt: input.prompt,
+      modelId: input.modelId,
+      agentCount,
+      roleModels: input.roleModels,
+      budget: input.budget,
+      files: override.files,
+      sources: override.sources,
+      totalMs: plannedMs,
+    });
+    // A task whose every agent was refused by the budget fails soon after planning.
+    const durationMs = work.failure && override.outcome === undefined ? Math.round(plannedMs * 0.15) : plannedMs;
+    const outcome: TaskOutcome = override.outcome ?? (work.failure ? 'failed' : 'completed');
+    const attachmentNames = input.attachmentIds.map((a) => this.attachmentsById.get(a)?.filename ?? a);
+    const budgetLine = typeof input.options.budget === 'number' ? input.options.budget : input.budget;
+    let error: string | undefined;
+    if (outcome === 'failed') {
+      error = override.error ?? work.failure ?? DEFAULT_FAILURE;
+      if (override.errorBytes !== undefined && override.errorBytes > Buffer.byteLength(error)) {
+        error += ` ${'x'.repeat(override.errorBytes - Buffer.byteLength(error) - 1)}`;
+      }
+    }
     const task: TaskRecord = {
-      id: `task_${randomUUID()}`,
+      id,
       userId: input.userId,
       apiKey: input.apiKey,
       source: input.source,
@@ -259,49 +320,99 @@ export class Store {
       outcome,
       prompt: input.prompt,
       modelId: input.modelId,
-      agentCount,
+      agentCount: work.agents.length,
       options: { ...input.options, agentCount },
       body: input.body,
       attachmentIds: input.attachmentIds,
       attachmentNames,
       result:
         override.result ??
+        work.fallbackAnswer ??
         synthesizeResult({
           prompt: input.prompt,
           modelId: input.modelId,
           modelLabel: modelLabel(input.modelId),
-          agentCount,
+          agentCount: work.agents.length,
           attachmentNames,
-          budget,
+          budget: budgetLine,
           resultBytes: override.resultBytes,
+          reasoningEffort: input.reasoningEffort,
+          stoppedAgents: work.agents.filter((a) => !a.ok).map((a) => a.role),
+          answer: override.answer,
         }),
-      error: outcome === 'failed' ? (override.error ?? DEFAULT_FAILURE) : undefined,
+      error,
       resultTooLargeForResults: override.resultTooLargeForResults ?? false,
+      budget: input.budget,
+      roleModels: input.roleModels,
+      reasoningEffort: input.reasoningEffort,
+      idempotencyKey: input.idempotencyKey,
       steps: Math.max(1, this.config.progressSteps),
       progressModel: this.config.progressModel,
       autoApproveMs: this.config.autoApproveMs,
       resumeMs: Math.max(0, this.config.approvalResumeMs ?? Math.round(durationMs / 2)),
       ttlMs: Math.max(0, this.config.taskTtlMs),
+      work,
+      conversationDelayMs: Math.max(0, this.config.conversationDelayMs),
+      traceStored: override.trace !== 'none',
+      reportOmitted: override.report === 'none',
+      traceBytes: override.traceBytes,
+      persisted: false,
+      generated: new Map(),
     };
     this.tasksById.set(task.id, task);
+    this.unsettled.add(task.id);
+    if (input.idempotencyKey) {
+      this.idempotency.set(`${input.userId}:${input.idempotencyKey}`, { taskId: task.id, createdAt: now });
+    }
     return task;
   }
 
+  /**
+   * A retried engine submission with the same idempotency key (24 hours, per user): the task it made, or a
+   * pending answer while that task is at most two minutes old but gone; undefined when the key is new or stale.
+   */
+  idempotentTask(userId: number, key: string, now = this.now()): { taskId: string; status: TaskStatus; task?: TaskRecord } | undefined {
+    const id = `${userId}:${key}`;
+    const entry = this.idempotency.get(id);
+    if (!entry || now >= entry.createdAt + IDEMPOTENCY_TTL_MS) {
+      this.idempotency.delete(id);
+      return undefined;
+    }
+    const task = this.findTask(entry.taskId, userId, now);
+    if (task) {
+      return { taskId: task.id, status: statusAt(task, now), task };
+    }
+    if (now - entry.createdAt < IDEMPOTENCY_PENDING_MS) {
+      return { taskId: entry.taskId, status: 'processing' };
+    }
+    this.idempotency.delete(id);
+    return undefined;
+  }
+
   /** A task visible to this user (another user's task does not exist for them); expired state is gone. */
-  findTask(id: string, userId: number, now = Date.now()): TaskRecord | undefined {
+  findTask(id: string, userId: number, now = this.now()): TaskRecord | undefined {
     const task = this.tasksById.get(id);
     return task && task.userId === userId && !isExpired(task, now) ? task : undefined;
   }
 
-  snapshot(task: TaskRecord, now = Date.now()): EmulatedTask {
-    const { steps: _s, attachmentNames: _n, progressModel: _p, autoApproveMs: _a, resumeMs: _r, ttlMs: _t, ...rest } = task;
+  snapshot(task: TaskRecord, now = this.now()): EmulatedTask {
+    const {
+      steps: _s, attachmentNames: _n, progressModel: _p, autoApproveMs: _a, resumeMs: _r, ttlMs: _t, work: _w,
+      conversationDelayMs: _c, traceStored: _ts, reportOmitted: _ro, traceBytes: _tb, persisted: _pe, generated, ...rest
+    } = task;
     const last = lastChangeAt(task, now);
     const expiresAt = task.ttlMs > 0 && last !== undefined ? last + task.ttlMs : undefined;
-    return { ...rest, status: statusAt(task, now), approvedAt: approvalTime(task), expiresAt };
+    return {
+      ...rest,
+      status: statusAt(task, now),
+      approvedAt: approvalTime(task),
+      expiresAt,
+      generatedFileIds: [...generated.values()].filter((v): v is string => typeof v === 'string'),
+    };
   }
 
   /** The web console's approve: a task paused for approval goes back to processing. */
-  approve(task: TaskRecord, now = Date.now()): boolean {
+  approve(task: TaskRecord, now = this.now()): boolean {
     if (statusAt(task, now) !== 'awaiting_approval') {
       return false;
     }
@@ -311,7 +422,7 @@ export class Store {
   }
 
   /** POST /tasks/{id}/cancel: a task still running or paused becomes canceled; a finished one is unchanged. */
-  cancel(task: TaskRecord, now = Date.now()): boolean {
+  cancel(task: TaskRecord, now = this.now()): boolean {
     const status = statusAt(task, now);
     if (status !== 'processing' && status !== 'awaiting_approval') {
       return false;
@@ -339,10 +450,88 @@ export class Store {
     }
   }
 
+  // ---- what finished work leaves behind ----
+
+  /**
+   * Writes what finished work left behind by `now`: generated files once their tool call completed, and the
+   * thread of each completed task once it was saved (`conversationDelayMs` after completion), in that order.
+   */
+  settle(now = this.now()): void {
+    const toPersist: { task: TaskRecord; at: number }[] = [];
+    for (const id of [...this.unsettled]) {
+      const task = this.tasksById.get(id);
+      if (!task) {
+        this.unsettled.delete(id);
+        continue;
+      }
+      const status = statusAt(task, now);
+      const fraction = workFraction(task, now);
+      for (const tool of task.work.tools) {
+        if (tool.file && tool.doneAt <= fraction && !task.generated.has(tool.invocationId)) {
+          task.generated.set(tool.invocationId, this.storeGeneratedFile(task, tool, now));
+        }
+      }
+      const end = endTime(task);
+      if (status === 'completed' && !task.persisted && end !== undefined && now >= end + task.conversationDelayMs) {
+        toPersist.push({ task, at: end + task.conversationDelayMs });
+      }
+      const filesDone = task.work.tools.every((t) => !t.file || task.generated.has(t.invocationId) || status === 'canceled' || status === 'failed');
+      if (isFinal(status) && filesDone && (status !== 'completed' || task.persisted || toPersist.some((p) => p.task === task))) {
+        this.unsettled.delete(id);
+      }
+    }
+    for (const { task, at } of toPersist.sort((a, b) => a.at - b.at)) {
+      this.persist(task, at);
+    }
+  }
+
+  private storeGeneratedFile(task: TaskRecord, tool: ToolWork, now: number): string | null {
+    const file = tool.file!;
+    if (!this.reserveStorage(task.userId, file.content.length, now)) {
+      return null;
+    }
+    const stored = this.addFile({
+      userId: task.userId,
+      filename: file.filename,
+      bytes: file.content,
+      purpose: 'assistants',
+      mime_type: file.mimeType,
+      createdAt: now,
+      taskId: task.id,
+    });
+    return stored.id;
+  }
+
+  /** Saves a completed task to a thread: a new one holding the prompt and the answer, or the thread it ran in. */
+  private persist(task: TaskRecord, at: number): void {
+    const end = endTime(task) ?? at;
+    const state = taskState(task, end);
+    const toolEvents = (state.toolEvents as Record<string, unknown>[] | undefined) ?? [];
+    const sources = uniqueSources(task.work.tools);
+    let thread = task.threadId === undefined ? undefined : this.threads.get(task.threadId);
+    if (thread) {
+      this.addMessage(thread, { role: 'user', content: task.prompt, createdAt: at });
+    } else {
+      thread = this.createThread(task.userId, task.prompt, at);
+    }
+    this.addMessage(thread, {
+      role: 'assistant',
+      content: task.result,
+      createdAt: at,
+      elapsedSeconds: (end - task.createdAt) / 1000,
+      sources,
+      toolEvents,
+      agentStatuses: state.agentStatuses as unknown[],
+    });
+    thread.lastTaskId = task.id;
+    task.conversationId = thread.id;
+    task.persisted = true;
+  }
+
   // ---- threads ----
 
-  createThread(userId: number, title: string | undefined, now = Date.now()): ThreadRecord {
-    const thread: ThreadRecord = { id: this.nextThreadId++, userId, title, createdAt: now, messages: [], pending: [] };
+  createThread(userId: number, userInput: string, now = this.now()): ThreadRecord {
+    const thread: ThreadRecord = { id: this.nextThreadId++, userId, userInput, createdAt: now, messages: [] };
     this.threads.set(thread.id, thread);
     return thread;
   }
@@ -356,29 +545,7 @@ export class Store {
     thread.messages.push({ ...m, id: this.nextMessageId++, messageId: `msg_${randomUUID()}`, threadId: thread.id });
   }
 
-  /**
-   * Appends the assistant message of every run that has ended by `now`, stamped with its completion time.
-   * Done on read rather than by timers, which gives the same observable history without timers to clean up.
-   */
-  settleThread(thread: ThreadRecord, now = Date.now()): ThreadRecord {
-    const ended = thread.pending
-      .map((id) => this.tasksById.get(id))
-      .filter((t): t is TaskRecord => t !== undefined && isFinal(statusAt(t, now)))
-      .sort((a, b) => (endTime(a) ?? 0) - (endTime(b) ?? 0));
-    for (const task of ended) {
-      thread.pending = thread.pending.filter((id) => id !== task.id);
-      const end = endTime(task) ?? now;
-      const base = { role: 'assistant' as const, createdAt: end, elapsedSeconds: (end - task.createdAt) / 1000 };
-      if (statusAt(task, now) === 'completed') {
-        this.addMessage(thread, { ...base, content: task.result });
-      } else {
-        this.addMessage(thread, { ...base, content: '', error: task.canceledAt === undefined ? (task.error ?? 'Task was canceled') : 'Task was canceled' });
-      }
-    }
-    return thread;
-  }
-
-  // ---- files ----
+  // ---- files and storage ----
 
   addFile(f: Omit<StoredFile, 'id'> & { id?: string }): StoredFile {
     const file: StoredFile = { ...f, id: f.id ?? newFileId() };
@@ -391,29 +558,95 @@ export class Store {
     return file && file.userId === userId ? file : undefined;
   }
 
-  issueUploadToken(t: Omit<UploadToken, 'fileId' | 'pathname' | 'token' | 'expiresAt'>, now = Date.now()): UploadToken {
+  private account(userId: number): StorageAccount {
+    const account = this.storage.get(userId) ?? { extraUsedBytes: 0, reservations: [] };
+    this.storage.set(userId, account);
+    return account;
+  }
+
+  quotaBytes(userId: number): number {
+    return this.account(userId).quotaBytes ?? this.config.storageQuotaBytes;
+  }
+
+  fileBytes(userId: number): number {
+    let total = 0;
+    for (const f of this.filesById.values()) {
+      if (f.userId === userId) {
+        total += f.bytes.length;
+      }
+    }
+    return total;
+  }
+
+  reservedBytes(userId: number): number {
+    return this.account(userId).reservations.reduce((n, r) => n + r.bytes, 0);
+  }
+
+  usedBytes(userId: number): number {
+    return this.fileBytes(userId) + this.reservedBytes(userId) + this.account(userId).extraUsedBytes;
+  }
+
+  setStorage(userId: number, s: { quotaBytes?: number; usedBytes?: number }): void {
+    const account = this.account(userId);
+    if (s.quotaBytes !== undefined) {
+      account.quotaBytes = s.quotaBytes;
+    }
+    if (s.usedBytes !== undefined) {
+      account.extraUsedBytes = Math.max(0, s.usedBytes - this.fileBytes(userId) - this.reservedBytes(userId));
+    }
+  }
+
+  /** Whether `bytes` more fit the user's quota (the caller then stores them). */
+  reserveStorage(userId: number, bytes: number, _now = this.now()): boolean {
+    return this.usedBytes(userId) + bytes <= this.quotaBytes(userId);
+  }
+
+  /** Expired direct-upload reservations are released when the user next asks for a token (or a completion fails). */
+  releaseExpiredReservations(userId: number, now = this.now()): void {
+    const account = this.account(userId);
+    const expired = account.reservations.filter((r) => r.expiresAt <= now);
+    account.reservations = account.reservations.filter((r) => r.expiresAt > now);
+    for (const r of expired) {
+      this.uploadTokens.delete(r.fileId);
+    }
+  }
+
+  issueUploadToken(t: Omit<UploadToken, 'fileId' | 'pathname' | 'token' | 'expiresAt'>, now = this.now()): UploadToken | undefined {
+    if (!this.reserveStorage(t.userId, MAX_FILE_BYTES, now)) {
+      return undefined;
+    }
     const fileId = newFileId();
     const record: UploadToken = {
       ...t,
       fileId,
       token: `vercel_blob_client_emulated_${randomBytes(16).toString('hex')}`,
-      expiresAt: now + 15 * 60 * 1000,
+      expiresAt: now + UPLOAD_RESERVATION_MS,
       pathname: `developer-files/u${t.userId}/${fileId}/${sanitizeFilename(t.filename)}`,
     };
     this.uploadTokens.set(fileId, record);
+    this.account(t.userId).reservations.push({ fileId, bytes: MAX_FILE_BYTES, expiresAt: record.expiresAt });
     return record;
   }
 
+  /** The token that allows a PUT at exactly this pathname. */
   uploadTokenFor(pathname: string): UploadToken | undefined {
     return [...this.uploadTokens.values()].find((t) => t.pathname === pathname);
   }
 
-  takeUploadToken(fileId: string, userId: number, pathname?: string): UploadToken | undefined {
+  /** The token a PUT's bearer names (the store still checks the pathname). */
+  uploadTokenByValue(token: string): UploadToken | undefined {
+    return [...this.uploadTokens.values()].find((t) => t.token === token);
+  }
+
+  /** Consumes the reservation of a completion; its 10 MB are released (the file's own bytes then count). */
+  takeUploadToken(fileId: string, userId: number, pathname?: string, now = this.now()): UploadToken | undefined {
     const t = this.uploadTokens.get(fileId);
-    if (!t || t.userId !== userId || (pathname !== undefined && t.pathname !== pathname) || Date.now() > t.expiresAt) {
+    if (!t || t.userId !== userId || (pathname !== undefined && t.pathname !== pathname) || now > t.expiresAt) {
       return undefined;
     }
     this.uploadTokens.delete(fileId);
+    const account = this.account(userId);
+    account.reservations = account.reservations.filter((r) => r.fileId !== fileId);
     return t;
   }
 
@@ -425,7 +658,7 @@ export class Store {
 
   // ---- usage ----
 
-  usage(userId: number, now = Date.now()): Record<string, unknown> {
+  usage(userId: number, now = this.now()): Record<string, unknown> {
     const keys = this.userKeys(userId);
     const today = utcDay(now);
     const monthStart = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), 1);
@@ -451,7 +684,7 @@ export class Store {
         revokedAt: k.revokedAt === undefined ? null : iso(k.revokedAt),
         hourlyLimit: limits.hourly,
         monthlyQuota: limits.monthly,
-        currentHourlyUsage: k.lastHour.filter((t) => t > now - HOUR_MS).length,
+        currentHourlyUsage: this.access.hourlyUse(k.key, now).count,
         dailyUsage: dayCount(k, today),
         weeklyUsage: sumDays(k, now - 6 * DAY_MS),
         monthlyUsage: sumDays(k, monthStart),
@@ -480,6 +713,20 @@ export class Store {
   }
 }
 
+function uniqueSources(tools: ToolWork[]): unknown[] {
+  const seen = new Set<string>();
+  const out: unknown[] = [];
+  for (const tool of tools) {
+    for (const s of tool.sources ?? []) {
+      if (s.url !== '' && !seen.has(s.url)) {
+        seen.add(s.url);
+        out.push(s);
+      }
+    }
+  }
+  return out;
+}
+
 export function displayKey(key: string): string {
   return key.length > 14 ? `${key.slice(0, 10)}...${key.slice(-4)}` : key;
 }
@@ -492,7 +739,7 @@ export function sanitizeFilename(filename: string): string {
 }
 
 function newFileId(): string {
-  return `file-${randomBytes(12).toString('hex')}`;
+  return `file-${randomUUID()}`;
 }
 
 const FINAL: readonly TaskStatus[] = ['completed', 'failed', 'canceled'];
@@ -549,7 +796,9 @@ export function endTime(task: TaskRecord): number | undefined {
 export function lastChangeAt(task: TaskRecord, now: number): number | undefined {
   const status = statusAt(task, now);
   if (isFinal(status)) {
-    return endTime(task);
+    const end = endTime(task);
+    // The state changes once more when the completed task is saved to its thread.
+    return status === 'completed' && end !== undefined ? end + task.conversationDelayMs : end;
   }
   return status === 'awaiting_approval' ? task.completesAt : undefined;
 }
@@ -602,6 +851,11 @@ function progressAt(task: TaskRecord, now: number): { fraction: number; step: nu
   };
 }
 
+/** How much of its work the task has done at `now` (frozen when it stopped). */
+export function workFraction(task: TaskRecord, now: number): number {
+  return progressAt(task, now).fraction;
+}
+
 /** Next time the derived state changes after `now`; undefined when it will not change by itself. */
 export function nextChange(task: TaskRecord, now: number): number | undefined {
   const status = statusAt(task, now);
@@ -629,16 +883,31 @@ function pendingApproval(task: TaskRecord): Record<string, unknown> {
   };
 }
 
+/** The first part of an answer an agent has written so far (it streams its answer while working). */
+function partialAnswer(answer: string, share: number): string {
+  const words = answer.split(' ');
+  return words.slice(0, Math.max(1, Math.floor(words.length * Math.min(1, Math.max(0, share))))).join(' ');
+}
+
 /**
- * Agent statuses. Live model: 0.05 while queued, 0.5 while working plus 0.01 per update (at most 0.95), 1 when
- * that agent is done; agents start and finish staggered. Linear model: rising evenly with time (kinder).
+ * Agent statuses. Live model: none while the team is being planned (`[]`), then 0.05 while queued, 0.5 while
+ * working plus 0.01 per update (at most 0.95) with the answer written so far as `result`, 1 when that agent is
+ * done (its answer as `result`); an agent refused by the budget fails at once. Linear model: rising evenly (kinder).
  */
 function agentStatuses(task: TaskRecord, status: TaskStatus, fraction: number, step: number): Record<string, unknown>[] {
-  const n = task.agentCount;
-  return Array.from({ length: n }, (_, i) => {
-    const base = { agent_id: i + 1, model: task.modelId };
+  const agents = task.work.agents;
+  const n = agents.length;
+  const working = status === 'processing' || status === 'awaiting_approval';
+  if (task.progressModel === 'live' && working && fraction < PLANNING_SHARE) {
+    return [];
+  }
+  return agents.map((agent, i) => {
+    const base = { agent_id: agent.index, model: agent.model };
+    if (!agent.ok && (fraction >= agent.startsAt || !working)) {
+      return { ...base, status: 'failed', progress: 1, result: agent.answer };
+    }
     if (status === 'completed') {
-      return { ...base, status: 'completed', progress: 1 };
+      return { ...base, status: 'completed', progress: 1, result: agent.answer };
     }
     const stopped = status === 'failed' || status === 'canceled';
     if (task.progressModel === 'linear') {
@@ -646,26 +915,62 @@ function agentStatuses(task: TaskRecord, status: TaskStatus, fraction: number, s
       const progress = round3(Math.max(0, reached - 0.02 * (i % 3)));
       return { ...base, status: stopped ? status : 'running', progress };
     }
-    const startsAt = (0.3 * i) / n;
-    const doneAt = 0.7 + (0.3 * (i + 1)) / n;
-    if (fraction >= doneAt && !(i === n - 1)) {
-      return { ...base, status: 'completed', progress: 1 };
+    if (fraction >= agent.doneAt && i !== n - 1) {
+      return { ...base, status: 'completed', progress: 1, result: agent.answer };
     }
-    if (fraction < startsAt) {
+    if (fraction < agent.startsAt) {
       return { ...base, status: stopped ? status : 'queued', progress: 0.05 };
     }
     const totalSteps = task.steps * (task.outcome === 'awaiting_approval' ? 2 : 1);
-    const updates = Math.max(0, step - Math.floor(startsAt * totalSteps));
+    const updates = Math.max(0, step - Math.floor(agent.startsAt * totalSteps));
     const progress = Math.round(Math.min(0.95, 0.5 + 0.01 * updates) * 100) / 100;
-    return { ...base, status: stopped ? status : 'running', progress };
+    const written = partialAnswer(agent.answer, (fraction - agent.startsAt) / Math.max(0.01, agent.doneAt - agent.startsAt));
+    return { ...base, status: stopped ? status : 'running', progress, result: written };
   });
 }
 
+/** Tool events up to `fraction`, as the state holds them (generated files with their stored ids). */
+function toolEvents(task: TaskRecord, fraction: number): Record<string, unknown>[] {
+  return task.work.tools
+    .filter((t) => t.startsAt <= fraction)
+    .map((t) => {
+      const done = t.doneAt <= fraction;
+      const event: Record<string, unknown> = {
+        invocationId: t.invocationId,
+        agentId: t.agentIndex,
+        agentLabel: t.agentLabel,
+        toolName: t.toolName,
+        arguments: t.arguments,
+        status: done ? 'completed' : 'running',
+        success: true,
+        durationMs: done ? t.durationMs : 0,
+      };
+      if (done) {
+        event.resultPreview = t.resultPreview;
+        if (t.sources && t.sources.length > 0) {
+          event.sources = t.sources;
+        }
+        if (t.file) {
+          const fileId = task.generated.get(t.invocationId);
+          event.generatedFile = {
+            filename: t.file.filename,
+            mimeType: t.file.mimeType,
+            bytes: t.file.content.length,
+            toolName: t.toolName,
+            ...(typeof fileId === 'string' ? { fileId, downloadUrl: `/api/v1/developer/files/${encodeURIComponent(fileId)}/content` } : {}),
+          };
+        }
+      }
+      return event;
+    });
+}
+
 /**
- * TaskState JSON at `now`. The earlier API form knows only processing|completed|failed, so the other
- * terminal states are reported as failed there.
+ * TaskState JSON at `now`, or undefined when it exceeds 3 MiB even without its result, agent statuses, tool
+ * events and approval metadata (the route then answers 413). The earlier API form knows only
+ * processing|completed|failed, so the other terminal states are reported as failed there.
  */
-export function taskStateJson(task: TaskRecord, now: number, legacy = false): string {
+export function taskStateJson(task: TaskRecord, now: number, legacy = false): string | undefined {
   const state = taskState(task, now, legacy);
   const json = JSON.stringify(state);
   if (Buffer.byteLength(json) <= MAX_INLINE_STATE_BYTES) {
@@ -674,21 +979,16 @@ export function taskStateJson(task: TaskRecord, now: number, legacy = false): st
   delete state.result;
   delete state.agentStatuses;
   delete state.toolEvents;
-  return JSON.stringify(state);
+  if (state.pendingApproval) {
+    state.pendingApproval = { ...(state.pendingApproval as Record<string, unknown>), metadata: null };
+  }
+  const trimmed = JSON.stringify(state);
+  return Buffer.byteLength(trimmed) <= MAX_INLINE_STATE_BYTES ? trimmed : undefined;
 }
 
 export function taskState(task: TaskRecord, now: number, legacy = false): Record<string, unknown> {
   const status = statusAt(task, now);
   const { fraction, step, at } = progressAt(task, now);
-  const steps = task.steps;
-  const toolEvents = Array.from({ length: Math.min(step, steps * 2) }, (_, s) => ({
-    timestamp: iso(Math.min(at, task.createdAt + Math.round(((s + 1) * task.durationMs) / steps))),
-    agentId: (s % task.agentCount) + 1,
-    agentLabel: `Agent ${(s % task.agentCount) + 1}`,
-    toolName: 'analyze_context',
-    success: true,
-    durationMs: Math.round(task.durationMs / steps),
-  }));
 
   let reported: TaskStatus = status;
   let error = status === 'canceled' ? 'Run canceled' : task.error;
@@ -708,59 +1008,173 @@ export function taskState(task: TaskRecord, now: number, legacy = false): Record
     updatedAt: isFinal(status) ? (endTime(task) ?? at) : at,
     progressVersion: step + 1 + (isFinal(status) ? 1 : 0),
     agentStatuses: agentStatuses(task, status, fraction, step),
-    toolEvents,
   };
-  if (task.threadId !== undefined) {
-    state.conversationId = task.threadId;
+  const tools = toolEvents(task, fraction);
+  if (tools.length > 0) {
+    state.toolEvents = tools;
+  }
+  if (task.persisted && task.conversationId !== undefined) {
+    state.conversationId = task.conversationId;
   }
   if (reported === 'completed') {
     state.result = task.result;
+    state.traceId = `trace_${task.id}`;
   }
-  if (reported === 'failed') {
+  if (reported === 'failed' && error !== '') {
     state.error = error;
   }
   if (reported === 'awaiting_approval') {
     state.pendingApproval = pendingApproval(task);
   }
-  const budget = task.options.budget;
-  if (typeof budget === 'number') {
-    const consumed = Math.round(budget * 0.6 * fraction * 100) / 100;
-    state.budgetUsage = { initialUsd: budget, consumedUsd: consumed, remainingUsd: Math.round((budget - consumed) * 100) / 100 };
+  const usage = budgetUsage(task, fraction);
+  if (usage) {
+    state.budgetUsage = usage;
   }
   return state;
+}
+
+/** The enforced budget's use at `fraction` (engine runs with a budget only). */
+function budgetUsage(task: TaskRecord, fraction: number): Record<string, number> | undefined {
+  const budget = task.work.budget;
+  if (!budget) {
+    return undefined;
+  }
+  const consumed = consumedUsd(task.work, fraction);
+  return { initialUsd: budget.initialUsd, consumedUsd: consumed, remainingUsd: budget.initialUsd - consumed };
+}
+
+/** Tool events as a stream event carries them: no generated file, arguments only for a web search, previews cut. */
+function compactTools(events: Record<string, unknown>[]): Record<string, unknown>[] {
+  return events.map((e) => {
+    const out: Record<string, unknown> = {};
+    for (const key of ['invocationId', 'agentId', 'agentLabel', 'toolName', 'success', 'status', 'durationMs', 'error', 'sources']) {
+      if (e[key] !== undefined) {
+        out[key] = e[key];
+      }
+    }
+    if (e.toolName === 'search_web' && typeof e.arguments === 'string') {
+      try {
+        const query = (JSON.parse(e.arguments) as { query?: unknown }).query;
+        if (typeof query === 'string' && query.trim() !== '') {
+          out.arguments = { query: cutText(query.trim()) };
+        }
+      } catch {
+        // unparsable arguments are dropped
+      }
+    }
+    if (e.resultPreview !== undefined) {
+      out.resultPreview = cutText(e.resultPreview);
+    }
+    return out;
+  });
+}
+
+/** Agent statuses as a progress event carries them: result and reasoning cut to 600 bytes + "...". */
+function compactAgents(agents: Record<string, unknown>[]): Record<string, unknown>[] {
+  return agents.map((a) => {
+    const out = { ...a };
+    if ('result' in out) {
+      out.result = cutText(out.result);
+    }
+    if ('reasoning' in out) {
+      out.reasoning = cutText(out.reasoning);
+    }
+    return out;
+  });
 }
 
 /** The typed stream event for the state at `now` (start is sent separately, once). */
 export function streamEvent(task: TaskRecord, now: number): Record<string, unknown> {
   const status = statusAt(task, now);
   const state = taskState(task, now);
-  const agents = (state.agentStatuses as Record<string, unknown>[]).map(({ model: _m, ...a }) => a);
+  const agents = state.agentStatuses as Record<string, unknown>[];
+  const tools = state.toolEvents as Record<string, unknown>[] | undefined;
   switch (status) {
-    case 'completed':
-      return {
-        type: 'complete',
-        message: task.result,
-        agent_statuses: agents,
-        tool_usage: state.toolEvents,
-        ...(task.threadId !== undefined ? { conversation_id: task.threadId } : {}),
-      };
+    case 'completed': {
+      const event: Record<string, unknown> = { type: 'complete', message: task.result, agent_statuses: agents };
+      if (tools) {
+        event.tool_usage = compactTools(tools);
+      }
+      if (state.conversationId !== undefined) {
+        event.conversation_id = state.conversationId;
+      }
+      event.trace_id = state.traceId;
+      return event;
+    }
     case 'failed':
-      return { type: 'error', error: task.error ?? DEFAULT_FAILURE };
+      return { type: 'error', error: task.error ?? '' };
     case 'canceled':
       return { type: 'error', error: 'Run canceled' };
     default: {
       const event: Record<string, unknown> = {
         type: 'progress',
-        agent_statuses: agents,
+        agent_statuses: compactAgents(agents),
         pending_approval: status === 'awaiting_approval' ? pendingApproval(task) : null,
-        tool_usage: state.toolEvents,
       };
+      if (tools) {
+        event.tool_usage = compactTools(tools);
+      }
       if (state.budgetUsage) {
         event.budget_usage = state.budgetUsage;
       }
       return event;
     }
   }
+}
+
+/** The execution trace of a completed task, as GET {engine}/api/v1/tasks/{id}/trace answers it. */
+export function traceJson(task: TaskRecord): Record<string, unknown> {
+  const end = endTime(task) ?? task.completesAt;
+  const toolsOf = (index: number): Record<string, unknown>[] =>
+    task.work.tools
+      .filter((t) => t.agentIndex === index)
+      .map((t) => ({
+        invocationId: t.invocationId,
+        agentId: t.agentIndex - 1,
+        agentLabel: t.agentLabel,
+        toolName: t.toolName,
+        arguments: t.arguments,
+        status: 'completed',
+        success: true,
+        durationMs: t.durationMs,
+        resultPreview: t.resultPreview,
+        ...(t.sources && t.sources.length > 0 ? { sources: t.sources } : {}),
+        ...(t.file ? { generatedFile: { filename: t.file.filename, mimeType: t.file.mimeType, bytes: t.file.content.length, toolName: t.toolName } } : {}),
+      }));
+  const steps: Record<string, unknown>[] = task.work.agents.map((a) => ({
+    AgentID: a.index - 1,
+    AgentName: a.role,
+    Status: a.ok ? 'success' : 'error',
+    Response: a.answer,
+    ExecutionTime: a.ok ? a.executionMs : 0,
+    ToolEvents: a.ok ? toolsOf(a.index) : null,
+  }));
+  if (task.traceBytes !== undefined && steps.length > 0) {
+    const size = Buffer.byteLength(JSON.stringify(steps));
+    if (task.traceBytes > size) {
+      steps[steps.length - 1].Response = `${steps[steps.length - 1].Response as string}\n${'d'.repeat(task.traceBytes - size)}`;
+    }
+  }
+  const trace: Record<string, unknown> = {
+    id: `trace_${seededNumber(task.id, 1_000_000_000)}${String(end).slice(-6)}`,
+    task_id: task.id,
+    user_id: task.userId,
+    goal: task.prompt,
+    plan: task.work.subtasks,
+    steps,
+    self_eval: { status: 'completed' },
+  };
+  if (!task.reportOmitted) {
+    trace.report = task.work.report;
+  }
+  trace.artifacts = { final_answer: task.result };
+  trace.created_at = new Date(end).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return { trace };
+}
+
+/** Whether the task has a stored trace (completed orchestration, trace store on). */
+export function hasTrace(task: TaskRecord, now: number): boolean {
+  return statusAt(task, now) === 'completed' && task.traceStored;
 }
 
 export type { TaskRecord };

@@ -1,11 +1,12 @@
 // Deterministic "orchestration": the answer is derived from the prompt so tests can assert on it.
+import { landingBlocks } from './landing';
 import type { TaskOutcome, TaskOverride } from './types';
 
 const OUTCOMES: readonly TaskOutcome[] = ['completed', 'failed', 'canceled', 'awaiting_approval'];
 
 /**
- * Reads `[emulator outcome=failed durationMs=1000 resultBytes=5000000]` from a prompt, so a separate process
- * (demo, e2e) can steer a task without the control API.
+ * Reads `[emulator outcome=failed durationMs=1000 resultBytes=5000000 files=2 sources=0 trace=none]` from a
+ * prompt, so a separate process (demo, e2e) can steer a task without the control API.
  */
 export function parseDirective(prompt: string): TaskOverride {
   const match = /\[emulator((?:\s+[A-Za-z]+=[^\s\]]+)*)\s*\]/.exec(prompt);
@@ -17,10 +18,18 @@ export function parseDirective(prompt: string): TaskOverride {
     const [key, value] = pair.split('=', 2);
     if (key === 'outcome' && (OUTCOMES as readonly string[]).includes(value)) {
       override.outcome = value as TaskOutcome;
-    } else if ((key === 'durationMs' || key === 'resultBytes') && /^\d+$/.test(value)) {
+    } else if ((key === 'durationMs' || key === 'resultBytes' || key === 'errorBytes' || key === 'traceBytes') && /^\d+$/.test(value)) {
+      override[key] = Number(value);
+    } else if ((key === 'files' || key === 'sources') && /^\d+$/.test(value)) {
       override[key] = Number(value);
     } else if (key === 'resultTooLargeForResults') {
       override.resultTooLargeForResults = value === 'true';
+    } else if ((key === 'trace' || key === 'report') && value === 'none') {
+      override[key] = 'none';
+    } else if (key === 'error' && value === 'empty') {
+      override.error = '';
+    } else if (key === 'answer' && value === 'plain') {
+      override.answer = 'plain';
     }
   }
   return override;
@@ -34,6 +43,12 @@ export interface SynthesisInput {
   attachmentNames: string[];
   budget?: number;
   resultBytes?: number;
+  /** Engine run: the reasoning effort it ran with. */
+  reasoningEffort?: string;
+  /** Agents that stopped for lack of budget. */
+  stoppedAgents?: string[];
+  /** 'plain': no landing answer. */
+  answer?: 'plain';
 }
 
 /** First fenced code block: the whole block as written and its language (info string's first word). */
@@ -71,7 +86,16 @@ export function synthesizeResult(input: SynthesisInput): string {
   if (input.budget !== undefined) {
     out.push(`- Budget: $${input.budget.toFixed(2)}`);
   }
-  if (fenced) {
+  if (input.reasoningEffort) {
+    out.push(`- Reasoning effort: ${input.reasoningEffort}`);
+  }
+  if (input.stoppedAgents && input.stoppedAgents.length > 0) {
+    out.push(`- Stopped when the budget ran out: ${input.stoppedAgents.join(', ')}`);
+  }
+  const landing = input.answer === 'plain' ? undefined : landingBlocks(input.prompt);
+  if (landing) {
+    out.push('', ...landing);
+  } else if (fenced) {
     out.push('', 'The code under discussion:', '', fenced.block);
   }
   out.push('', `Agents consulted: ${input.agentCount}`);

@@ -47,9 +47,39 @@ export interface EmulatorOptions {
   taskTtlMs?: number;
   /** Kinder switch: Content-Disposition keeps the exact name in `filename*` (live default false: ASCII only). */
   utf8DownloadNames?: boolean;
+  /** Typed streams also send `{type:'pulse', reason:'keep-alive'}` this often, changes or not. Live default 55 000. */
+  keepAliveIntervalMs?: number;
+  /** The platform ends every stream this long after it opened, without a terminal event. 0 = never (kinder). Live 800 000. */
+  streamCutMs?: number;
+  /** Attachment ids live this long; expired ids are skipped at /run. 0 = forever (kinder). Live 600 000. */
+  attachmentTtlMs?: number;
+  /** Attachment uploads a user may make per minute (429 beyond). 0 = no limit (kinder). Live 30. */
+  attachmentUploadsPerMinute?: number;
+  /** Per-user storage quota in bytes (403 "Storage quota exceeded" beyond). Live default 40 GiB. */
+  storageQuotaBytes?: number;
+  /** After a task completes, its conversation is saved this much later; until then the state has no conversationId. Live default 250. */
+  conversationDelayMs?: number;
+  /** The blob store renames a PUT blob unless `X-Add-Random-Suffix: 0` is sent (live default true). */
+  blobRandomSuffix?: boolean;
+  /** Each key's plan (task submission limit, paid models). Keys not listed use `defaultPlan`. */
+  plans?: Record<string, Plan>;
+  /** Plan of a key not listed in `plans`. Default 'unlimited' (emulator-only; see the README). */
+  defaultPlan?: Plan;
 }
 
 export type StreamFormat = 'typed' | 'taskState';
+/**
+ * A user's subscription. Task submissions per user: free 1 per 7 days, pro 2 per hour, super and enterprise 20 per
+ * hour (sliding windows); 'unlimited' is the emulator's own, without a task limit. Free cannot use paid models.
+ */
+export type Plan = 'free' | 'pro' | 'super' | 'enterprise' | 'unlimited';
+export const PLANS: readonly Plan[] = ['free', 'pro', 'super', 'enterprise', 'unlimited'];
+/**
+ * What the auth layer does with a key: 'active'; 'disabled' (403 "Account disabled"); 'authUnavailable' (503
+ * "Authentication backend unavailable"); 'limiterUnavailable' (503 "Developer API rate limiter unavailable").
+ */
+export type KeyState = 'active' | 'disabled' | 'authUnavailable' | 'limiterUnavailable';
+export const KEY_STATES: readonly KeyState[] = ['active', 'disabled', 'authUnavailable', 'limiterUnavailable'];
 export type ProgressModel = 'live' | 'linear';
 export type RateLimitReason = 'hourly' | 'monthly' | 'capacity';
 
@@ -66,6 +96,11 @@ export const KINDER_OPTIONS: Readonly<EmulatorOptions> = Object.freeze({
   sniffUploads: false,
   taskTtlMs: 0,
   utf8DownloadNames: true,
+  streamCutMs: 0,
+  attachmentTtlMs: 0,
+  attachmentUploadsPerMinute: 0,
+  conversationDelayMs: 0,
+  blobRandomSuffix: false,
 } as const);
 
 export type TaskStatus = 'processing' | 'completed' | 'failed' | 'canceled' | 'awaiting_approval';
@@ -82,6 +117,20 @@ export interface TaskOverride {
   resultBytes?: number;
   /** GET /results answers 413 "too large for inline retrieval". */
   resultTooLargeForResults?: boolean;
+  /** Generated files (0..3). Default: 1, a findings.csv (or the file type the prompt asks for). */
+  files?: number;
+  /** Sources found by the first agent's web search (0..5). Default 3. */
+  sources?: number;
+  /** Pad a failed task's error to about this many bytes (a status too large even without its result). */
+  errorBytes?: number;
+  /** 'none': the task has no execution trace (404). */
+  trace?: 'none';
+  /** Pad the trace's steps to about this many bytes (413 beyond 3 MiB). */
+  traceBytes?: number;
+  /** 'none': the trace has no report (the live store may omit it). */
+  report?: 'none';
+  /** 'plain': no landing answer even when the prompt asks for one. */
+  answer?: 'plain';
 }
 
 export interface FaultMatch {
@@ -133,10 +182,15 @@ export interface EmulatorStats {
   streamsOpen: number;
 }
 
+/**
+ * A test override of the key quota. 'hourly': at most `limit` requests per key in the clock hour (UTC) — or, with
+ * `windowMs`, in a sliding window that long; 'monthly': at most `limit` requests per user; 'capacity': at most
+ * `limit` task submissions per `windowMs` (or none at all with limit 0), then "Task execution capacity reached".
+ */
 export interface RateLimit {
   limit: number;
-  windowMs: number;
-  /** Which 429 detail the live service would give. Default 'hourly'. */
+  windowMs?: number;
+  /** Which 429 the live service would give. Default 'hourly'. */
   reason?: RateLimitReason;
 }
 
@@ -145,8 +199,8 @@ export interface EmulatedTask {
   id: string;
   userId: number;
   apiKey: string;
-  /** Which route created it. */
-  source: 'run' | 'legacyRun' | 'threadRun';
+  /** Which route created it ('engineRun': POST {engine}/api/v1/run). */
+  source: 'run' | 'legacyRun' | 'threadRun' | 'engineRun';
   threadId?: number;
   createdAt: number;
   completesAt: number;
@@ -170,6 +224,15 @@ export interface EmulatedTask {
   approvedAt?: number;
   /** When the task state expires (/status then answers 404); undefined = never. */
   expiresAt?: number;
+  /** The thread the completed task was saved to (set once saved). */
+  conversationId?: number;
+  /** Engine run only: the enforced budget (USD), role models, reasoning effort and idempotency key. */
+  budget?: number;
+  roleModels?: Record<string, string>;
+  reasoningEffort?: string;
+  idempotencyKey?: string;
+  /** Ids of the files the agents generated (once stored). */
+  generatedFileIds: string[];
 }
 
 export interface StoredFile {
@@ -181,6 +244,8 @@ export interface StoredFile {
   mime_type: string;
   /** ms epoch */
   createdAt: number;
+  /** Set for files the agents generated. */
+  taskId?: string;
 }
 
 export interface StoredAttachment {
@@ -191,6 +256,8 @@ export interface StoredAttachment {
   mime_type: string;
   bytes: Buffer;
   createdAt: number;
+  /** Skipped at /run from then on; undefined = never. */
+  expiresAt?: number;
 }
 
 export interface Emulator {
@@ -209,6 +276,16 @@ export interface Emulator {
   clearFaults(): void;
   setNextTask(o: TaskOverride): void;
   setRateLimit(r: RateLimit | undefined): void;
+  /** Sets the plan of the user the key belongs to. */
+  setPlan(key: string, plan: Plan): void;
+  /** Puts a key in a state the auth layer answers for (disabled account, auth backend down, ...). */
+  setKeyState(key: string, state: KeyState): void;
+  /** Sets the storage quota (and optionally the used bytes) of the user the key belongs to. */
+  setStorage(key: string, s: { quotaBytes?: number; usedBytes?: number }): void;
+  /** Moves the emulator's clock forward (tasks, windows and lifetimes follow); returns the total offset. */
+  advanceClock(ms: number): number;
+  /** The emulator's current time (wall time plus advances). */
+  now(): number;
   setStreamEnabled(on: boolean): void;
   setTaskDuration(ms: number): void;
   /** Change any live/kinder option at run time (same fields as the start options that are not about listening). */
@@ -246,4 +323,12 @@ export interface EmulatorConfig {
   sniffUploads: boolean;
   taskTtlMs: number;
   utf8DownloadNames: boolean;
+  keepAliveIntervalMs: number;
+  streamCutMs: number;
+  attachmentTtlMs: number;
+  attachmentUploadsPerMinute: number;
+  storageQuotaBytes: number;
+  conversationDelayMs: number;
+  blobRandomSuffix: boolean;
+  defaultPlan: Plan;
 }

@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { Chat } from '../../src/chat/ids';
 import { type AgentsResultMetadata, createAgentsHandler } from '../../src/chat/participant';
-import { MultiAgentTool } from '../../src/chat/tool';
+import { MultiAgentTool, parseToolInput } from '../../src/chat/tool';
 import { Commands } from '../../src/constants';
 import { inert } from '../../src/errors';
 import { isFinished } from '../../src/tasks/model';
@@ -43,6 +43,12 @@ describe('chat: the #multiAgent language model tool', function () {
     await assert.rejects(invokeTool({ prompt: 'x', files: ['src/nope.ts'] }), /the file "src\/nope\.ts" was not found/);
     assert.strictEqual(runs().length, 0);
     assert.strictEqual(ctx.api.store.all().length, 0);
+  });
+
+  it('counts the prompt as the service does: characters (code points), not UTF-16 units', () => {
+    // 6,000 emoji are 12,000 UTF-16 units but 6,000 characters: under the 10,000 the service accepts.
+    assert.strictEqual(parseToolInput({ prompt: '😀'.repeat(6_000) }).prompt.length, 12_000);
+    assert.throws(() => parseToolInput({ prompt: '😀'.repeat(10_001) }), /"prompt" has 10,001 characters; at most 10,000 are accepted/);
   });
 
   it('asks first, naming the quota; asks nothing for input it will reject', async () => {

@@ -9,10 +9,7 @@ import * as vscode from 'vscode';
 import type { Thread } from '../../src/api';
 import { renderTranscript } from '../../src/documents/transcripts';
 import { openAndSelect, useExtensionWithEmulator, workspaceUri } from './helpers';
-import { orchestrate, runPosts, shownMessage, sleep } from './faults/common';
-
-/** The live service's plan-limit answer: problem+json, no Retry-After. */
-const PLAN_LIMIT = { title: 'Too Many Requests', status: 429, detail: 'User rate limit exceeded' };
+import { orchestrate, runPosts, shownMessage, sleep, withSetting } from './faults/common';
 
 describe('limits: plan limit, attachment refusals, not a wrong key', () => {
   const ctx = useExtensionWithEmulator({ taskDurationMs: 400 });
@@ -31,31 +28,44 @@ describe('limits: plan limit, attachment refusals, not a wrong key', () => {
 
   describe('the plan limit', () => {
     it('on Orchestrate: one POST /run, says the plan limit is reached and when it resets, never "in a moment", not sent again', async () => {
-      ctx.emulator.addFault({ kind: 'status', status: 429, path: /\/run$/, method: 'POST', body: PLAN_LIMIT });
-      const task = await orchestrate(ctx, 'One task too many');
-      assert.strictEqual(task, undefined);
-      const shown = await shownMessage(ctx, /plan's task limit is reached/);
-      assert.strictEqual(shown.kind, 'warn');
-      assert.match(shown.message, /User rate limit exceeded/);
-      assert.match(shown.message, /resets at the full hour, \d\d:00 \(\d\d:00 UTC\)/);
-      assert.match(shown.message, /free plan \(1 task per 7 days\), 7 days after your last task/);
-      assert.doesNotMatch(shown.message, /in a moment|Try again in/i);
-      assert.deepStrictEqual(shown.actions, [], 'no Set API Key: the key is fine');
-      await sleep(1500);
-      assert.strictEqual(runPosts(ctx).length, 1, 'never sent again');
-      assert.strictEqual(ctx.api.store.all().length, 0, 'nothing tracked');
+      // The emulator's free plan: 1 task per 7 days, then 429 "User rate limit exceeded" (no Retry-After).
+      ctx.emulator.setPlan(ctx.emulator.apiKey, 'free');
+      try {
+        assert.ok(await orchestrate(ctx, 'The task of the week'));
+        const task = await orchestrate(ctx, 'One task too many');
+        assert.strictEqual(task, undefined);
+        const shown = await shownMessage(ctx, /plan's limit on new tasks is reached/);
+        assert.strictEqual(shown.kind, 'warn');
+        assert.match(shown.message, /User rate limit exceeded/);
+        assert.match(shown.message, /resets at the full hour, \d\d:00 \(\d\d:00 UTC\)/);
+        assert.match(shown.message, /free plan \(1 task per 7 days\), 7 days after your last task/);
+        assert.doesNotMatch(shown.message, /in a moment|Try again in/i);
+        assert.match(shown.message, /will not help, so it was not sent again/);
+        assert.deepStrictEqual(shown.actions, [], 'no Set API Key: the key is fine');
+        await sleep(1500);
+        assert.strictEqual(runPosts(ctx).length, 2, 'the refused task was never sent again');
+        assert.strictEqual(ctx.api.store.all().length, 1, 'only the first is tracked');
+      } finally {
+        ctx.emulator.setPlan(ctx.emulator.apiKey, 'unlimited');
+      }
     });
 
-    it('on a thread run: the same words, one request', async () => {
+    it('on a thread run: the same words, one request (runs and thread runs count together)', async () => {
       const thread = await ctx.api.api.client().createThread({ title: 'plan limit' });
-      ctx.emulator.addFault({ kind: 'status', status: 429, path: /\/runs$/, method: 'POST', body: PLAN_LIMIT });
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-      ctx.user.inputs = ['Continue the thread'];
-      const task = await vscode.commands.executeCommand('multiAgent.runInThread', { thread });
-      assert.strictEqual(task, undefined);
-      await shownMessage(ctx, /plan's task limit is reached \(User rate limit exceeded\)/);
-      await sleep(1000);
-      assert.strictEqual(ctx.emulator.requests.filter(r => r.method === 'POST' && r.path.endsWith('/runs')).length, 1);
+      ctx.emulator.setPlan(ctx.emulator.apiKey, 'free');
+      try {
+        // The week's one task, if the test above has not used it yet: runs and thread runs count together.
+        await ctx.api.api.client().submitTask({ prompt: 'the task of the week' }).catch(() => undefined);
+        ctx.emulator.resetStats();
+        ctx.user.inputs = ['Continue the thread'];
+        const task = await vscode.commands.executeCommand('multiAgent.runInThread', { thread });
+        assert.strictEqual(task, undefined);
+        await shownMessage(ctx, /plan's limit on new tasks is reached \(User rate limit exceeded\)/);
+        await sleep(1000);
+        assert.strictEqual(ctx.emulator.requests.filter(r => r.method === 'POST' && r.path.endsWith('/runs')).length, 1);
+      } finally {
+        ctx.emulator.setPlan(ctx.emulator.apiKey, 'unlimited');
+      }
     });
   });
 
@@ -131,40 +141,59 @@ describe('limits: plan limit, attachment refusals, not a wrong key', () => {
 
   describe('not a wrong key', () => {
     it('403 "Account disabled" on a task: says the account is disabled, offers no new key', async () => {
-      ctx.emulator.addFault({ kind: 'status', status: 403, path: /\/run$/, method: 'POST', body: { status: 403, detail: 'Account disabled' } });
-      await orchestrate(ctx, 'Disabled');
-      const shown = await shownMessage(ctx, /account is disabled \(Account disabled\)/);
-      assert.doesNotMatch(shown.message, /rejected the API key/);
-      assert.ok(!shown.actions.includes('Set API Key'));
+      ctx.emulator.setKeyState(ctx.emulator.apiKey, 'disabled');
+      try {
+        await orchestrate(ctx, 'Disabled');
+        const shown = await shownMessage(ctx, /account is disabled \(Account disabled\)/);
+        assert.doesNotMatch(shown.message, /rejected the API key/);
+        assert.ok(!shown.actions.includes('Set API Key'));
+      } finally {
+        ctx.emulator.setKeyState(ctx.emulator.apiKey, 'active');
+      }
     });
 
     it('503 "Authentication backend unavailable" on a task: passing trouble of the service, not the key; not "may have arrived"', async () => {
-      ctx.emulator.addFault({ kind: 'status', status: 503, path: /\/run$/, method: 'POST', body: { status: 503, detail: 'Authentication backend unavailable' } });
-      await orchestrate(ctx, 'Auth down');
-      const shown = await shownMessage(ctx, /could not check the API key just now \(Authentication backend unavailable\).*not of your key/);
-      assert.ok(!shown.actions.includes('Set API Key'));
-      assert.strictEqual(runPosts(ctx).length, 1);
+      ctx.emulator.setKeyState(ctx.emulator.apiKey, 'authUnavailable');
+      try {
+        await orchestrate(ctx, 'Auth down');
+        const shown = await shownMessage(ctx, /could not check the API key just now \(Authentication backend unavailable\).*not of your key/);
+        assert.ok(!shown.actions.includes('Set API Key'));
+        assert.strictEqual(runPosts(ctx).length, 1);
+      } finally {
+        ctx.emulator.setKeyState(ctx.emulator.apiKey, 'active');
+      }
     });
 
     it('a model the plan lacks: says so and offers Select Model', async () => {
-      ctx.emulator.addFault({ kind: 'status', status: 403, path: /\/run$/, method: 'POST', body: { status: 403, detail: 'model "openai/gpt-5-pro" requires a Pro or Super subscription' } });
-      await orchestrate(ctx, 'Premium model');
-      const shown = await shownMessage(ctx, /The model openai\/gpt-5-pro needs a Pro or Super subscription/);
-      assert.deepStrictEqual(shown.actions, ['Select Model']);
+      // A week later, so the free plan's one task is there again and the model check is what refuses.
+      ctx.emulator.advanceClock(7 * 24 * 3600_000 + 60_000);
+      ctx.emulator.setPlan(ctx.emulator.apiKey, 'free');
+      const undo = await withSetting('modelId', 'openai/gpt-5.1');
+      try {
+        await orchestrate(ctx, 'Premium model');
+        const shown = await shownMessage(ctx, /The model openai\/gpt-5\.1 needs a Pro or Super subscription/);
+        assert.deepStrictEqual(shown.actions, ['Select Model']);
+      } finally {
+        await undo();
+        ctx.emulator.setPlan(ctx.emulator.apiKey, 'unlimited');
+      }
     });
 
     it('Set API Key: a 503 does not say the key was rejected, and a disabled account is not a wrong key', async () => {
-      for (const [status, detail, question] of [
-        [503, 'Authentication backend unavailable', /could not check this key just now/],
-        [403, 'Account disabled', /knows this key, but says its account is disabled/],
+      for (const [state, question] of [
+        ['authUnavailable', /could not check this key just now/],
+        ['disabled', /knows this key, but says its account is disabled/],
       ] as const) {
         ctx.user.shown.length = 0;
-        ctx.emulator.addFault({ kind: 'status', status, path: '/threads', method: 'GET', body: { status, detail } });
-        ctx.user.inputs = ['tfai_some_other_key_0000000000'];
-        assert.strictEqual(await vscode.commands.executeCommand('multiAgent.setApiKey'), false);
-        assert.ok(ctx.user.shown.some(s => s.kind === 'warn' && question.test(s.message)), JSON.stringify(ctx.user.shown));
-        assert.ok(!ctx.user.messages('error').some(m => /rejected/.test(m)), JSON.stringify(ctx.user.shown));
-        assert.strictEqual(await ctx.api.keys.getApiKey(), ctx.emulator.apiKey, 'declined: the stored key stays');
+        ctx.emulator.setKeyState(ctx.emulator.apiKey, state);
+        try {
+          ctx.user.inputs = [ctx.emulator.apiKey];
+          assert.strictEqual(await vscode.commands.executeCommand('multiAgent.setApiKey'), false);
+          assert.ok(ctx.user.shown.some(s => s.kind === 'warn' && question.test(s.message)), JSON.stringify(ctx.user.shown));
+          assert.ok(!ctx.user.messages('error').some(m => /rejected/.test(m)), JSON.stringify(ctx.user.shown));
+        } finally {
+          ctx.emulator.setKeyState(ctx.emulator.apiKey, 'active');
+        }
       }
     });
   });

@@ -32,7 +32,7 @@ describe('live service', () => {
     assert.ok(ctx.emulator.requests.some(r => r.path.endsWith('/usage') && r.status === 401), 'the service refused /usage');
     assert.match(html, /web console only/);
     assert.match(html, /<button id="console">Open Web Console<\/button>/);
-    assert.match(html, /of 1\.0 GB used/, 'storage, which the key can read, is shown');
+    assert.match(html, /of 40 GB used/, 'storage, which the key can read, is shown');
     assert.doesNotMatch(html, /rejected the API key/);
     panel.dispose();
   });

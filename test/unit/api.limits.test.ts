@@ -12,14 +12,18 @@ import {
   RateLimitError,
   ServerError,
   TooLargeError,
+  ValidationError,
   isTerminalStatus,
+  judgeUpload,
   multipartBytes,
   rateLimitScope,
   serviceCondition,
 } from '../../src/api';
+import { SECOND_API_KEY } from '../emulator/server';
 import { clientFor, rejectsWith, seen, useEmulator, waitFor } from './helpers';
 
 const problem = (status: number, detail: string) => ({ status, detail });
+
 
 describe('api: limits and refusals of the live service', function () {
   this.timeout(20_000);
@@ -39,24 +43,26 @@ describe('api: limits and refusals of the live service', function () {
       assert.equal(rateLimitScope('Too Many Requests'), 'unknown');
     });
 
-    it('the plan limit on /run: its own scope, one request, never retried', async () => {
+    it("the plan limit (the emulator's free plan: 1 task per 7 days) on /run and a thread run: its own scope, one request each, never retried", async () => {
       const emu = emulator();
-      emu.addFault({ kind: 'status', status: 429, path: /\/run$/, method: 'POST', body: problem(429, 'User rate limit exceeded') });
-      const error = await rejectsWith(clientFor(emu).submitTask({ prompt: 'one more task' }), RateLimitError);
-      assert.equal(error.scope, 'plan');
-      assert.equal(error.transient, false);
-      assert.equal(error.message, 'User rate limit exceeded');
-      assert.equal(seen(emu, '/run', 'POST').length, 1);
-      assert.deepEqual(serviceCondition(error.kind, error.message), { condition: 'rateLimit', scope: 'plan' });
-    });
+      emu.setPlan(emu.apiKey, 'free');
+      try {
+        const client = clientFor(emu);
+        await client.submitTask({ prompt: 'the one task of the week' });
+        const error = await rejectsWith(client.submitTask({ prompt: 'one more task' }), RateLimitError);
+        assert.equal(error.message, 'User rate limit exceeded');
+        assert.equal(error.scope, 'plan');
+        assert.equal(error.transient, false);
+        assert.equal(seen(emu, '/run', 'POST').length, 2, 'the refused one was sent once');
+        assert.deepEqual(serviceCondition(error.kind, error.message), { condition: 'rateLimit', scope: 'plan' });
 
-    it('the plan limit on a thread run: the same', async () => {
-      const emu = emulator();
-      const thread = await clientFor(emu).createThread({ title: 'limits' });
-      emu.addFault({ kind: 'status', status: 429, path: /\/runs$/, method: 'POST', body: problem(429, 'User rate limit exceeded') });
-      const error = await rejectsWith(clientFor(emu).runInThread(thread.id, { prompt: 'again' }), RateLimitError);
-      assert.equal(error.scope, 'plan');
-      assert.equal(seen(emu, '/runs', 'POST').length, 1);
+        const thread = await client.createThread({ title: 'limits' });
+        const inThread = await rejectsWith(client.runInThread(thread.id, { prompt: 'again' }), RateLimitError);
+        assert.equal(inThread.scope, 'plan');
+        assert.equal(seen(emu, '/runs', 'POST').length, 1);
+      } finally {
+        emu.setPlan(emu.apiKey, 'unlimited');
+      }
     });
 
     it('a read retries a capacity or hourly 429, not a plan limit or a monthly quota', async () => {
@@ -77,49 +83,72 @@ describe('api: limits and refusals of the live service', function () {
       }
     });
 
-    it('the attachment upload limit (30 a minute): its own scope', async () => {
+    it('the attachment upload limit (30 a minute): its own scope, not retried', async () => {
       const emu = emulator();
-      emu.addFault({ kind: 'status', status: 429, path: '/attachments/upload', body: problem(429, 'Attachment upload rate limit exceeded') });
-      const error = await rejectsWith(clientFor(emu).uploadAttachment({ data: Buffer.from('notes'), filename: 'n.txt' }), RateLimitError);
+      const client = clientFor(emu);
+      for (let i = 0; i < 30; i++) await client.uploadAttachment({ data: Buffer.from(`note ${i}`), filename: `n${i}.txt` });
+      const error = await rejectsWith(client.uploadAttachment({ data: Buffer.from('one too many'), filename: 'n.txt' }), RateLimitError);
+      assert.equal(error.message, 'Attachment upload rate limit exceeded');
       assert.equal(error.scope, 'attachments');
+      assert.equal(seen(emu, '/attachments/upload', 'POST').length, 31);
+      emu.advanceClock(61_000);
     });
   });
 
   describe('refusals that are not a wrong key', () => {
     it('403 "Account disabled" is a disabled account', async () => {
       const emu = emulator();
-      emu.addFault({ kind: 'status', status: 403, path: /\/run$/, body: problem(403, 'Account disabled') });
-      const error = await rejectsWith(clientFor(emu).submitTask({ prompt: 'p' }), PermissionError);
-      assert.deepEqual(serviceCondition(error.kind, error.message), { condition: 'accountDisabled' });
+      emu.setKeyState(emu.apiKey, 'disabled');
+      try {
+        const error = await rejectsWith(clientFor(emu).submitTask({ prompt: 'p' }), PermissionError);
+        assert.equal(error.message, 'Account disabled');
+        assert.deepEqual(serviceCondition(error.kind, error.message), { condition: 'accountDisabled' });
+      } finally {
+        emu.setKeyState(emu.apiKey, 'active');
+      }
     });
 
-    it('503 "Authentication backend unavailable" is passing trouble: a read retries it, /run is sent once', async () => {
+    it('503 from the authentication or rate-limit backend is passing trouble: a read retries it, /run is sent once', async () => {
       const emu = emulator();
-      for (const detail of ['Authentication backend unavailable', 'Developer API rate limiter unavailable']) {
-        emu.clearFaults();
+      for (const state of ['authUnavailable', 'limiterUnavailable'] as const) {
         emu.resetStats();
-        emu.addFault({ kind: 'status', status: 503, path: '/threads', times: 2, body: problem(503, detail) });
-        await clientFor(emu).listThreads();
-        assert.equal(seen(emu, '/threads', 'GET').length, 3, `${detail}: retried until it passed`);
-        emu.addFault({ kind: 'status', status: 503, path: /\/run$/, body: problem(503, detail) });
-        const error = await rejectsWith(clientFor(emu).submitTask({ prompt: 'p' }), ServerError);
-        assert.deepEqual(serviceCondition(error.kind, error.message), { condition: 'authUnavailable' });
-        assert.equal(seen(emu, '/run', 'POST').length, 1);
+        emu.setKeyState(emu.apiKey, state);
+        try {
+          await rejectsWith(clientFor(emu).listThreads(), ServerError);
+          assert.equal(seen(emu, '/threads', 'GET').length, 4, `${state}: a read is retried`);
+          const error = await rejectsWith(clientFor(emu).submitTask({ prompt: 'p' }), ServerError);
+          assert.deepEqual(serviceCondition(error.kind, error.message), { condition: 'authUnavailable' }, error.message);
+          assert.equal(seen(emu, '/run', 'POST').length, 1, 'a submission is not');
+        } finally {
+          emu.setKeyState(emu.apiKey, 'active');
+        }
       }
     });
 
     it('403 for a model the plan lacks names the model', async () => {
+      // The second user: the first one's free task of the week went to the plan-limit test.
       const emu = emulator();
-      emu.addFault({ kind: 'status', status: 403, path: /\/run$/, body: problem(403, 'model "openai/gpt-5-pro" requires a Pro or Super subscription') });
-      const error = await rejectsWith(clientFor(emu).submitTask({ prompt: 'p', modelId: 'openai/gpt-5-pro' }), PermissionError);
-      assert.deepEqual(serviceCondition(error.kind, error.message), { condition: 'modelNeedsPlan', model: 'openai/gpt-5-pro' });
+      emu.setPlan(SECOND_API_KEY, 'free');
+      try {
+        const error = await rejectsWith(clientFor(emu, { apiKey: SECOND_API_KEY }).submitTask({ prompt: 'p', modelId: 'openai/gpt-5.1' }), PermissionError);
+        assert.deepEqual(serviceCondition(error.kind, error.message), { condition: 'modelNeedsPlan', model: 'openai/gpt-5.1' });
+      } finally {
+        emu.setPlan(SECOND_API_KEY, 'unlimited');
+      }
     });
 
-    it('403 "Storage quota exceeded" on an upload', async () => {
+    it('403 "Storage quota exceeded" on an upload, multipart and direct', async () => {
       const emu = emulator();
-      emu.addFault({ kind: 'status', status: 403, path: '/files', method: 'POST', body: problem(403, 'Storage quota exceeded') });
-      const error = await rejectsWith(clientFor(emu).uploadFile({ data: Buffer.from('notes'), filename: 'n.txt' }), PermissionError);
-      assert.deepEqual(serviceCondition(error.kind, error.message), { condition: 'storageQuota' });
+      emu.setStorage(emu.apiKey, { quotaBytes: 1024 });
+      try {
+        const small = await rejectsWith(clientFor(emu).uploadFile({ data: Buffer.from('x'.repeat(2048)), filename: 'n.txt' }), PermissionError);
+        assert.deepEqual(serviceCondition(small.kind, small.message), { condition: 'storageQuota' });
+        const large = await rejectsWith(clientFor(emu).uploadFile({ data: Buffer.alloc(5_000_000, 0x61), filename: 'big.txt' }), PermissionError);
+        assert.equal(large.endpoint, 'POST /files/upload-token');
+        assert.deepEqual(serviceCondition(large.kind, large.message), { condition: 'storageQuota' });
+      } finally {
+        emu.setStorage(emu.apiKey, { quotaBytes: 40 * 1024 ** 3, usedBytes: 0 });
+      }
     });
   });
 
@@ -157,6 +186,69 @@ describe('api: limits and refusals of the live service', function () {
         assert.match(error.message, /Nothing was uploaded/);
       }
       assert.equal(emu.requests.length + emu.otherOriginRequests.length, 0, 'no request at all');
+    });
+
+    it('the client refuses exactly what the service refuses at /run (uploaded past the client check, then sent)', async () => {
+      const emu = emulator();
+      const client = clientFor(emu);
+      const cases: [string, string][] = [
+        ['page.html', '<!DOCTYPE html><p>x</p>'],
+        ['notes.md', '<!-- toc -->\n# Notes'],
+        ['plain.md', '# Notes'],
+        ['feed.xml', '<?xml version="1.0"?><feed/>'],
+        ['logo.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>'],
+        ['bmw.txt', 'BMW notes'],
+        ['latin1.txt', 'caf\xe9'],
+        ['utf16.txt', '\xff\xfeh\x00i\x00'],
+        ['nobom16.txt', 'h\x00i\x00'],
+        ['archive.zip', 'PK\x03\x04rest'],
+        ['report.docx', 'PK\x03\x04rest'],
+        ['table.csv', 'a,b\n1,2'],
+        ['blob.bin', '\x00\x01\x02\x03'],
+        ['doc.pdf', '%PDF-1.4 x'],
+        ['pic.png', '\x89PNG\r\n\x1a\nrest'],
+        ['icon.ico', '\x00\x00\x01\x00rest'],
+        ['song.mp3', 'ID3\x04\x00rest'],
+        ['song.ogg', 'OggS\x00rest'],
+        ['js.txt', '<script>x()</script>'],
+      ];
+      for (const [filename, text] of cases) {
+        const bytes = Buffer.from(text, 'latin1');
+        const verdict = judgeUpload('attachment', { filename, size: bytes.length, head: bytes });
+        // Past the client's own check: the multipart form sent by hand.
+        const form = new FormData();
+        form.append('file', new Blob([bytes]), filename);
+        const response = await fetch(`${emu.origin}/api/v1/attachments/upload`, { method: 'POST', headers: { 'x-api-key': emu.apiKey }, body: form });
+        assert.equal(response.status, 200, filename);
+        const { id } = (await response.json()) as { id: string };
+        const outcome = await client.submitTask({ prompt: `use ${filename}`, attachmentIds: [id] }).then(
+          () => 'taken',
+          (e: Error) => (e instanceof ValidationError && /unsupported/.test(e.message) ? 'refused' : `failed: ${e.message}`),
+        );
+        assert.equal(outcome, verdict.ok ? 'taken' : 'refused', `${filename}: the client says ${JSON.stringify(verdict)}`);
+      }
+    });
+
+    it('the client stores exactly what the service stores (POST /files, past the client check)', async () => {
+      const emu = emulator();
+      for (const [filename, text] of [
+        ['a.txt', 'words'],
+        ['a.html', '<html><body>'],
+        ['a.svg', '<?xml version="1.0"?><svg/>'],
+        ['b.svg', '<svg/>'],
+        ['a.docx', 'PK\x03\x04rest'],
+        ['a.txt', 'BM bitmap?'],
+        ['a.pdf', '%PDF-1.7'],
+        ['a.gif', 'GIF89a...'],
+        ['a.bin', '\x00\x01'],
+      ]) {
+        const bytes = Buffer.from(text, 'latin1');
+        const verdict = judgeUpload('file', { filename, size: bytes.length, head: bytes });
+        const form = new FormData();
+        form.append('file', new Blob([bytes]), filename);
+        const response = await fetch(`${emu.baseUrl}/files`, { method: 'POST', headers: { 'x-api-key': emu.apiKey }, body: form });
+        assert.equal(response.status, verdict.ok ? 200 : 415, `${filename} (${text}): the client says ${JSON.stringify(verdict)}`);
+      }
     });
 
     it('over 4,500,000 bytes with its envelope is refused before sending; one that fits exactly is sent', async () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { buildAttachmentPrompt, buildPrompt, fenceFor, inlineFiles } from '../../src/tasks/prompt';
-import { describeTerminal, titleFrom } from '../../src/tasks/model';
+import { buildAttachmentPrompt, buildPrompt, fenceFor, fencedBlock, inlineFiles } from '../../src/tasks/prompt';
+import { titleFrom } from '../../src/tasks/model';
 
 describe('prompt building', () => {
   it('puts the instruction first and the code in a fenced block with language and path', () => {
@@ -23,6 +23,23 @@ describe('prompt building', () => {
     );
   });
 
+  it('builds every fenced block one way: mapped language, final newline, a fence the code cannot close', () => {
+    assert.equal(fencedBlock('let a', 'typescriptreact'), '```tsx\nlet a\n```');
+    assert.equal(fencedBlock('x\n', 'plaintext'), '```\nx\n```');
+    assert.equal(fencedBlock('```\n', 'rust'), '````rust\n```\n````');
+    const { prompt } = inlineFiles('p', [{ label: 'a.tsx', languageId: 'typescriptreact', text: 'A' }], 100);
+    assert.ok(prompt.includes('```tsx\nA\n```'), prompt);
+  });
+
+  it('counts inlined files in characters as the service does (code points, not UTF-16 units)', () => {
+    // 30 emoji are 60 UTF-16 units but 30 characters: the file fits a 60-character limit.
+    const text = '😀'.repeat(30);
+    const block = `\nAttached file e.txt:\n\n${fencedBlock(text)}\n`;
+    const limit = 1 + [...block].length;
+    assert.deepEqual(inlineFiles('p', [{ label: 'e.txt', text }], limit).inlined, ['e.txt']);
+    assert.deepEqual(inlineFiles('p', [{ label: 'e.txt', text }], limit - 1).inlined, []);
+  });
+
   it('inlines small files only while the prompt still fits', () => {
     const { prompt, inlined } = inlineFiles('p', [{ label: 'a.txt', text: 'A' }, { label: 'b.txt', text: 'B'.repeat(100) }], 60);
     assert.deepEqual(inlined, ['a.txt']);
@@ -32,11 +49,5 @@ describe('prompt building', () => {
   it('titles a task from the first line of its instruction', () => {
     assert.equal(titleFrom('  Explain this\nand more'), 'Explain this');
     assert.equal(titleFrom('x'.repeat(100)).length, 60);
-  });
-
-  it('explains terminal states in words', () => {
-    assert.equal(describeTerminal({ status: 'failed', error: 'boom' }), 'boom');
-    assert.match(String(describeTerminal({ status: 'awaiting_approval' })), /approve it in the web console/);
-    assert.equal(describeTerminal({ status: 'completed' }), undefined);
   });
 });

@@ -5,6 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { MAX_FILE_BYTES, PLATFORM_BODY_LIMIT_BYTES, attachmentTypeOf, detectContentType, judgeUpload, multipartBytes } from '../../src/api';
+import { detectContentType as emulatorSniff } from '../emulator/sniff';
 
 const b = (s: string) => Uint8Array.from(s, c => c.charCodeAt(0));
 const TEXT = 'text/plain; charset=utf-8';
@@ -78,6 +79,10 @@ describe('sniffing like the service (http.DetectContentType)', () => {
   for (const [name, data, type] of cases) {
     it(`${name} → ${type}`, () => assert.equal(detectContentType(b(data)), type));
   }
+
+  it("agrees with the emulator's own port of the same algorithm on every case", () => {
+    for (const [name, data] of cases) assert.equal(detectContentType(b(data)), emulatorSniff(Buffer.from(data, 'latin1')), name);
+  });
 
   it('reads the first 512 bytes only', () => {
     const text = 'a'.repeat(512);

@@ -1,6 +1,7 @@
 // Case 8: untrusted workspaces. The harness starts code-server with --disable-workspace-trust, so every
 // workspace is trusted here; the restricted behaviour is tested through readSettings({ trusted: false }),
-// the same code path activation takes when vscode.workspace.isTrusted is false.
+// the same code path activation takes when vscode.workspace.isTrusted is false, and a trust grant is acted
+// out through the extension's trust seam (TestApi.trust), which the live Config follows like the real one.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -10,7 +11,7 @@ import { EXT_ID, useExtensionWithEmulator, waitFor, workspaceUri } from '../help
 import { kase } from './table';
 
 describe('faults: 8 untrusted workspaces', () => {
-  useExtensionWithEmulator();
+  const ctx = useExtensionWithEmulator();
 
   kase('8 package.json declares limited support and restricts the settings that cost money', async () => {
     const ext = vscode.extensions.getExtension(EXT_ID)!;
@@ -49,6 +50,39 @@ describe('faults: 8 untrusted workspaces', () => {
     } finally {
       await vscode.workspace.fs.delete(workspaceUri('.vscode'), { recursive: true });
       await waitFor(() => vscode.workspace.getConfiguration('multiAgent').get('agentCount') === 4, 'the workspace settings to go');
+    }
+  });
+
+  kase('8 a trust grant reaches the poller and the views: workspace values of restricted settings count from then on', async () => {
+    const { trust, pollerSettings, poller, sidebar } = ctx.api;
+    const config = () => vscode.workspace.getConfiguration('multiAgent');
+    const description = () => String(sidebar.views.tasks.description ?? '');
+    assert.strictEqual(pollerSettings().minIntervalMs, 250, 'the suite polls every 250 ms (user setting)');
+    let resumed = 0;
+    poller.resume = function (this: typeof poller, ...args: Parameters<typeof poller.resume>) {
+      resumed++;
+      return Object.getPrototypeOf(poller).resume.apply(this, args);
+    };
+    trust.restrict();
+    try {
+      await vscode.workspace.fs.writeFile(
+        workspaceUri('.vscode', 'settings.json'),
+        Buffer.from(JSON.stringify({ 'multiAgent.pollIntervalMs': 400, 'multiAgent.modelId': 'workspace/model' })),
+      );
+      await waitFor(() => config().get('modelId') === 'workspace/model', 'the workspace settings to load');
+      assert.strictEqual(pollerSettings().minIntervalMs, 250, 'restricted: the poller keeps the user value');
+      assert.doesNotMatch(description(), /workspace\/model/, 'restricted: the Tasks view shows no workspace model');
+
+      resumed = 0;
+      trust.grant();
+      assert.strictEqual(pollerSettings().minIntervalMs, 400, 'trusted: the poller reads the workspace value');
+      assert.ok(resumed > 0, 'the poller was told (resumed with the new settings)');
+      assert.match(description(), /model: workspace\/model/, 'the Tasks view shows the workspace model');
+    } finally {
+      delete (poller as { resume?: unknown }).resume;
+      trust.grant();
+      await vscode.workspace.fs.delete(workspaceUri('.vscode'), { recursive: true });
+      await waitFor(() => !config().get('modelId'), 'the workspace settings to go');
     }
   });
 });

@@ -1,0 +1,22 @@
+/** The review core's API (issue 16): what the integration layer builds on. Pure: no vscode. */
+export { type FencedBlock, type ParsedAnswer, type ParseOptions, type Proposal, type RejectedBlock, type UnnamedBlock, fencedBlocks, parseAnswer, parseInfo } from './answer';
+export { type Budget, type Edit, diffLines } from './diff';
+export { type Eol, eolOf, toLines } from './lines';
+export { type Change, type MergedHunk, type MergeResult, changesBetween, merge3 } from './merge';
+export { type DiffHunk, type FileDiff, parseUnifiedDiff } from './patch';
+export { type Confined, type EntryKind, type PathResolver, checkPath, confinePath, isSensitive } from './paths';
+export {
+  type FileState,
+  type PlanFile,
+  type PlanHunk,
+  type PlanOptions,
+  type RangeRecord,
+  type ReviewFiles,
+  type ReviewPlan,
+  type SentSource,
+  type SkippedHunk,
+  applyHunks,
+  buildPlan,
+  conflictText,
+} from './plan';
+export { type HunkSkipCode, type SkipCode, type Translate, conflictMarkers, plain } from './words';

@@ -1,0 +1,144 @@
+/**
+ * Every sentence the review core produces, in one place. The core cannot import vscode, so the caller passes
+ * its translator (`vscode.l10n.t`); the templates are the l10n keys. Tests and the benchmark use `plain`.
+ */
+
+export type Translate = (message: string, ...args: (string | number)[]) => string;
+
+/** Fills `{0}`, `{1}`… like `vscode.l10n.t` does when no bundle is loaded. */
+export const plain: Translate = (message, ...args) => {
+  let out = '';
+  let i = 0;
+  while (i < message.length) {
+    const open = message.indexOf('{', i);
+    if (open === -1) break;
+    const close = message.indexOf('}', open);
+    const index = close === -1 ? NaN : Number(message.slice(open + 1, close));
+    if (close === -1 || !Number.isInteger(index) || index < 0 || index >= args.length) {
+      out += message.slice(i, open + 1);
+      i = open + 1;
+      continue;
+    }
+    out += message.slice(i, open) + String(args[index]);
+    i = close + 1;
+  }
+  return out + message.slice(i);
+};
+
+/** Why a proposal (a whole file, a diff, a block) is listed but not offered for applying. */
+export type SkipCode =
+  | 'noPath'
+  | 'invalidPath'
+  | 'outside'
+  | 'refused'
+  | 'missing'
+  | 'gone'
+  | 'exists'
+  | 'doesNotApply'
+  | 'deletion'
+  | 'rename'
+  | 'binary'
+  | 'superseded'
+  | 'unchanged'
+  | 'elided'
+  | 'emptyBlock'
+  | 'unclosed'
+  | 'conflictingHeader'
+  | 'noRange'
+  | 'tooMany';
+
+/** Why one hunk of a diff is listed but not offered. */
+export type HunkSkipCode = 'doesNotApply' | 'superseded' | 'overlaps' | 'tooMany';
+
+const SKIP: Record<SkipCode, string> = {
+  noPath: 'not applied (no path)',
+  invalidPath: 'not applied: "{0}" is not a usable workspace path ({1})',
+  outside: 'not applied: the path leads outside the workspace',
+  refused: 'not applied: {0}',
+  missing: 'not applied: the file to change does not exist',
+  gone: 'not applied: the file was moved or deleted since the task was sent',
+  exists: 'not applied: the diff creates a file that already exists',
+  doesNotApply: 'not applied: the diff does not apply to the file',
+  deletion: 'not applied: deleting files is never applied',
+  rename: 'not applied: renaming files is never applied',
+  binary: 'not applied: binary patches are never applied',
+  superseded: 'not applied: a later block for the same file replaces it',
+  unchanged: 'nothing to apply: the file already has these changes',
+  elided: 'not applied: the block leaves parts of the file out ("{0}"), so it is not a whole file',
+  emptyBlock: 'not applied: the block is empty and would empty the file',
+  unclosed: 'not applied: the block is not closed (the answer may be cut off)',
+  conflictingHeader: 'not applied: the diff\'s header names another file ({0})',
+  noRange: 'not applied: the range that was sent is not known any more',
+  tooMany: 'not applied: the answer has too many changes to review at once',
+};
+
+const HUNK_SKIP: Record<HunkSkipCode, string> = {
+  doesNotApply: 'hunk {0} ({1}) does not apply: its lines are not in the file',
+  superseded: 'hunk {0} ({1}) is replaced by a later block for the same file',
+  overlaps: 'hunk {0} ({1}) overlaps another change',
+  tooMany: 'hunk {0} ({1}) is over the limit of changes per answer',
+};
+
+/** Path problems found without a file system (see `checkPath`). */
+export type PathProblem = 'empty' | 'absolute' | 'escapes' | 'control' | 'reserved' | 'directory' | 'tooLong' | 'gitDir';
+
+const PATH: Record<PathProblem, string> = {
+  empty: 'empty',
+  absolute: 'not relative to the workspace',
+  escapes: 'leads outside the workspace',
+  control: 'holds control or invisible characters',
+  reserved: 'a reserved name',
+  directory: 'names a folder',
+  tooLong: 'too long',
+  gitDir: 'inside .git',
+};
+
+export function skipReason(t: Translate, code: SkipCode, ...args: (string | number)[]): string {
+  return t(SKIP[code], ...args);
+}
+
+export function hunkSkipReason(t: Translate, code: HunkSkipCode, index: number, header: string): string {
+  return t(HUNK_SKIP[code], index, header);
+}
+
+export function pathProblem(t: Translate, problem: PathProblem): string {
+  return t(PATH[problem]);
+}
+
+/** Where a hunk lands, for its label (1-based lines of the text now). */
+export interface LabelParts {
+  index: number;
+  total: number;
+  /** 1-based first and last line replaced; `last < first` for an insertion before `first`. */
+  first: number;
+  last: number;
+  /** Lines in the file now: an insertion at `lineCount + 1` is "at the end". */
+  lineCount: number;
+  conflict: boolean;
+  nearUserEdit: boolean;
+  byContext: boolean;
+  create: boolean;
+}
+
+export function hunkLabel(t: Translate, p: LabelParts): string {
+  let where: string;
+  if (p.create) where = t('new file');
+  else if (p.last < p.first) where = p.first > p.lineCount ? t('at the end') : t('before line {0}', p.first);
+  else if (p.first === p.last) where = t('line {0}', p.first);
+  else where = t('lines {0}–{1}', p.first, p.last);
+  let label = t('Hunk {0} of {1} · {2}', p.index, p.total, where);
+  if (p.conflict) label += ` · ${t('conflict: you changed these lines')}`;
+  else if (p.nearUserEdit) label += ` · ${t('next to your edit')}`;
+  if (p.byContext) label += ` · ${t('placed by its context')}`;
+  return label;
+}
+
+/** The conflict markers for showing both sides in one text (git's diff3 style). */
+export function conflictMarkers(t: Translate): { ours: string; base: string; sep: string; theirs: string } {
+  return {
+    ours: `<<<<<<< ${t('your version')}`,
+    base: `||||||| ${t('as sent')}`,
+    sep: '=======',
+    theirs: `>>>>>>> ${t('proposal')}`,
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * Issue 16's speed target: parse + merge + build the review plan for an answer of 50 files × 20 hunks
+ * against 10,000-line files, in under 200 ms. Plain Node (no code-server): the core is pure.
+ * Half the files come as unified diffs, half as whole files; every file was edited by the user since it was
+ * sent (20 lines typed at the top, one line changed inside one hunk), so every hunk is shifted and one per
+ * file is a conflict: the merge does its full work. Prints a JSON line and markdown rows.
+ * `node out/test/bench/review.js [runs]`
+ */
+import { performance } from 'node:perf_hooks';
+import { parseAnswer } from '../../src/review/answer';
+import { type ReviewFiles, buildPlan } from '../../src/review/plan';
+
+const FILES = 50;
+const HUNKS = 20;
+const LINES = 10_000;
+const RUNS = Number(process.argv[2] || 15);
+
+/** Code-like lines: mostly unique, with the repeated braces and blank lines real files have. */
+function sourceFile(f: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; out.length < LINES; i++) {
+    out.push(`export function f${f}_${i}(value: number): number {`, `  const scaled = value * ${i % 97} + ${f};`, '  return scaled;', '}', '');
+  }
+  return out.slice(0, LINES);
+}
+
+const HUNK_STRIDE = LINES / HUNKS;
+
+function build() {
+  const sent: Record<string, string> = {};
+  const now: Record<string, string> = {};
+  const blocks: string[] = ['# Synthesized answer', '', 'The agents changed these files:', ''];
+  for (let f = 0; f < FILES; f++) {
+    const path = `src/module${f}.ts`;
+    const base = sourceFile(f);
+    sent[path] = `${base.join('\n')}\n`;
+    // The user typed 20 lines at the top and changed one line inside the 11th hunk's lines.
+    const ours = [...Array.from({ length: 20 }, (_, i) => `// note ${i} typed while the agents worked`), ...base];
+    ours[20 + 10 * HUNK_STRIDE + 6] = '  const scaled = value; // edited by the user';
+    now[path] = `${ours.join('\n')}\n`;
+    if (f % 2 === 0) {
+      const diff: string[] = [`--- a/${path}`, `+++ b/${path}`];
+      for (let h = 0; h < HUNKS; h++) {
+        const at = h * HUNK_STRIDE + 6; // 0-based line of the changed line
+        diff.push(`@@ -${at - 2},7 +${at - 2 + h},8 @@`);
+        for (let k = at - 3; k < at; k++) diff.push(` ${base[k]}`);
+        diff.push(`-${base[at]}`, `+${base[at].replace('scaled', 'result')} // by the agents`, `+  // checked`);
+        for (let k = at + 1; k < at + 4; k++) diff.push(` ${base[k]}`);
+      }
+      blocks.push('```diff path=' + path, ...diff, '```', '');
+    } else {
+      const theirs = base.slice();
+      for (let h = 0; h < HUNKS; h++) theirs[h * HUNK_STRIDE + 6] = `${base[h * HUNK_STRIDE + 6]} // by the agents`;
+      blocks.push('```ts path=' + path, ...theirs, '```', '');
+    }
+  }
+  blocks.push('Usage:', '', '```ts', 'run();', '```', '');
+  const files: ReviewFiles = {
+    current: p => (now[p] === undefined ? { kind: 'missing' } : { kind: 'file', text: now[p] }),
+    sent: p => sent[p],
+  };
+  return { answer: blocks.join('\n'), files };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+function main() {
+  const { answer, files } = build();
+  const parseMs: number[] = [];
+  const planMs: number[] = [];
+  const totalMs: number[] = [];
+  let hunks = 0;
+  let conflicts = 0;
+  for (let run = 0; run < RUNS + 3; run++) {
+    const t0 = performance.now();
+    const parsed = parseAnswer(answer);
+    const t1 = performance.now();
+    const plan = buildPlan(parsed, files);
+    const t2 = performance.now();
+    hunks = plan.hunkCount;
+    conflicts = plan.conflictCount;
+    if (run < 3) continue; // warm-up: the JIT
+    parseMs.push(t1 - t0);
+    planMs.push(t2 - t1);
+    totalMs.push(t2 - t0);
+  }
+  const expected = FILES * HUNKS;
+  if (hunks !== expected || conflicts !== FILES) throw new Error(`the plan is wrong: ${hunks} hunks (want ${expected}), ${conflicts} conflicts (want ${FILES})`);
+  const result = {
+    files: FILES,
+    hunksPerFile: HUNKS,
+    linesPerFile: LINES,
+    answerMB: Buffer.byteLength(answer) / 1024 / 1024,
+    runs: RUNS,
+    parseMedianMs: median(parseMs),
+    planMedianMs: median(planMs),
+    totalMedianMs: median(totalMs),
+    totalMaxMs: Math.max(...totalMs),
+    hunks,
+    conflicts,
+  };
+  console.log(`bench-review: ${JSON.stringify(result)}`);
+  const met = result.totalMedianMs < 200 ? 'yes' : 'NO';
+  console.log(
+    `| review plan: parse + merge + plan, ${FILES} files × ${HUNKS} hunks, ${LINES.toLocaleString('en')}-line files (${result.answerMB.toFixed(1)} MB answer), median of ${RUNS} | ${result.totalMedianMs.toFixed(1)} ms (parse ${result.parseMedianMs.toFixed(1)}, merge + plan ${result.planMedianMs.toFixed(1)}; max ${result.totalMaxMs.toFixed(1)}) | < 200 ms | ${met} |`,
+  );
+}
+
+main();
