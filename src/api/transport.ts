@@ -17,9 +17,9 @@ import {
   RedirectError,
   ResponseFormatError,
   ResponseTooLargeError,
-  ValidationError,
   errorForStatus,
   errorForTransport,
+  redactError,
 } from './errors';
 import { redactSecrets } from './redact';
 import { DEFAULT_RETRY, NO_RETRY, type RetryPolicy, isRetryable, retryDelayMs, sleep } from './retry';
@@ -99,7 +99,8 @@ const FREE_SOCKET_TIMEOUT_MS = 50_000;
 export class Transport {
   private readonly http = axios.create();
   private readonly policy: RetryPolicy;
-  private readonly timeoutMs: number;
+  /** The default per-call timeout, ms (the request timeout setting). */
+  readonly timeoutMs: number;
   /**
    * Kept-alive connections for loopback addresses (emulator, local gateway): VS Code's proxy support keeps an
    * extension's own agent for `localhost` and `127.0.0.1` and never proxies them. Remote origins use Node's
@@ -308,17 +309,6 @@ export class Transport {
     if (/[\r\n]/.test(key)) throw new AuthenticationError('The API key contains a line break; set it again.');
     return key.trim();
   }
-}
-
-/** The same error with every secret taken out of its message (and its field errors). */
-function redactError(error: ApiError, secrets: readonly string[]): ApiError {
-  if (!(error instanceof Error)) return error;
-  const message = redactSecrets(error.message, secrets);
-  if (message !== error.message) Object.defineProperty(error, 'message', { value: message, configurable: true, writable: true });
-  if (error instanceof ValidationError) {
-    for (const field of error.fieldErrors) field.message = redactSecrets(field.message, secrets);
-  }
-  return error;
 }
 
 /** A request that failed because the kept-alive connection it reused had been closed by the server. */

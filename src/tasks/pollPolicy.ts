@@ -4,6 +4,7 @@
  * dropped stream is tried again. No timers and no I/O: unit tests call it with plain numbers.
  */
 import { type ObservedState, type TrackedTask, agentsOf, isAwaitingApproval } from './model';
+import { isLastingScope } from '../api/conditions';
 import type { PollerSettings, RateLimitScope, TaskSchedule } from './pollTypes';
 
 /** Consecutive 404s before a task is given up: one may be a glitch, three over time are not. */
@@ -18,8 +19,8 @@ export const APPROVAL_POLL_MS = 30_000;
  */
 const RATE_LIMIT_FIRST_MS = 500;
 /** Backoff ceilings: capacity clears in seconds; an hourly limit may need minutes. */
-const RATE_LIMIT_MAX_MS: Record<RateLimitScope, number> = { hourly: 10 * 60_000, capacity: 60_000, unknown: 60_000, monthly: 0 };
-/** A monthly quota does not come back by waiting minutes: stop asking for an hour (a new key resumes at once). */
+const RATE_LIMIT_MAX_MS: Record<RateLimitScope, number> = { hourly: 10 * 60_000, capacity: 60_000, attachments: 60_000, unknown: 60_000, monthly: 0, plan: 0 };
+/** A monthly quota (or the plan's limit) does not come back by waiting minutes: stop asking for an hour (a new key resumes at once). */
 export const MONTHLY_QUOTA_PAUSE_MS = 60 * 60_000;
 /** The shortest pause after a 429, ms. */
 const MIN_RATE_LIMIT_PAUSE_MS = 250;
@@ -40,13 +41,8 @@ const OVERSHOOT_INTERVALS = 2;
 const BLIND_GROWTH = 0.5;
 const BLIND_CEILING_FACTOR = 3;
 
-/** 'hourly' | 'monthly' | 'capacity' from the 429's text ("hourly request limit", "Monthly quota", "capacity reached"). */
-export function rateLimitScope(message: string): RateLimitScope {
-  if (/month|quota/i.test(message)) return 'monthly';
-  if (/hour/i.test(message)) return 'hourly';
-  if (/capacity|retry later|overloaded/i.test(message)) return 'capacity';
-  return 'unknown';
-}
+/** Which limit a 429 hit, from the service's words: the api layer's one rule. */
+export { rateLimitScope } from '../api/conditions';
 
 /**
  * The pause after a 429 that did not say how long (no Retry-After): half a second, doubling per 429 in a
@@ -54,7 +50,7 @@ export function rateLimitScope(message: string): RateLimitScope {
  * windows do not come back in step and no pause is longer than its step.
  */
 export function rateLimitBackoff(scope: RateLimitScope, streak: number, random: number): number {
-  if (scope === 'monthly') return MONTHLY_QUOTA_PAUSE_MS;
+  if (isLastingScope(scope)) return MONTHLY_QUOTA_PAUSE_MS;
   const base = Math.min(RATE_LIMIT_MAX_MS[scope], RATE_LIMIT_FIRST_MS * 2 ** streak);
   return Math.round(base * (0.5 + 0.5 * random));
 }

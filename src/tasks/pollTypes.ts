@@ -2,6 +2,7 @@
  * What the poller's parts share: the service and the store they talk to, the settings, the clock, the
  * events, and one task's place in the schedule. No vscode here: tests drive the poller in plain Node.
  */
+import type { RateLimitScope } from '../api/conditions';
 import type { ObservedState, TrackedTask } from './model';
 
 /**
@@ -57,13 +58,12 @@ export interface PollerSettings {
   maxStreams: number;
 }
 
-/** Which limit a 429 hit, read from its text (the service's 429s carry no headers that say). */
-export type RateLimitScope = 'hourly' | 'monthly' | 'capacity' | 'unknown';
+export type { RateLimitScope } from '../api/conditions';
 
 export type PollerEvent =
   /**
-   * Nothing is sent until `untilMs` (ms since epoch). `scope` says which limit: 'monthly' pauses for a long
-   * time (until a new key or a reload), 'hourly' and 'capacity' retry with a growing backoff from half a
+   * Nothing is sent until `untilMs` (ms since epoch). `scope` says which limit: 'monthly' (and 'plan') pause
+   * for a long time (until a new key or a reload), the others retry with a growing backoff from half a
    * second. `retryAfter` is true when the service said when (a `Retry-After` header). `message` is the
    * service's text.
    */

@@ -113,7 +113,7 @@ describe('live service', () => {
     try {
       const uploaded = await vscode.commands.executeCommand<unknown[]>('multiAgent.uploadFile', uri);
       assert.ok(!uploaded?.length);
-      await shownMessage(ctx, /archive\.txt is not a type the service stores/);
+      await shownMessage(ctx, /archive\.txt reads as application\/zip, a type the service does not store/);
       assert.strictEqual(requestsTo(ctx, 'POST', '/files').length, 0, 'nothing was sent');
     } finally {
       await vscode.workspace.fs.delete(workspaceUri('tmp-live'), { recursive: true });
