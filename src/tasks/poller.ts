@@ -1,9 +1,8 @@
 /**
- * One scheduler for every running task: the loop that wires the policy (`pollPolicy.ts`: when to ask next,
- * how long to pause) to the service and the store. Chained timers (never setInterval), at most a few
- * requests in flight, slower in the background and while a task waits for approval, paused as a whole by a
- * 429 or a rejected key. Where the service pushes states, tasks follow the stream instead
- * (`streamFollower.ts`) and come back here on any error. No vscode here: tests drive it with a fake clock.
+ * The loop that follows every running task: it applies the policy (`pollPolicy.ts`: when to ask next, how
+ * long to pause) to the service and the store with one chained timer (never setInterval) and a few requests
+ * in flight, pauses everything on a 429 or a rejected key, and hands the tasks the service pushes to the
+ * stream follower (`streamFollower.ts`), which gives them back on any error. No vscode: tests use a fake clock.
  */
 import { setMaxListeners } from 'node:events';
 import type { EndReason } from '../vocabulary';
@@ -171,9 +170,7 @@ export class TaskPoller {
         return;
       }
       const state = await readState(api, task.id, signal, this.stats);
-      s.failures = 0;
-      s.notFound = 0;
-      s.lasting = 0;
+      Object.assign(s, { failures: 0, notFound: 0, lasting: 0 });
       this.pause.succeeded();
       this.recovered();
       if (isFinished(state)) {
@@ -231,8 +228,6 @@ export class TaskPoller {
         break;
       case 'notFound':
         if (++s.notFound >= NOT_FOUND_LIMIT) return this.giveUp(task.id, { kind: 'unknownTask', detail: message });
-        break;
-      default:
         break;
     }
     // Connection trouble, 5xx, timeouts, malformed bodies: keep the task and back off.
