@@ -44,8 +44,10 @@ describe('live service: cut streams and large states', () => {
     }
   });
 
-  it('a result over 3 MiB: /status comes without it, /results brings it', async () => {
+  it('a result over 3 MiB: /status comes without it, /results brings it (kinder resultsLimitBytes: 0; live, /results answers 413: team.test.ts)', async () => {
     const undo = await withSetting('useStream', false);
+    // Deliberately kinder: the live /results refuses a result this size (developer.go GetTaskResults).
+    ctx.emulator.configure({ resultsLimitBytes: 0 });
     try {
       ctx.emulator.setNextTask({ durationMs: 600, resultBytes: 3_500_000 });
       const task = (await orchestrate(ctx, 'A large result'))!;
@@ -53,6 +55,7 @@ describe('live service: cut streams and large states', () => {
       assert.ok(text.length >= 3_400_000, `${text.length} characters`);
       assert.ok(requestsTo(ctx, 'GET', '/results/').length >= 1, 'the result came from /results');
     } finally {
+      ctx.emulator.configure({ resultsLimitBytes: 3 * 1024 * 1024 });
       await undo();
     }
   });
