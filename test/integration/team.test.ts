@@ -298,3 +298,58 @@ describe('team: budget, role models and reasoning effort go through the engine r
     assert.strictEqual(ctx.user.messages('info').filter(m => /earlier API form .* has no engine run: multiAgent\.budgetUsd are not applied/.test(m)).length, 1, 'said once');
   });
 });
+
+describe('team: chat shows the same', function () {
+  this.timeout(60_000);
+  const ctx = useExtensionWithEmulator();
+
+  it('#multiAgent returns beside its text a JSON data part {taskId, status, files, sources} where VS Code has data parts', async () => {
+    const result = await vscode.lm.invokeTool('multiAgent_runTask', { input: { prompt: 'Review the numbers', agentCount: 2 }, toolInvocationToken: undefined });
+    const [task] = ctx.api.store.all();
+    const [text, ...rest] = result.content;
+    assert.ok(text instanceof vscode.LanguageModelTextPart);
+    assert.strictEqual(text.value, await ctx.api.store.readResult(task.id));
+    const DataPart = (vscode as unknown as { LanguageModelDataPart?: new (...a: never[]) => { mimeType: string; data: Uint8Array } }).LanguageModelDataPart;
+    if (!DataPart) {
+      assert.deepStrictEqual(rest, [], `VS Code ${vscode.version} has no data parts: the text alone`);
+      return;
+    }
+    assert.strictEqual(rest.length, 1, `VS Code ${vscode.version}: one data part`);
+    const part = rest[0] as { mimeType: string; data: Uint8Array };
+    assert.ok(part instanceof DataPart);
+    assert.match(part.mimeType, /json/);
+    const data = JSON.parse(new TextDecoder().decode(part.data)) as { taskId: string; status: string; files: { filename: string; fileId?: string }[]; sources: { url: string }[] };
+    assert.strictEqual(data.taskId, task.id);
+    assert.strictEqual(data.status, 'completed');
+    assert.strictEqual(data.files[0].filename, 'findings.csv');
+    assert.match(data.files[0].fileId ?? '', /^file-/);
+    assert.strictEqual(data.sources.length, 3);
+  });
+
+  it('@agents: the answer offers the trace and the produced files as buttons (commands, not links)', async () => {
+    const { createAgentsHandler } = await import('../../src/chat/participant');
+    const buttons: vscode.Command[] = [];
+    const markdown: string[] = [];
+    const stream = {
+      markdown: (v: string | vscode.MarkdownString) => markdown.push(typeof v === 'string' ? v : v.value),
+      progress: () => undefined,
+      button: (c: vscode.Command) => buttons.push(c),
+      anchor: () => undefined,
+      reference: () => undefined,
+      push: () => undefined,
+    } as unknown as vscode.ChatResponseStream;
+    const handler = createAgentsHandler({ log: ctx.api.log, keys: ctx.api.keys, store: ctx.api.store, pipeline: ctx.api.pipeline, threads: ctx.api.threads });
+    const result = (await handler(
+      { prompt: 'review the numbers', command: undefined, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest,
+      { history: [] },
+      stream,
+      new vscode.CancellationTokenSource().token,
+    )) as vscode.ChatResult;
+    const taskId = (result.metadata as { taskId: string }).taskId;
+    assert.deepStrictEqual(buttons.find(b => b.command === 'multiAgent.showTrace')?.arguments, [taskId]);
+    const open = buttons.find(b => b.command === 'multiAgent.openProducedFile');
+    assert.deepStrictEqual(open?.arguments, [taskId, 0]);
+    assert.strictEqual(open?.title, 'Open findings.csv');
+    assert.ok(!markdown.join('').includes('](command:'), 'no command link in the answer');
+  });
+});
