@@ -116,6 +116,7 @@ section.error-step { border-left-color: var(--vscode-errorForeground); }
 ul.files, ul.sources { list-style: none; padding: 0; }
 ul.files li, ul.sources li { margin: 6px 0; }
 .row-actions { margin-top: 2px; }
+.file-name, .source-title { font-weight: 600; }
 .snippet { font-size: 0.95em; }
 table.activity td, table.rubric td { padding: 1px 10px 1px 0; vertical-align: top; }
 tr.tool-failed td { color: var(--vscode-errorForeground); }
