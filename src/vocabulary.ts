@@ -353,12 +353,20 @@ export function failure(detail: string, status?: number, endpoint?: string): str
       : vscode.l10n.t('Multi-Agent Tasks: {0} (HTTP {1})', detail, status);
 }
 
-/** A submission that failed after it may have reached the service: it is never sent twice. */
-export function maybeSubmitted(detail: string): string {
-  return vscode.l10n.t(
-    'Sending the task failed ({0}). It was not sent again, so there is no duplicate; if it reached the service it is listed in the web console.',
-    detail,
-  );
+/**
+ * A submission that failed after it may have reached the service: it is never sent twice, except the engine
+ * run, which was sent once more with the same idempotency key (`keyed`): the service makes one task per key.
+ */
+export function maybeSubmitted(detail: string, keyed = false): string {
+  return keyed
+    ? vscode.l10n.t(
+        'Sending the task failed ({0}), also when it was sent once more with the same idempotency key. The service makes at most one task per key, so there is no duplicate; if it reached the service it is listed in the web console.',
+        detail,
+      )
+    : vscode.l10n.t(
+        'Sending the task failed ({0}). It was not sent again, so there is no duplicate; if it reached the service it is listed in the web console.',
+        detail,
+      );
 }
 
 // Why a task ended ----------------------------------------------------------------------------------

@@ -231,7 +231,7 @@ export class SubmissionPipeline {
             gatewayKey,
           })
     ).catch(e => {
-      throw submissionMayHaveArrived(e) ?? refusedExtraField(e, settings, gatewayKey, route !== 'developer') ?? e;
+      throw submissionMayHaveArrived(e, route === 'engine') ?? refusedExtraField(e, settings, gatewayKey, route !== 'developer') ?? e;
     });
     const now = Date.now();
     const source = request.code?.source;
