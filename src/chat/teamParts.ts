@@ -51,8 +51,16 @@ interface DataPartClass {
   json(value: unknown, mime?: string): unknown;
 }
 
-/** `LanguageModelDataPart` where this VS Code has it (1.106+); the extension still runs on 1.100. */
-function dataPartClass(): DataPartClass | undefined {
+/** The first VS Code whose tool results carry data parts of any type (earlier ones took images only). */
+const DATA_PARTS_SINCE: readonly [number, number] = [1, 106];
+
+/**
+ * `LanguageModelDataPart` where this VS Code takes it in a tool result (1.106+); the extension still runs on
+ * 1.100, whose class exists but refuses anything but an image ("Invalid MIME type").
+ */
+export function dataPartClass(version: string = vscode.version): DataPartClass | undefined {
+  const [major = 0, minor = 0] = version.split('.').map(n => parseInt(n, 10));
+  if (major < DATA_PARTS_SINCE[0] || (major === DATA_PARTS_SINCE[0] && minor < DATA_PARTS_SINCE[1])) return undefined;
   const candidate = (vscode as unknown as { LanguageModelDataPart?: Partial<DataPartClass> }).LanguageModelDataPart;
   return typeof candidate?.json === 'function' ? (candidate as DataPartClass) : undefined;
 }
