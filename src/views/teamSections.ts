@@ -5,6 +5,7 @@
  * demand. Builds the localized words and the markup around the pure renderers of traceView.ts.
  */
 import * as vscode from 'vscode';
+import { isBudgetExceeded } from '../api/conditions';
 import { formatBytes, formatDuration } from '../format';
 import { type TrackedTask, isFinished } from '../tasks/model';
 import type { TraceReading } from '../stores/traceStore';
@@ -54,7 +55,7 @@ export function teamMeta(task: TrackedTask): string {
   const pairs: [string, string][] = [];
   if (task.budget || task.budgetUsd !== undefined) {
     const spent = task.budget ? budgetSpent(task.budget.consumedUsd, task.budget.initialUsd ?? task.budgetUsd) : budgetSpent(0, task.budgetUsd);
-    const stopped = isFinished(task) ? (task.agents ?? []).filter(a => a.status === 'failed' && /budget exceeded/i.test(a.preview ?? '')).length : 0;
+    const stopped = isFinished(task) ? (task.agents ?? []).filter(a => a.status === 'failed' && isBudgetExceeded(a.preview)).length : 0;
     pairs.push([vscode.l10n.t('Budget'), stopped ? `${spent} · ${agentsStoppedByBudget(stopped, task.agents?.length ?? stopped)}` : spent]);
   }
   if (task.reasoningEffort) pairs.push([vscode.l10n.t('Reasoning effort'), task.reasoningEffort]);

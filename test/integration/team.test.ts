@@ -166,8 +166,14 @@ describe('team: what the agents did', function () {
       ctx.api.attachments.list().map(u => path.basename(u.path)),
       ['findings.csv'],
     );
-    ctx.api.attachments.clear();
     assert.ok(requestsTo(ctx, 'GET', `/files/${file.fileId}/content`).length >= 3, 'each went through the download path');
+    // It goes with the next task under its own name: no local path of the extension's storage.
+    const next = (await orchestrate(ctx, 'Use the attached findings'))!;
+    const body = requestsTo(ctx, 'POST', /\/run$/).at(-1)!.body as { prompt: string };
+    assert.match(body.prompt, /Attached file findings\.csv:/);
+    assert.ok(!body.prompt.includes(path.sep === '/' ? '/produced/' : '\\produced\\') && !body.prompt.includes(os.homedir()), 'no local path in the prompt');
+    assert.deepStrictEqual(ctx.api.store.get(next.id)?.attachmentNames, ['findings.csv']);
+    await finished(ctx, next.id);
   });
 
   it('sources: title, host and snippet; only an https address is opened, and only on request', async () => {
