@@ -95,6 +95,10 @@ export class ResultPanels extends Disposable {
     const entry = this.open.get(e.task.id);
     if (!entry) return;
     if (e.kind === 'removed') return entry.panel.dispose();
+    // A trace read while the task ran is read again once it finished (the service saved the rest by then).
+    if (e.kind === 'finished' && entry.trace?.kind === 'loaded' && entry.trace.partial && this.traces) {
+      entry.trace = await this.traces.load(e.task.id, { refresh: true });
+    }
     await this.render(e.task);
   }
 
