@@ -75,6 +75,12 @@ export const Views = {
   files: 'multiAgent.files',
 } as const;
 
+/**
+ * What a task keeps of the files it sent, for Review Changes' three-way merge (bytes of UTF-8 text): per file,
+ * and for all of a task's files together. Above them the review merges against the file as it is now.
+ */
+export const SENT_TEXT_LIMITS = { fileMaxBytes: 1024 * 1024, taskMaxBytes: 4 * 1024 * 1024 } as const;
+
 /** URI scheme of the read-only result documents. */
 export const RESULT_SCHEME = 'multi-agent-result';
 /** URI scheme of the read-only thread transcripts. */

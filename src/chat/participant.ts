@@ -80,7 +80,7 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       }
       stream.progress(vscode.l10n.t('Sending to the agents…'));
       let lastLine = '';
-      const { task, result } = await runTask(deps, { instruction: withExtraCode(instruction, rest), code: first, threadId }, token, {
+      const { task, result } = await runTask(deps, { instruction: withExtraCode(instruction, rest), code: first, extraCode: rest, threadId }, token, {
         onSent: task => {
           metadata.taskId = task.id;
           stream.progress(vscode.l10n.t('The agents are working on "{0}" (see the Tasks view)…', task.title));
