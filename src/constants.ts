@@ -12,6 +12,8 @@ export const Commands = {
   insertResult: 'multiAgent.insertResult',
   cancelTask: 'multiAgent.cancelTask',
   applyToSource: 'multiAgent.applyToSource',
+  reviewChanges: 'multiAgent.reviewChanges',
+  openAllChanges: 'multiAgent.openAllChanges',
   acceptProposal: 'multiAgent.acceptProposal',
   discardProposal: 'multiAgent.discardProposal',
   openRawResult: 'multiAgent.openRawResult',
@@ -89,6 +91,8 @@ export const THREAD_SCHEME = 'multi-agent-thread';
 export const FILE_SCHEME = 'multi-agent-file';
 /** URI scheme of the two sides of an "Apply to Source" diff. */
 export const PROPOSAL_SCHEME = 'multi-agent-proposal';
+/** URI scheme of Review Changes' read-only documents: each file now and proposed, and the review's notes. */
+export const REVIEW_SCHEME = 'multi-agent-review';
 /** URI scheme of the "Show Prompt Sent" documents. */
 export const PROMPT_SCHEME = 'multi-agent-prompt';
 /** View type of the rendered result webview. */

@@ -97,6 +97,9 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       }
       stream.markdown(inert(result));
       stream.button({ command: Commands.openResult, title: vscode.l10n.t('Open in a Tab'), arguments: [task.id] });
+      if (task.namedFiles) {
+        stream.button({ command: Commands.reviewChanges, title: vscode.l10n.t('Review Changes…'), arguments: [task.id] });
+      }
       if (task.source) {
         stream.button({ command: Commands.applyToSource, title: vscode.l10n.t('Apply to Source'), arguments: [task.id] });
       }

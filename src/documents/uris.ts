@@ -3,7 +3,7 @@
  * rest is a readable name that titles the tab (and, for files, picks the language and icon).
  */
 import * as vscode from 'vscode';
-import { FILE_SCHEME, RESULT_SCHEME, THREAD_SCHEME } from '../constants';
+import { FILE_SCHEME, RESULT_SCHEME, REVIEW_SCHEME, THREAD_SCHEME } from '../constants';
 
 /** Characters that cannot be in a tab's file name, or that reorder or hide text (bidi controls). */
 const UNSAFE_IN_NAME = /[\\/:*?"<>|#%\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -43,4 +43,21 @@ export function fileDocumentUri(file: { id: string; filename: string }): vscode.
 }
 export function fileIdOfDocument(uri: vscode.Uri): string | undefined {
   return idOf(uri, FILE_SCHEME);
+}
+
+/**
+ * Review Changes' documents: `multi-agent-review:/now/src/a.ts?task_123` (the file as it is),
+ * `/proposed/src/a.ts` (with the offered hunks), `/notes/Review of <title>.md` (what is offered and what not).
+ * The task id rides in the query; the workspace-relative path keeps the language and icon.
+ */
+export type ReviewSide = 'now' | 'proposed' | 'notes';
+
+export function reviewUri(taskId: string, side: ReviewSide, path: string): vscode.Uri {
+  const name = side === 'notes' ? `${readableName(path, 'Review')}.md` : path.split('/').map(s => readableName(s, '_', 255)).join('/');
+  return vscode.Uri.from({ scheme: REVIEW_SCHEME, path: `/${side}/${name}`, query: taskId });
+}
+export function parseReviewUri(uri: vscode.Uri): { taskId: string; side: ReviewSide } | undefined {
+  if (uri.scheme !== REVIEW_SCHEME || !uri.query) return undefined;
+  const side = uri.path.split('/')[1];
+  return side === 'now' || side === 'proposed' || side === 'notes' ? { taskId: uri.query, side } : undefined;
 }
