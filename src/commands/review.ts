@@ -105,7 +105,7 @@ export async function openAllChanges(d: ReviewDeps, arg?: unknown): Promise<numb
   }
   const title = vscode.l10n.t('Changes proposed for "{0}"', review.task.title);
   // One tab (or one group of diffs) per review: an earlier one of the same task is replaced, not piled up.
-  const earlier = vscode.window.tabGroups.all.flatMap(g => g.tabs).filter(t => t.label === title || isSideOf(t, review.task.id));
+  const earlier = vscode.window.tabGroups.all.flatMap(g => g.tabs).filter(t => isSideOf(t, review.task.id));
   if (earlier.length) await vscode.window.tabGroups.close(earlier);
   const sides = files.map(f => ({
     file: f,
@@ -128,9 +128,13 @@ export async function openAllChanges(d: ReviewDeps, arg?: unknown): Promise<numb
   return sides.length;
 }
 
+/** A diff of this task's review: one of the per-file diffs, or the multi-file one (its input lists `textDiffs`). */
 function isSideOf(tab: vscode.Tab, taskId: string): boolean {
+  const ours = (uri: unknown) => uri instanceof vscode.Uri && uri.scheme === REVIEW_SCHEME && uri.query === taskId;
   const input = tab.input;
-  return input instanceof vscode.TabInputTextDiff && input.modified.scheme === REVIEW_SCHEME && input.modified.query === taskId;
+  if (input instanceof vscode.TabInputTextDiff) return ours(input.modified);
+  const diffs = (input as { textDiffs?: unknown } | undefined)?.textDiffs;
+  return Array.isArray(diffs) && diffs.some(d => ours((d as { modified?: unknown })?.modified));
 }
 
 // The edit ----------------------------------------------------------------------------------------

@@ -12,6 +12,9 @@ import { type ReviewEntry, notOffered, reviewEntries } from '../../src/commands/
 import { folderOf, prepareReview } from '../../src/documents/reviewPlan';
 import { LANDING_INSTRUCTION } from '../../src/tasks/prompt';
 import type { TrackedTask } from '../../src/tasks/model';
+import * as os from 'os';
+import { Commands } from '../../src/constants';
+import { reviewUri } from '../../src/documents/uris';
 import { setSetting, useExtensionWithEmulator, waitFor, workspaceUri } from './helpers';
 
 const STATS_LINES = Array.from({ length: 30 }, (_, i) => `export const v${i + 1} = ${i + 1};`);
@@ -266,6 +269,101 @@ describe('landing a multi-file answer', () => {
     assert.deepStrictEqual(lines.slice(23, 26), ['export const v4 = 4;', '// Reviewed by the agents.', 'export const v5 = 5;'], 'the first hunk landed 20 lines lower');
     assert.strictEqual(lines[44], 'export const v24 = 2400;', 'the conflict was left out: the user\'s line stays');
     assert.strictEqual(await text(greetUri()), `# Updated by the agents.\n${greet}`);
+  });
+
+  it('landing: Open All Changes shows every file now against the file with its hunks (conflicts left out), in one tab', async () => {
+    ctx.emulator.setTaskDuration(3000);
+    const { task: sent, editor } = await send({ attach: [greetUri()] });
+    await editor.edit(e => e.replace(editor.document.lineAt(23).range, 'export const v24 = 2400;'));
+    const task = await done(sent.id);
+    const typed = editor.document.getText();
+    assert.strictEqual(await vscode.commands.executeCommand(Commands.openAllChanges, task.id), 2);
+    const title = `Changes proposed for "${task.title}"`;
+    const tabs = () => vscode.window.tabGroups.all.flatMap(g => g.tabs).filter(t => t.label.startsWith(title));
+    await waitFor(() => tabs().length === 1, 'the multi-file diff tab');
+    const proposed = await vscode.workspace.openTextDocument(reviewUri(task.id, 'proposed', 'tmp-landing/stats.ts'));
+    const now = await vscode.workspace.openTextDocument(reviewUri(task.id, 'now', 'tmp-landing/stats.ts'));
+    assert.strictEqual(now.getText(), typed);
+    const lines = typed.split('\n');
+    lines.splice(4, 0, '// Reviewed by the agents.');
+    assert.strictEqual(proposed.getText(), lines.join('\n'), 'the first hunk only: the conflict is not on the right side');
+    assert.strictEqual((await vscode.workspace.openTextDocument(reviewUri(task.id, 'proposed', 'src/greet.py'))).getText(), `# Updated by the agents.\n${greet}`);
+    assert.strictEqual(typed, await text(statsUri()), 'nothing written');
+    await vscode.commands.executeCommand(Commands.openAllChanges, task.id);
+    await new Promise(r => setTimeout(r, 500));
+    assert.strictEqual(tabs().length, 1, 'run again, it replaces its tab');
+  });
+
+  it('landing: paths outside the workspace (also through a symlink), a missing file, a deletion and a diff that does not apply are listed, never written', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'mat-outside-'));
+    fs.symlinkSync(outside, path.join(folder().fsPath, 'linked'));
+    fs.writeFileSync(path.join(outside, 'target.ts'), 'export const target = 1;\n');
+    fs.symlinkSync(path.join(outside, 'target.ts'), path.join(folder().fsPath, 'alias.ts'));
+    try {
+      const answer = [
+        '```ts path=tmp-landing/linked/evil.ts\nexport const evil = 1;\n```',
+        '```ts path=tmp-landing/alias.ts\nexport const target = 2;\n```',
+        '```ts path=/etc/evil.ts\nx\n```',
+        '```diff path=tmp-landing/missing.ts\n@@ -1,1 +1,1 @@\n-old\n+new\n```',
+        '```diff\n--- a/src/greet.py\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-def greet(name: str) -> str:\n```',
+        '```diff path=tmp-landing/stats.ts\n@@ -1,2 +1,2 @@\n-not in the file\n+anything\n not here either\n```',
+        '```ts path=tmp-landing/fresh.ts\nexport const fresh = true;\n```',
+      ].join('\n\n');
+      ctx.emulator.setNextTask({ result: answer });
+      const { task: sent } = await send();
+      const task = await done(sent.id);
+      const { entries, review } = await entriesOf(task);
+      assert.deepStrictEqual(entries.map(e => [e.kind, path.basename(e.uri.path), e.metadata.label]), [
+        ['create', 'fresh.ts', 'tmp-landing/fresh.ts · Hunk 1 of 1 · new file'],
+        ['opener', 'workspace', 'Review before applying'],
+      ]);
+      assert.strictEqual(entries[1].uri.toString(), vscode.workspace.workspaceFolders![0].uri.toString(), 'no file is modified: the opener names the folder');
+      assert.deepStrictEqual(notOffered(review).map(s => `${s.what}: ${s.reason}`), [
+        'tmp-landing/linked/evil.ts: not applied: the path leads outside the workspace',
+        'tmp-landing/alias.ts: not applied: the path leads outside the workspace',
+        '/etc/evil.ts: not applied: the path leads outside the workspace',
+        'tmp-landing/missing.ts: not applied: the file to change does not exist',
+        'src/greet.py: not applied: deleting files is never applied',
+        'tmp-landing/stats.ts: not applied: the diff does not apply to the file',
+        'tmp-landing/stats.ts: hunk 1 (@@ -1,2 +1,2 @@) does not apply: its lines are not in the file',
+      ]);
+      const { outcome } = await startReview(task.id, new Map([[statsUri(), STATS]]));
+      await vscode.commands.executeCommand('refactorPreview.apply');
+      assert.strictEqual(await outcome, 'applied');
+      assert.strictEqual(await text(workspaceUri('tmp-landing', 'fresh.ts')), 'export const fresh = true;\n', 'the new file was created');
+      assert.deepStrictEqual(fs.readdirSync(outside), ['target.ts'], 'nothing written outside');
+      assert.strictEqual(fs.readFileSync(path.join(outside, 'target.ts'), 'utf8'), 'export const target = 1;\n');
+      assert.strictEqual(await text(greetUri()), greet, 'never deleted');
+      assert.ok(!fs.existsSync(path.join(folder().fsPath, 'missing.ts')));
+    } finally {
+      fs.rmSync(path.join(folder().fsPath, 'linked'), { force: true });
+      fs.rmSync(path.join(folder().fsPath, 'alias.ts'), { force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('landing: the result view, the Tasks view and @agents offer Review Changes for an answer that names files', async () => {
+    const { task: sent } = await send({ attach: [greetUri()] });
+    const task = await done(sent.id);
+    const panel = await ctx.api.resultPanels.show(task);
+    assert.ok(panel.webview.html.includes('data-action="review"') && panel.webview.html.includes('Review Changes…'));
+    assert.ok(panel.webview.html.includes('data-action="allChanges"'));
+    panel.dispose();
+    const node = ctx.api.sidebar.tasks.getChildren().find(n => n.kind === 'task' && n.task.id === task.id)!;
+    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(node).contextValue, 'task.completed.source.changes');
+
+    // An answer without named blocks keeps today's Apply to Source.
+    ctx.emulator.setNextTask({ result: 'Use this:\n\n```ts\nexport const v5 = 50;\n```\n' });
+    const { task: plainSent } = await send({ instruction: 'Plain answer' });
+    const plain = await done(plainSent.id);
+    assert.strictEqual(plain.namedFiles, undefined);
+    const plainNode = ctx.api.sidebar.tasks.getChildren().find(n => n.kind === 'task' && n.task.id === plain.id)!;
+    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(plainNode).contextValue, 'task.completed.source');
+    const plainPanel = await ctx.api.resultPanels.show(plain);
+    assert.ok(!plainPanel.webview.html.includes('data-action="review"'));
+    plainPanel.dispose();
+    await waitFor(() => ctx.user.shown.find(s => s.message.includes('task done: Plain answer')), 'the done notification');
+    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Plain answer'))?.actions, ['Open', 'Copy', 'Apply to Source…']);
   });
 
   it('landing: a file renamed since sending is listed, not re-created; a closed one is read from disk', async () => {
