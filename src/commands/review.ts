@@ -13,11 +13,10 @@
  * and 1.139, and in the e2e tests in a real browser.
  */
 import * as vscode from 'vscode';
-import { REVIEW_SCHEME } from '../constants';
 import { type PreparedReview, folderOf, prepareReview } from '../documents/reviewPlan';
 import type { ReviewDocuments } from '../documents/reviews';
 import type { SourceRangeTracker } from '../documents/sourceRanges';
-import { reviewUri } from '../documents/uris';
+import { parseReviewUri, reviewUri } from '../documents/uris';
 import { UserFacingError } from '../errors';
 import type { Logger } from '../log';
 import { type PlanFile, type PlanHunk, applyHunks, conflictText } from '../review';
@@ -130,7 +129,7 @@ export async function openAllChanges(d: ReviewDeps, arg?: unknown): Promise<numb
 
 /** A diff of this task's review: one of the per-file diffs, or the multi-file one (its input lists `textDiffs`). */
 function isSideOf(tab: vscode.Tab, taskId: string): boolean {
-  const ours = (uri: unknown) => uri instanceof vscode.Uri && uri.scheme === REVIEW_SCHEME && uri.query === taskId;
+  const ours = (uri: unknown) => uri instanceof vscode.Uri && parseReviewUri(uri)?.taskId === taskId;
   const input = tab.input;
   if (input instanceof vscode.TabInputTextDiff) return ours(input.modified);
   const diffs = (input as { textDiffs?: unknown } | undefined)?.textDiffs;
