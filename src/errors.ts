@@ -6,17 +6,29 @@
  */
 import * as vscode from 'vscode';
 import type { ApiErrorKind } from './api';
+import { type ServiceCondition, nextUtcHour, serviceCondition } from './api/conditions';
+import type { UploadVerdict } from './api/uploads';
 import { Commands } from './constants';
 import {
   type Action,
   Actions,
+  accountDisabled,
+  authBackendUnavailable,
+  downloadStopped as downloadStoppedText,
   earlierFormRefused,
   failure,
+  fileEmpty,
+  fileTooLarge,
+  fileTypeRefused,
+  isFolder,
   keyRejected,
   maybeSubmitted,
+  modelNeedsPlan,
   type RateLimitScope,
   rateLimitRefusal,
+  storageFull,
   unreachable,
+  videoNeedsModel,
 } from './vocabulary';
 
 /** A problem the user can fix, shown as is (no "Show Log"). */
@@ -36,6 +48,7 @@ export function commandOfAction(action: string | undefined): vscode.Command | un
   if (action === Actions.setApiKey()) return { title: action, command: Commands.setApiKey };
   if (action === Actions.openSettings()) return { title: action, command: 'workbench.action.openSettings', arguments: ['multiAgent'] };
   if (action === Actions.showLog()) return { title: action, command: Commands.showLog };
+  if (action === Actions.selectModel()) return { title: action, command: Commands.selectModel };
   return undefined;
 }
 
@@ -61,7 +74,7 @@ export function messageOf(error: unknown): string {
 }
 
 /** The user canceled: nothing to report. */
-function isCancellation(error: unknown): boolean {
+export function isCancellation(error: unknown): boolean {
   return errorKind(error) === 'aborted' || error instanceof vscode.CancellationError;
 }
 
@@ -99,12 +112,15 @@ export function describeProblem(
   extra: { retryAfterMs?: number; status?: number; endpoint?: string; scope?: RateLimitScope } = {},
 ): Described {
   const message = inert(rawMessage);
+  const condition = serviceCondition(kind, rawMessage);
+  const special = condition && describeCondition(condition, message, extra.retryAfterMs, extra.scope);
+  if (special) return special;
   const error = (text: string, ...actions: Action[]): Described => ({ message: text, severity: 'error', actions });
   switch (kind) {
     case 'authentication':
       return error(keyRejected(message), Actions.setApiKey());
     case 'rateLimit':
-      return { severity: 'warning', actions: [], message: rateLimitRefusal(message, extra.retryAfterMs, extra.scope) };
+      return { severity: 'warning', actions: [], message: rateLimitRefusal(message, extra.retryAfterMs, extra.scope ?? 'unknown', nextUtcHour()) };
     case 'configuration':
       return error(message, Actions.openSettings());
     case 'connection':
@@ -121,9 +137,33 @@ export function describeProblem(
   }
 }
 
+/**
+ * The conditions a status alone does not name (api/conditions.ts reads them from the service's words): which
+ * limit a 429 hit, a disabled account or a passing authentication outage (neither is a wrong key), a model
+ * the plan lacks, a full storage.
+ */
+function describeCondition(found: ServiceCondition, message: string, retryAfterMs: number | undefined, scope: RateLimitScope | undefined): Described {
+  const warning = (text: string, ...actions: Action[]): Described => ({ message: text, severity: 'warning', actions });
+  const error = (text: string, ...actions: Action[]): Described => ({ message: text, severity: 'error', actions });
+  switch (found.condition) {
+    case 'rateLimit':
+      return warning(rateLimitRefusal(message, retryAfterMs, scope && scope !== 'unknown' ? scope : found.scope, nextUtcHour()));
+    case 'accountDisabled':
+      return error(accountDisabled(message));
+    case 'authUnavailable':
+      return warning(authBackendUnavailable(message));
+    case 'modelNeedsPlan':
+      return error(modelNeedsPlan(message, found.model && inert(found.model)), Actions.selectModel());
+    case 'storageQuota':
+      return error(storageFull(message));
+  }
+}
+
 /** A short, inline description for views (tree notices, the usage panel): no actions. */
 export function describeForView(error: unknown): string {
   const message = inert(messageOf(error));
+  const condition = serviceCondition(errorKind(error), messageOf(error));
+  if (condition) return describeCondition(condition, message, retryAfterOf(error), undefined).message;
   switch (errorKind(error)) {
     case 'authentication':
       return keyRejected(message, 'view');
@@ -143,7 +183,41 @@ export function describeForView(error: unknown): string {
  */
 export function submissionMayHaveArrived(error: unknown): UserFacingError | undefined {
   const kind = errorKind(error);
+  // The authentication layer answered 503 before the task was looked at: nothing arrived.
+  if (serviceCondition(kind, messageOf(error))?.condition === 'authUnavailable') return undefined;
   const unsure = kind === 'server' || kind === 'timeout' || kind === 'responseFormat' || (kind === 'connection' && !wasNotSent(error));
   if (!unsure) return undefined;
   return new UserFacingError(maybeSubmitted(inert(messageOf(error)).replace(/\.$/, '')), [Actions.showLog()]);
+}
+
+/** Why a file cannot go to the service: a folder, or the service's own rule refused it (api/uploads.ts). */
+export type UploadRefusal = Exclude<UploadVerdict, { ok: true }> | { ok: false; problem: 'folder' };
+
+/**
+ * An upload the service would refuse, told before anything is sent: a folder, a file too large for what it
+ * is sent as, an empty file, a type the service refuses (as it sniffs it), a video for a model without video.
+ */
+export function uploadRefusal(name: string, kind: 'file' | 'attachment' | 'prompt', refusal: UploadRefusal): UserFacingError {
+  const what = inert(name);
+  switch (refusal.problem) {
+    case 'folder':
+      return new UserFacingError(isFolder(what));
+    case 'tooLarge':
+      return new UserFacingError(fileTooLarge(what, refusal.size, kind === 'prompt' ? 'send' : kind === 'file' ? 'upload' : 'attach'));
+    case 'empty':
+      return new UserFacingError(fileEmpty(what));
+    case 'videoModel':
+      return new UserFacingError(videoNeedsModel(what, refusal.type), [Actions.selectModel()]);
+    case 'type':
+      return new UserFacingError(fileTypeRefused(what, refusal.type, kind === 'file' ? 'upload' : 'attach'));
+  }
+}
+
+/**
+ * A download the api layer stopped because it made no progress within the request timeout (a server that
+ * sends a byte every few seconds) or took too long in all: say so, and which setting bounds the wait.
+ */
+export function downloadStopped(name: string, error: unknown): UserFacingError | undefined {
+  if (errorKind(error) !== 'timeout') return undefined;
+  return new UserFacingError(downloadStoppedText(inert(name), inert(messageOf(error)).replace(/\.$/, '')), [Actions.openSettings()]);
 }

@@ -6,7 +6,9 @@
  * call them and never word these conditions themselves.
  */
 import * as vscode from 'vscode';
+import type { RateLimitScope } from './api/conditions';
 import { LIMITS } from './api/requests';
+import { PLATFORM_BODY_LIMIT_BYTES } from './api/uploads';
 import { SENT_TEXT_LIMITS } from './constants';
 import { formatBytes } from './format';
 
@@ -17,16 +19,20 @@ export const Actions = {
   setApiKey: () => vscode.l10n.t('Set API Key'),
   openSettings: () => vscode.l10n.t('Open Settings'),
   showLog: () => vscode.l10n.t('Show Log'),
+  selectModel: () => vscode.l10n.t('Select Model'),
 } as const;
 export type Action = ReturnType<(typeof Actions)[keyof typeof Actions]>;
 
 // Rate limits ---------------------------------------------------------------------------------------
 
-/**
- * Which limit a 429 hit. 'plan' is the service's per-plan limit on new tasks ("User rate limit exceeded",
- * on submissions only); the others come from the Developer API's own limiter.
- */
-export type RateLimitScope = 'hourly' | 'monthly' | 'capacity' | 'plan' | 'unknown';
+export type { RateLimitScope };
+
+/** `hh:mm` in local time, and the same moment as `hh:mm UTC`. */
+function clockTimes(at: number): [string, string] {
+  const date = new Date(at);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return [`${two(date.getHours())}:${two(date.getMinutes())}`, `${two(date.getUTCHours())}:${two(date.getUTCMinutes())} UTC`];
+}
 
 /** Why polling waits after a 429, for the status bar; `untilMs` is ms since epoch. */
 export function rateLimitPause(scope: RateLimitScope, untilMs: number): string {
@@ -40,19 +46,76 @@ export function rateLimitPause(scope: RateLimitScope, untilMs: number): string {
       return vscode.l10n.t('The service is at capacity: polling resumes at {0}.', at);
     case 'plan':
       return vscode.l10n.t("Your plan's limit on new tasks is reached: polling resumes at {0}.", at);
+    case 'attachments':
+      return vscode.l10n.t('Too many attachment uploads: polling resumes at {0}.', at);
     case 'unknown':
       return vscode.l10n.t('Rate limited: polling resumes at {0}.', at);
   }
 }
 
-/** A request refused with a 429: `serviceText` is the service's words, `retryAfterMs` when it said how long. */
-export function rateLimitRefusal(serviceText: string, retryAfterMs?: number, scope: RateLimitScope = 'unknown'): string {
-  if (scope === 'plan') {
-    return vscode.l10n.t("Your plan's limit on new tasks is reached: {0}. Trying again in a moment will not help; the web console shows your plan.", serviceText);
+/**
+ * A request refused with a 429: `serviceText` is the service's words, `retryAfterMs` when it said how long,
+ * `nextHourMs` when the service's hourly windows end (the full hour, UTC). The plan's limit on new tasks and
+ * the monthly quota never say "in a moment": waiting seconds cannot lift them.
+ */
+export function rateLimitRefusal(serviceText: string, retryAfterMs: number | undefined, scope: RateLimitScope, nextHourMs: number): string {
+  const seconds = retryAfterMs ? Math.ceil(retryAfterMs / 1000) : undefined;
+  const [local, utc] = clockTimes(nextHourMs);
+  switch (scope) {
+    case 'plan':
+      // The client does not know the plan: both windows are named.
+      return seconds
+        ? vscode.l10n.t("Your plan's limit on new tasks is reached ({0}): the service takes a new task in {1} min. Trying again sooner will not help, so it was not sent again.", serviceText, Math.ceil(seconds / 60))
+        : vscode.l10n.t(
+            "Your plan's limit on new tasks is reached ({0}). On Pro and Super it resets at the full hour, {1} ({2}); on the free plan (1 task per 7 days), 7 days after your last task. Trying again sooner will not help, so it was not sent again.",
+            serviceText,
+            local,
+            utc,
+          );
+    case 'hourly':
+      return seconds
+        ? vscode.l10n.t("The API key's hourly rate limit is reached ({0}). Try again in {1} s.", serviceText, seconds)
+        : vscode.l10n.t("The API key's hourly rate limit is reached ({0}). It resets at the full hour, {1} ({2}).", serviceText, local, utc);
+    case 'monthly':
+      return vscode.l10n.t(
+        "The API key's monthly request quota is used up ({0}). The service refuses this key's requests until the quota period ends (the web console shows it).",
+        serviceText,
+      );
+    case 'capacity':
+      return seconds
+        ? vscode.l10n.t('The service is at capacity ({0}). Try again in {1} s.', serviceText, seconds)
+        : vscode.l10n.t('The service is at capacity ({0}). Try again in a moment.', serviceText);
+    case 'attachments':
+      return vscode.l10n.t('Too many attachment uploads ({0}): the service takes 30 a minute. Wait a minute, then send again.', serviceText);
+    case 'unknown':
+      return seconds
+        ? vscode.l10n.t('The service is busy or your rate limit is reached: {0}. Try again in {1} s.', serviceText, seconds)
+        : vscode.l10n.t('The service is busy or your rate limit is reached: {0}. Try again in a moment.', serviceText);
   }
-  return retryAfterMs
-    ? vscode.l10n.t('The service is busy or your rate limit is reached: {0}. Try again in {1} s.', serviceText, Math.ceil(retryAfterMs / 1000))
-    : vscode.l10n.t('The service is busy or your rate limit is reached: {0}. Try again in a moment.', serviceText);
+}
+
+// Refusals that are not a wrong key -----------------------------------------------------------------
+
+/** 403 "Account disabled": the key is known, its account may not run tasks. */
+export function accountDisabled(detail: string): string {
+  return vscode.l10n.t('The service says this account is disabled ({0}). The API key itself was accepted; the web console says why.', detail);
+}
+
+/** 503 from the service's authentication or rate-limit backend: passing, and not the key's fault. */
+export function authBackendUnavailable(detail: string): string {
+  return vscode.l10n.t('The service could not check the API key just now ({0}). This is a passing trouble of the service, not of your key: try again in a moment.', detail);
+}
+
+/** 403 for a model the plan does not include; `model` when the service named it. */
+export function modelNeedsPlan(detail: string, model?: string): string {
+  return model
+    ? vscode.l10n.t('The model {0} needs a Pro or Super subscription ({1}). Choose another model, or upgrade in the web console.', model, detail)
+    : vscode.l10n.t('This model needs a Pro or Super subscription ({0}). Choose another model, or upgrade in the web console.', detail);
+}
+
+/** 403 "Storage quota exceeded" on an upload. */
+export function storageFull(detail: string): string {
+  return vscode.l10n.t('Your storage on the service is full ({0}). Delete files you no longer need (Files view), then upload again. Nothing was stored.', detail);
 }
 
 // The earlier API form ------------------------------------------------------------------------------
@@ -82,19 +145,24 @@ export function earlierFormRefused(detail: string): string {
 
 /** The upload limit as shown, from the one constant. */
 const uploadLimit = () => formatBytes(LIMITS.maxUploadBytes);
-/** A size over the upload limit: always megabytes, one decimal, so "10.0 MB" never reads as within "10 MB". */
+/** The attachment limit as the service states it: 4,500,000 bytes per request, 4.5 MB. */
+const attachmentLimit = () => vscode.l10n.t('{0} MB ({1} bytes)', PLATFORM_BODY_LIMIT_BYTES / 1e6, PLATFORM_BODY_LIMIT_BYTES.toLocaleString('en-US'));
+/** A size over a limit: always megabytes, one decimal, so "10.0 MB" never reads as within "10 MB". */
 const overLimitSize = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 /** The prompt limit as shown (characters), from the one constant. */
 const promptLimit = () => LIMITS.promptMaxChars.toLocaleString('en-US');
 const characters = (n: number) => n.toLocaleString('en-US');
 
-/** A file over the upload limit; `use`: sent as the prompt, attached to a task, or uploaded to Files. */
+/**
+ * A file over its limit; `use`: sent as the prompt or uploaded to Files (10 MB), or attached to a task (one
+ * request of at most 4,500,000 bytes with its envelope).
+ */
 export function fileTooLarge(name: string, bytes: number, use: 'send' | 'attach' | 'upload'): string {
   switch (use) {
     case 'send':
       return vscode.l10n.t('{0} is {1}; files up to {2} can be sent.', name, overLimitSize(bytes), uploadLimit());
     case 'attach':
-      return vscode.l10n.t('{0} is {1}; attachments can be up to {2}.', name, overLimitSize(bytes), uploadLimit());
+      return vscode.l10n.t('{0} is {1}; the service takes attachments up to {2}, sent in one request. Nothing was uploaded.', name, overLimitSize(bytes), attachmentLimit());
     case 'upload':
       return vscode.l10n.t('{0} is {1}; the service accepts files up to {2}. Nothing was uploaded.', name, overLimitSize(bytes), uploadLimit());
   }
@@ -119,11 +187,64 @@ export function mergedTwoWay(reason: 'fileBound' | 'taskBound' | 'notText' | 'un
   }
 }
 
+/** What in a file's first bytes makes the service read it as `type`, for the types people do not expect. */
+function whyType(type: string): string {
+  if (type === 'text/html') return vscode.l10n.t(' (it starts like a web page: <html, <!DOCTYPE, <!--, <script, <div, <p…)');
+  if (type === 'text/xml') return vscode.l10n.t(' (it starts with <?xml)');
+  if (type === 'image/bmp') return vscode.l10n.t(' (it starts with "BM")');
+  if (type === 'application/octet-stream') return vscode.l10n.t(' (binary bytes, or text in an encoding without a byte order mark)');
+  return '';
+}
+
+/** A file whose type (as the service sniffs it) the service refuses; `use`: uploaded to Files, or attached. */
+export function fileTypeRefused(name: string, type: string, use: 'attach' | 'upload'): string {
+  return use === 'upload'
+    ? vscode.l10n.t(
+        "{0} reads as {1}{2}, a type the service does not store. It stores text, JSON, CSV, Markdown, SVG, PDF, PNG, JPEG, GIF and WebP, judged by the file's first bytes. Nothing was uploaded.",
+        name,
+        type,
+        whyType(type),
+      )
+    : vscode.l10n.t(
+        "{0} reads as {1}{2}, a type the service refuses as an attachment. It takes text, Markdown, JSON, CSV, PDF, PNG, JPEG, GIF, WebP, audio, and Word, Excel or PowerPoint documents, judged by the file's first bytes. Nothing was uploaded.",
+        name,
+        type,
+        whyType(type),
+      );
+}
+
+/** An empty file to store. */
+export function fileEmpty(name: string): string {
+  return vscode.l10n.t('{0} is empty: the service stores no empty files. Nothing was uploaded.', name);
+}
+
+/** A video attached for a model without video. */
+export function videoNeedsModel(name: string, type: string): string {
+  return vscode.l10n.t('{0} is a video ({1}): only a video-capable (Gemini) model takes video attachments. Choose one, or leave the video out. Nothing was uploaded.', name, type);
+}
+
+/** A folder chosen where files are needed. */
+export function isFolder(name: string): string {
+  return vscode.l10n.t('{0} is a folder: choose files.', name);
+}
+
 /** The file picker's hint: how many more files may be attached, and how large each. */
 export function attachableFiles(left: number): string {
   return left === 1
-    ? vscode.l10n.t('Choose up to 1 file ({0} each)', uploadLimit())
-    : vscode.l10n.t('Choose up to {0} files ({1} each)', left, uploadLimit());
+    ? vscode.l10n.t('Choose up to 1 file ({0} each)', attachmentLimit())
+    : vscode.l10n.t('Choose up to {0} files ({1} each)', left, attachmentLimit());
+}
+
+/**
+ * A download the api layer stopped: it made no progress within the request timeout, or took too long in
+ * all; `detail` is its words.
+ */
+export function downloadStopped(name: string, detail: string): string {
+  return vscode.l10n.t(
+    'The download of {0} was stopped: {1}. The service or the connection is too slow; multiAgent.requestTimeoutSeconds bounds the wait. Try again later.',
+    name,
+    detail,
+  );
 }
 
 /** The basket refuses more files than a task takes. */
@@ -216,11 +337,21 @@ export function unreachable(detail: string, where: 'notification' | 'view' | 'po
   }
 }
 
-/** A new key could not be checked: the question whether to keep it anyway, or the note that it was kept. */
+/**
+ * A new key could not be checked (the service could not be reached, or its authentication was briefly
+ * unavailable): the question whether to keep it anyway, or the note that it was kept.
+ */
 export function keyUncheckedUnreachable(saved: boolean): string {
   return saved
-    ? vscode.l10n.t('Key saved, not yet checked: the service could not be reached.')
-    : vscode.l10n.t('The service could not be reached to check this key. Save it anyway?');
+    ? vscode.l10n.t('Key saved, not yet checked: the service could not check it.')
+    : vscode.l10n.t('The service could not check this key just now (it could not be reached, or was briefly unavailable). Save it anyway?');
+}
+
+/** A new key the service knows, whose account is disabled: the question, or the note that it was kept. */
+export function keyAccountDisabled(saved: boolean): string {
+  return saved
+    ? vscode.l10n.t('Key saved. Its account is disabled: tasks will be refused until it is enabled again.')
+    : vscode.l10n.t('The service knows this key, but says its account is disabled (the web console says why). Save it anyway?');
 }
 
 /** Why polling waits: the service refused access (a disabled account, an exhausted quota). */

@@ -30,10 +30,12 @@ const PRODUCTION_ENGINE = 'https://engine.taskforceai.chat';
 
 /**
  * `localhost`, `127.0.0.0/8` and `[::1]` only. Not `*.localhost`: this machine's resolver may send those
- * anywhere, and VS Code's proxy support does not treat them as local either.
+ * anywhere, and VS Code's proxy support does not treat them as local either. Nor `localhost.` (trailing
+ * dot): the resolver asks DNS for it instead of reading the hosts file. (A numeric `127.0.0.1.` is parsed
+ * by URL to `127.0.0.1`, which no resolver looks up.)
  */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return host === 'localhost' || host === '::1' || /^127(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(host);
 }
 

@@ -15,13 +15,16 @@ export const BODY_LIMITS = {
   eventBytes: 4 * 1024 * 1024,
   /** A file download, unless the caller sets its own. */
   downloadBytes: 64 * 1024 * 1024,
+  /**
+   * What counts as progress of a download: at least this much within each idle window. A server that sends
+   * a byte every few seconds never goes quiet, but makes no progress worth waiting for.
+   */
+  downloadProgressBytes: 16 * 1024,
 } as const;
 
 /** Time bounds of bodies that flow after the headers, ms. */
 export const BODY_TIMEOUTS = {
-  /** A download gives up when no byte arrives for this long. */
-  downloadIdleMs: 60_000,
-  /** ...and when the whole body takes longer than this. */
+  /** A download gives up when the whole body takes longer than this (and when it makes no progress within the request timeout). */
   downloadTotalMs: 15 * 60_000,
   /** The task stream gives up when neither an event nor a keep-alive arrives for this long. */
   streamIdleMs: 60_000,
@@ -79,14 +82,19 @@ export interface GuardOptions {
   maxBytes: number;
   idleTimeoutMs: number;
   totalTimeoutMs: number;
+  /** Bytes that must arrive within each `idleTimeoutMs` (or the body end) to count as progress. Default 1. */
+  progressBytes?: number;
   signal?: AbortSignal;
   endpoint?: string;
   what: string;
+  /** Called with the bytes read so far, after each chunk. */
+  onProgress?: (receivedBytes: number) => void;
 }
 
 /**
  * Passes a streaming body through unchanged, but errors it (and destroys the source) when it grows past
- * `maxBytes`, stalls for `idleTimeoutMs`, takes longer than `totalTimeoutMs`, or the signal aborts.
+ * `maxBytes`, makes no progress (fewer than `progressBytes`) for `idleTimeoutMs`, takes longer than
+ * `totalTimeoutMs`, or the signal aborts.
  */
 export function guardStream(source: Readable, options: GuardOptions): Readable {
   const out = new PassThrough();
@@ -99,9 +107,16 @@ export function guardStream(source: Readable, options: GuardOptions): Readable {
     out.destroy(error);
   };
   const total = setTimeout(() => fail(new TimeoutError(`${options.what} took longer than ${options.totalTimeoutMs} ms`, { endpoint })), options.totalTimeoutMs);
+  const progressBytes = Math.max(1, options.progressBytes ?? 1);
+  let sinceArmed = 0;
+  const stalled = () =>
+    progressBytes > 1
+      ? `${options.what} made no progress: ${sinceArmed === 0 ? 'nothing' : `only ${sinceArmed} bytes`} arrived in ${Math.round(options.idleTimeoutMs / 1000)} s`
+      : `${options.what} stalled for ${options.idleTimeoutMs} ms`;
   const arm = () => {
     clearTimeout(idle);
-    idle = setTimeout(() => fail(new TimeoutError(`${options.what} stalled for ${options.idleTimeoutMs} ms`, { endpoint })), options.idleTimeoutMs);
+    sinceArmed = 0;
+    idle = setTimeout(() => fail(new TimeoutError(stalled(), { endpoint })), options.idleTimeoutMs);
   };
   const onAbort = () => fail(new AbortedError('The download was canceled', { endpoint }));
   const cleanup = () => {
@@ -118,7 +133,9 @@ export function guardStream(source: Readable, options: GuardOptions): Readable {
   source.on('data', (chunk: Buffer) => {
     size += chunk.length;
     if (size > options.maxBytes) return fail(tooLarge(options.what, options.maxBytes, endpoint));
-    arm();
+    sinceArmed += chunk.length;
+    if (sinceArmed >= progressBytes) arm();
+    options.onProgress?.(size);
     if (!out.write(chunk)) source.pause();
   });
   out.on('drain', () => source.resume());
@@ -128,6 +145,8 @@ export function guardStream(source: Readable, options: GuardOptions): Readable {
   });
   source.once('error', e => {
     cleanup();
+    // Aborting the call destroys the source first: that is the caller's cancel, not a broken connection.
+    if (options.signal?.aborted) return void out.destroy(new AbortedError('The download was canceled', { endpoint }));
     out.destroy(e instanceof ApiError ? e : new ConnectionError(`${options.what} was interrupted`, false, { endpoint, cause: e }));
   });
   // A reader that stops early (destroys the download) must free the connection and the timers.

@@ -8,7 +8,7 @@ import { type AddressSettings, type ApiAddresses, resolveAddresses } from './add
 import type { UploadOptions, UploadSource } from './multipart';
 import type { ApiCore } from './resource';
 import { Account } from './resources/account';
-import { Attachments } from './resources/attachments';
+import { type AttachmentUploadOptions, Attachments } from './resources/attachments';
 import { type Download, type DownloadOptions, Files } from './resources/files';
 import { Models } from './resources/models';
 import { Tasks } from './resources/tasks';
@@ -113,8 +113,8 @@ export class DeveloperApiClient implements ApiCore {
   listModels(call?: CallOptions) {
     return this.models.list(call);
   }
-  /** POST {platform_url}/api/v1/attachments/upload: an id for `attachmentIds` of the next task. */
-  uploadAttachment(source: UploadSource, options?: UploadOptions) {
+  /** POST {engine}/api/v1/attachments/upload: an id for `attachmentIds` of the next task (it lives 10 minutes). */
+  uploadAttachment(source: UploadSource, options?: AttachmentUploadOptions) {
     return this.attachments.upload(source, options);
   }
 }

@@ -3,6 +3,8 @@
  * from an HTTP status (`errorForStatus`) or a transport failure (`errorForTransport`), so callers can
  * branch on `instanceof` or on `kind` and never on message text.
  */
+import { type RateLimitScope, isLastingScope, rateLimitScope } from './conditions';
+import { redactSecrets } from './redact';
 
 export type ApiErrorKind =
   | 'authentication'
@@ -45,7 +47,7 @@ export class ApiError extends Error {
   readonly retryAfterMs?: number;
 
   constructor(message: string, init: ApiErrorInit = {}) {
-    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    super(message, init.cause === undefined ? undefined : { cause: safeCause(init.cause, 0) });
     this.name = new.target.name;
     this.endpoint = init.endpoint;
     this.status = init.status;
@@ -92,8 +94,15 @@ export class ValidationError extends ApiError {
 }
 export class RateLimitError extends ApiError {
   override readonly kind = 'rateLimit';
+  /** Which limit, read from the service's text (its 429s carry no header that says). */
+  readonly scope: RateLimitScope;
+  constructor(message: string, init: ApiErrorInit = {}) {
+    super(message, init);
+    this.scope = rateLimitScope(message);
+  }
+  /** Not for the plan's task limit or the monthly quota: trying again in seconds cannot lift them. */
   override get transient(): boolean {
-    return true;
+    return !isLastingScope(this.scope);
   }
 }
 export class ServerError extends ApiError {
@@ -144,6 +153,56 @@ export class RedirectError extends ApiError {
 /** The task stream sent its `error` event (failed, canceled, not found or unauthorized): read /status for which. */
 export class StreamEndedError extends ApiError {
   override readonly kind = 'streamEnded';
+}
+
+/** How deep a cause chain is kept: the HTTP library's error and what it wrapped are enough to debug with. */
+const MAX_CAUSE_DEPTH = 4;
+/** The facts of a low-level error worth keeping: what kind of failure, never from which request. */
+const CAUSE_FIELDS = ['code', 'errno', 'syscall'] as const;
+
+/**
+ * What an error keeps of its cause: the name, message, stack frames and error code of each error in the
+ * chain, copied into plain Errors. Never the original objects: an HTTP library's error holds the request
+ * (its headers carry the API key) and the response, so a later `console.error(e)` or `util.inspect(e)`
+ * would print the key. An ApiError is kept as is, its own cause having been cleaned when it was made.
+ */
+function safeCause(cause: unknown, depth: number): unknown {
+  if (cause === undefined || cause === null || depth >= MAX_CAUSE_DEPTH) return undefined;
+  if (cause instanceof ApiError) return cause;
+  const source = typeof cause === 'object' ? (cause as { name?: unknown; message?: unknown; stack?: unknown; cause?: unknown }) : {};
+  const message = typeof source.message === 'string' ? source.message : String(typeof cause === 'object' ? Object.prototype.toString.call(cause) : cause);
+  const copy = new Error(message.slice(0, 1000));
+  copy.name = typeof source.name === 'string' ? source.name : 'Error';
+  const frames = typeof source.stack === 'string' ? source.stack.split('\n').filter(line => /^\s+at /.test(line)) : [];
+  copy.stack = [`${copy.name}: ${copy.message}`, ...frames].join('\n');
+  for (const field of CAUSE_FIELDS) {
+    const value = (cause as Record<string, unknown> | undefined)?.[field];
+    if (typeof value === 'string' || typeof value === 'number') Object.defineProperty(copy, field, { value, enumerable: true });
+  }
+  const inner = safeCause(source.cause, depth + 1);
+  if (inner !== undefined) Object.defineProperty(copy, 'cause', { value: inner, configurable: true, writable: true });
+  return copy;
+}
+
+/**
+ * Takes every secret out of an error's words, wherever they are kept: its message and stack (which V8
+ * writes once, with the first message), its field errors, and the same in every error of its cause chain.
+ */
+export function redactError<E>(error: E, secrets: readonly string[]): E {
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth <= MAX_CAUSE_DEPTH; depth++) {
+    for (const field of ['message', 'stack'] as const) {
+      const text = current[field];
+      if (typeof text !== 'string') continue;
+      const clean = redactSecrets(text, secrets);
+      if (clean !== text) Object.defineProperty(current, field, { value: clean, configurable: true, writable: true });
+    }
+    if (current instanceof ValidationError) {
+      for (const field of current.fieldErrors) field.message = redactSecrets(field.message, secrets);
+    }
+    current = current.cause;
+  }
+  return error;
 }
 
 const STATUS_TEXT: Record<number, string> = {

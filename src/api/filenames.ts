@@ -1,4 +1,17 @@
-/** File names chosen by the server, made safe to save: no folders, no control characters. No dependencies. */
+/** File names and titles chosen by the server, made safe to save and to show. No dependencies. */
+
+/**
+ * Characters that hide or reorder what a name shows: C0, DEL and C1 controls (U+0080–U+009F), zero-width
+ * and bidi controls, the BOM.
+ */
+const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+/** What a tab's file name cannot hold besides: path and URI separators, Windows' reserved characters. */
+const UNSAFE_IN_TITLE = /[\\/:*?"<>|#%]/g;
+
+/** Server text (a task title, a file name) as a short tab title: hidden characters and separators become spaces. */
+export function readableName(text: string, fallback: string, max = 60): string {
+  return text.replace(HIDDEN, ' ').replace(UNSAFE_IN_TITLE, ' ').replace(/\s+/g, ' ').trim().slice(0, max).trim() || fallback;
+}
 
 /** Reads the file name of a Content-Disposition header: RFC 5987 `filename*` first, then `filename`. */
 export function filenameFromDisposition(header: string | undefined): string | undefined {
@@ -22,13 +35,13 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u
 const MAX_NAME_BYTES = 255;
 
 /**
- * A server-chosen name made safe to save on any system: no folders, no control or bidi characters (which
- * can disguise an extension), none of `<>:"|?*`, no trailing dots or spaces, no reserved device names, at
+ * A server-chosen name made safe to save on any system: no folders, no control characters (C0, DEL and C1)
+ * or bidi characters (which can disguise an extension), none of `<>:"|?*`, no trailing dots or spaces, no reserved device names, at
  * most 255 bytes (the extension kept). Undefined when nothing usable is left.
  */
 export function safeName(name: string): string | undefined {
   let base = (name.split(/[\\/]/).pop() ?? '')
-    .replace(/[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '')
+    .replace(HIDDEN, '')
     .replace(/[<>:"|?*]/g, '_')
     .trim()
     .replace(/[. ]+$/, '');

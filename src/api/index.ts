@@ -5,6 +5,7 @@
 export * from './addresses';
 export * from './bodies';
 export * from './client';
+export * from './conditions';
 export * from './errors';
 export * from './filenames';
 export * from './multipart';
@@ -14,8 +15,10 @@ export * from './retry';
 export * from './schemas';
 export * from './sniff';
 export * from './sse';
+export * from './uploads';
 export * from './status';
 export type { StreamOptions } from './taskStream';
+export type { AttachmentUploadOptions } from './resources/attachments';
 export type { Download, DownloadOptions } from './resources/files';
 export type { PageRequest } from './resources/threads';
 export type { ApiKeySource, CallOptions, Logger, TransportOptions } from './transport';

@@ -4,9 +4,9 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
-import { InvalidRequestError, TooLargeError } from './errors';
-import { LIMITS } from './requests';
+import { type ApiError, InvalidRequestError, TooLargeError } from './errors';
 import { SNIFF_BYTES } from './sniff';
+import { PLATFORM_BODY_LIMIT_BYTES, type UploadKind, type UploadVerdict, boundaryPrefix, judgeUpload, mimeTypeOf, multipartEnvelope } from './uploads';
 import type { CallOptions } from './transport';
 
 /** A file to upload: a path on disk (streamed, never read whole) or bytes in memory. */
@@ -51,6 +51,43 @@ export async function inspectSource(source: UploadSource): Promise<InspectedSour
   }
 }
 
+/**
+ * The upload's type as the service will read it, after judging the upload (uploads.ts): throws a
+ * TooLargeError or InvalidRequestError, with nothing sent, for an upload the service would refuse.
+ */
+export function checkedUpload(kind: UploadKind, file: InspectedSource, options: { modelId?: string }, endpoint: string): string {
+  const verdict = judgeUpload(kind, file, options);
+  if (verdict.ok) return verdict.type;
+  throw uploadRefusal(kind, file.filename, verdict, endpoint);
+}
+
+const ATTACHMENT_TYPES_TEXT = 'text, Markdown, JSON, CSV, PDF, PNG, JPEG, GIF, WebP, audio, and Word, Excel or PowerPoint documents';
+const FILE_TYPES_TEXT = 'text, JSON, CSV, Markdown, SVG, PDF, PNG, JPEG, GIF or WebP';
+
+function uploadRefusal(kind: UploadKind, filename: string, verdict: Exclude<UploadVerdict, { ok: true }>, endpoint: string): ApiError {
+  const name = path.basename(filename);
+  switch (verdict.problem) {
+    case 'tooLarge':
+      return new TooLargeError(
+        kind === 'file'
+          ? `${name} is ${(verdict.size / 1024 / 1024).toFixed(1)} MB; the service stores files up to 10 MB. Nothing was uploaded.`
+          : `${name} is ${verdict.size} bytes; an attachment is sent in one request, and the service takes at most ${PLATFORM_BODY_LIMIT_BYTES} bytes per request. Nothing was uploaded.`,
+        { endpoint },
+      );
+    case 'empty':
+      return new InvalidRequestError(`${name} is empty: the service stores no empty files. Nothing was uploaded.`, { endpoint });
+    case 'videoModel':
+      return new InvalidRequestError(`${name} is a video (${verdict.type}): only a video-capable (Gemini) model takes video attachments. Nothing was uploaded.`, { endpoint });
+    case 'type':
+      return new InvalidRequestError(
+        kind === 'file'
+          ? `${name} reads as ${verdict.type}, a type the service does not store (it takes ${FILE_TYPES_TEXT}, judged by the first bytes). Nothing was uploaded.`
+          : `${name} reads as ${verdict.type}, a type a task refuses as an attachment (it takes ${ATTACHMENT_TYPES_TEXT}, judged by the first bytes). Nothing was uploaded.`,
+        { endpoint },
+      );
+  }
+}
+
 /** The file's bytes alone as a body (the direct upload's PUT), streamed from disk, with progress. */
 export function rawBody(source: UploadSource, size: number, onProgress?: (sentBytes: number, totalBytes: number) => void): Readable {
   async function* chunks(): AsyncGenerator<Buffer> {
@@ -68,7 +105,7 @@ export function rawBody(source: UploadSource, size: number, onProgress?: (sentBy
   return Readable.from(chunks(), { objectMode: false });
 }
 
-/** Builds the body; the 10 MB limit is checked before anything is sent. */
+/** Builds the body. The caller has judged the upload (size and type) first: see uploads.ts. */
 export async function multipart(
   source: UploadSource,
   fields: Record<string, string>,
@@ -77,18 +114,10 @@ export async function multipart(
   inspected?: Pick<InspectedSource, 'size' | 'filename'>,
 ): Promise<MultipartBody> {
   const { size, filename } = inspected ?? (await inspectSource(source));
-  checkUploadSize(size, filename);
-  const boundary = `----multi-agent-tasks-${randomUUID()}`;
-  const quoted = filename.replace(/["\\\r\n]/g, '_');
-  let head = '';
-  for (const [name, value] of Object.entries(fields)) {
-    head += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-  }
-  head +=
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quoted}"; filename*=UTF-8''${encodeURIComponent(filename)}\r\n` +
-    `Content-Type: ${mimeTypeOf(filename)}\r\n\r\n`;
-  const preamble = Buffer.from(head, 'utf8');
-  const epilogue = Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8');
+  const boundary = `${boundaryPrefix}${randomUUID()}`;
+  const envelope = multipartEnvelope(boundary, fields, filename, mimeTypeOf(filename));
+  const preamble = Buffer.from(envelope.preamble, 'utf8');
+  const epilogue = Buffer.from(envelope.epilogue, 'utf8');
   const total = preamble.length + size + epilogue.length;
   async function* parts(): AsyncGenerator<Buffer> {
     let sent = 0;
@@ -109,37 +138,4 @@ export async function multipart(
     stream: Readable.from(parts(), { objectMode: false }),
     headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(total) },
   };
-}
-
-export function checkUploadSize(bytes: number, name: string): void {
-  if (bytes > LIMITS.maxUploadBytes) {
-    const mb = (bytes / 1024 / 1024).toFixed(1);
-    throw new TooLargeError(`${path.basename(name)} is ${mb} MB; the service accepts files up to 10 MB.`);
-  }
-}
-
-const MIME_TYPES: Record<string, string> = {
-  '.txt': 'text/plain',
-  '.md': 'text/markdown',
-  '.json': 'application/json',
-  '.js': 'text/javascript',
-  '.ts': 'text/plain',
-  '.py': 'text/x-python',
-  '.html': 'text/html',
-  '.css': 'text/css',
-  '.csv': 'text/csv',
-  '.xml': 'application/xml',
-  '.yaml': 'application/yaml',
-  '.yml': 'application/yaml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.svg': 'image/svg+xml',
-  '.pdf': 'application/pdf',
-  '.zip': 'application/zip',
-};
-
-export function mimeTypeOf(filename: string): string {
-  return MIME_TYPES[path.extname(filename).toLowerCase()] ?? 'application/octet-stream';
 }

@@ -4,6 +4,7 @@
  */
 import type { ApiForm } from './addresses';
 import { InvalidRequestError, UnsupportedError } from './errors';
+import { MAX_FILE_BYTES } from './uploads';
 
 export const LIMITS = {
   /** Characters (Unicode code points) in a prompt. */
@@ -11,8 +12,8 @@ export const LIMITS = {
   agentCountMin: 1,
   agentCountMax: 8,
   maxAttachments: 5,
-  /** Bytes per uploaded file or attachment (10 MB). */
-  maxUploadBytes: 10 * 1024 * 1024,
+  /** Bytes per stored file (10 MB). An attachment is limited by its request instead: see uploads.ts. */
+  maxUploadBytes: MAX_FILE_BYTES,
 } as const;
 
 export interface SubmitTaskRequest {

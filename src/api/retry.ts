@@ -1,6 +1,6 @@
 /**
- * When and how long to wait before trying a call again. Reads are retried on 408, 429, 5xx and
- * connection errors; a submission only when it certainly never reached the server, because a
+ * When and how long to wait before trying a call again. Reads are retried on 408, 429 (not the plan's task
+ * limit nor the monthly quota, which waiting seconds cannot lift), 5xx and connection errors; a submission only when it certainly never reached the server, because a
  * duplicate task costs the user money.
  */
 import { ApiError, ConnectionError, RateLimitError, ServerError, TimeoutError } from './errors';
@@ -23,7 +23,7 @@ export const NO_RETRY: RetryPolicy = { maxRetries: 0, baseDelayMs: 0, maxDelayMs
 export function isRetryable(error: ApiError, idempotent: boolean): boolean {
   if (error instanceof ConnectionError) return idempotent || error.notSent;
   if (!idempotent) return false;
-  return error instanceof RateLimitError || error instanceof ServerError || (error instanceof TimeoutError && error.status === 408);
+  return (error instanceof RateLimitError && error.transient) || error instanceof ServerError || (error instanceof TimeoutError && error.status === 408);
 }
 
 /**

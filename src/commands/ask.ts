@@ -38,7 +38,11 @@ export async function sendOrOfferAttachment(
 ): Promise<TrackedTask | undefined> {
   const outcome: SendOutcome = await pipeline.send(request, settings);
   if (outcome.kind === 'sent') return outcome.task;
-  if (!outcome.canAttach) throw new UserFacingError(promptTooLong(outcome.length, 'selection'));
+  if (!outcome.canAttach) {
+    // The code cannot go as an attachment either: say why (the service would refuse its type or size).
+    const tooLong = promptTooLong(outcome.length, 'selection');
+    throw new UserFacingError(outcome.attachRefusal ? `${tooLong} ${outcome.attachRefusal}` : tooLong);
+  }
   const sendAsAttachment = vscode.l10n.t('Send as Attachment');
   const choice = await ui.warn(promptTooLong(outcome.length, 'offerAttachment'), sendAsAttachment);
   if (choice !== sendAsAttachment) return undefined;

@@ -7,15 +7,14 @@ import { pipeline } from 'node:stream/promises';
 import * as vscode from 'vscode';
 import type { ApiFile } from '../api';
 import { safeName } from '../api/filenames';
-import { LIMITS } from '../api/requests';
 import type { KeyStore } from '../auth/keyStore';
-import { type FileDocumentProvider, MAX_TEXT_DOCUMENT_BYTES, decodeText } from '../documents/files';
+import { type FileDocumentProvider, MAX_TEXT_DOCUMENT_BYTES, decodeText, downloadWithProgress } from '../documents/files';
 import { fileDocumentUri } from '../documents/uris';
 import { UserFacingError } from '../errors';
-import { fileTooLarge } from '../vocabulary';
 import { formatBytes } from '../format';
 import type { Logger } from '../log';
 import type { FileStore } from '../stores/fileStore';
+import { checkOutgoingFile } from '../tasks/uploadCheck';
 import type { UserInterface } from '../ui';
 
 const TEXT_MIME = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|x-sh|sql|toml|x-ndjson)\b)|\+(json|xml)\b/i;
@@ -38,24 +37,17 @@ export class FileActions {
   constructor(private readonly d: FileDeps) {}
 
   /**
-   * Uploads files from the explorer (its selection), or ones the user chooses. Every size is checked first:
-   * a file over the upload limit is an error and nothing is sent.
+   * Uploads files from the explorer (its selection), or ones the user chooses. Every file is checked first
+   * (size and type, as the service judges them): one the service would refuse is an error and nothing is sent.
    */
   async upload(uri?: unknown, uris?: unknown): Promise<ApiFile[]> {
     let targets = Array.isArray(uris) && uris.every(u => u instanceof vscode.Uri) && uris.length ? (uris as vscode.Uri[]) : uri instanceof vscode.Uri ? [uri] : undefined;
     targets ??= await this.d.ui.openDialog({ canSelectMany: true, canSelectFolders: false, openLabel: vscode.l10n.t('Upload'), title: vscode.l10n.t('Upload to Multi-Agent Files') });
     if (!targets?.length) return [];
     if (!(await this.d.keys.ensureApiKey())) return [];
+    // Every file is checked before the first is sent: one the service would refuse stops them all.
     const sizes: number[] = [];
-    for (const target of targets) {
-      const name = path.basename(target.path);
-      const info = await vscode.workspace.fs.stat(target);
-      if (info.type & vscode.FileType.Directory) throw new UserFacingError(vscode.l10n.t('{0} is a folder: upload files.', name));
-      if (info.size > LIMITS.maxUploadBytes) {
-        throw new UserFacingError(fileTooLarge(name, info.size, 'upload'));
-      }
-      sizes.push(info.size);
-    }
+    for (const target of targets) sizes.push((await checkOutgoingFile(target, 'file')).size);
     const uploaded: ApiFile[] = [];
     try {
       for (const [i, target] of targets.entries()) {
@@ -99,8 +91,7 @@ export class FileActions {
     const file = await this.resolve(arg, vscode.l10n.t('Open which file?'));
     if (!file) return undefined;
     if (!looksLikeTextFile(file)) return this.saveAs(file);
-    const download = await this.d.files.download(file, MAX_TEXT_DOCUMENT_BYTES + 1);
-    const bytes = await readAll(download.stream, MAX_TEXT_DOCUMENT_BYTES);
+    const bytes = await downloadWithProgress(this.d.files, file, MAX_TEXT_DOCUMENT_BYTES, download => readAll(download.stream, MAX_TEXT_DOCUMENT_BYTES));
     const text = decodeText(bytes);
     if (text === undefined) return this.saveBytes(file, bytes);
     const uri = fileDocumentUri(file);
@@ -115,10 +106,7 @@ export class FileActions {
     if (!file) return undefined;
     const target = await this.askTarget(file);
     if (!target) return undefined;
-    const download = await this.d.files.download(file);
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Saving {0}…', file.filename) }, () =>
-      streamToUri(download.stream, target),
-    );
+    await downloadWithProgress(this.d.files, file, undefined, download => streamToUri(download.stream, target));
     void this.d.ui.info(vscode.l10n.t('Saved {0} to {1}.', file.filename, vscode.workspace.asRelativePath(target, false)));
     return target;
   }

@@ -3,12 +3,16 @@ import * as vscode from 'vscode';
 import type { ApiService } from '../apiService';
 import { askApiKey } from '../auth/keyInput';
 import type { KeyStore } from '../auth/keyStore';
-import { errorKind } from '../errors';
-import { keyUncheckedUnreachable, newKeyRejected } from '../vocabulary';
+import { serviceCondition } from '../api/conditions';
+import { errorKind, messageOf } from '../errors';
+import { keyAccountDisabled, keyUncheckedUnreachable, newKeyRejected } from '../vocabulary';
 import type { UserInterface } from '../ui';
 
-/** What the service said of a key: it answered an authenticated read, refused it, or could not be asked. */
-export type KeyVerdict = 'accepted' | 'rejected' | 'unreachable';
+/**
+ * What the service said of a key: it answered an authenticated read, refused the key, knows the key but
+ * its account is disabled, or could not be asked (unreachable, or its authentication briefly unavailable).
+ */
+export type KeyVerdict = 'accepted' | 'rejected' | 'disabled' | 'unreachable';
 
 export interface KeyDeps {
   ui: UserInterface;
@@ -35,6 +39,8 @@ async function checkApiKey(api: SetKeyDeps['api'], key: string): Promise<KeyVerd
   } catch (e) {
     const kind = errorKind(e);
     if (kind === 'notFound' && client.form === 'earlier') return 'accepted';
+    if (kind === 'permission' && serviceCondition(kind, messageOf(e))?.condition === 'accountDisabled') return 'disabled';
+    // A 503 ("Authentication backend unavailable") is the service's passing trouble, never a verdict on the key.
     return kind === 'authentication' || kind === 'permission' ? 'rejected' : 'unreachable';
   }
 }
@@ -56,12 +62,13 @@ export async function setApiKey(d: SetKeyDeps): Promise<boolean> {
     void d.ui.error(newKeyRejected());
     return false;
   }
-  if (verdict === 'unreachable') {
+  if (verdict === 'unreachable' || verdict === 'disabled') {
     const keep = vscode.l10n.t('Save Anyway');
-    const choice = await d.ui.warn(keyUncheckedUnreachable(false), keep);
+    const ask = verdict === 'disabled' ? keyAccountDisabled : keyUncheckedUnreachable;
+    const choice = await d.ui.warn(ask(false), keep);
     if (choice !== keep) return false;
     await d.keys.setApiKey(key);
-    void d.ui.info(keyUncheckedUnreachable(true));
+    void d.ui.info(ask(true));
     return true;
   }
   await d.keys.setApiKey(key);

@@ -1,15 +1,14 @@
 /** "Orchestrate Selection" and "Orchestrate File": code plus an instruction becomes a tracked task. */
 import * as vscode from 'vscode';
-import { LIMITS } from '../api/requests';
 import type { KeyStore } from '../auth/keyStore';
 import { UserFacingError } from '../errors';
-import { fileTooLarge } from '../vocabulary';
 import type { TrackedTask } from '../tasks/model';
 import type { RecentInstructions } from '../tasks/recentInstructions';
 import type { SubmissionPipeline } from '../tasks/submission';
 import type { UserInterface } from '../ui';
 import { askInstruction, sendOrOfferAttachment } from './ask';
 import { codeFrom, labelOf, looksBinary } from '../tasks/code';
+import { checkOutgoingFile } from '../tasks/uploadCheck';
 
 export interface OrchestrateDeps {
   ui: UserInterface;
@@ -38,11 +37,7 @@ export async function orchestrateFile(d: OrchestrateDeps, uri?: unknown): Promis
   const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
   if (!target) throw new UserFacingError(vscode.l10n.t('Open or select a file to send first.'));
   const name = labelOf(target);
-  const info = await vscode.workspace.fs.stat(target);
-  if (info.type & vscode.FileType.Directory) throw new UserFacingError(vscode.l10n.t('{0} is a folder: choose a file.', name));
-  if (info.size > LIMITS.maxUploadBytes) {
-    throw new UserFacingError(fileTooLarge(name, info.size, 'send'));
-  }
+  await checkOutgoingFile(target, 'prompt');
   const bytes = await vscode.workspace.fs.readFile(target);
   if (looksBinary(bytes)) throw new UserFacingError(vscode.l10n.t('{0} looks like a binary file: only text can be sent as a prompt.', name));
   const document = await vscode.workspace.openTextDocument(target);

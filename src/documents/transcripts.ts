@@ -60,7 +60,9 @@ export function renderTranscript(thread: Thread, messages: readonly ThreadMessag
     thread.model && vscode.l10n.t('model {0}', thread.model),
   ];
   out.push(`_${meta.filter(Boolean).join(' · ')}_`, '');
-  if (truncated) out.push(`> ${vscode.l10n.t('Older messages were left out by the service.')}`, '');
+  // The service drops the newest messages (not the oldest) when a transcript passes its 3 MiB limit.
+  const missing = `> ${vscode.l10n.t('The newest messages are missing: this thread is larger than the service sends at once, so it left out the latest messages. The web console shows the whole thread.')}`;
+  if (truncated) out.push(missing, '');
   for (const m of messages.filter(m => !m.is_agent_status)) {
     const who = roleName(m.role);
     const when = m.created_at ? ` · ${new Date(m.created_at).toLocaleString()}` : '';
@@ -68,6 +70,8 @@ export function renderTranscript(thread: Thread, messages: readonly ThreadMessag
     if (m.content) out.push(m.content.trimEnd(), '');
     if (m.error) out.push(`> ${vscode.l10n.t('Error: {0}', m.error)}`, '');
   }
-  if (!messages.length) out.push(vscode.l10n.t('No messages yet.'), '');
+  if (!messages.length && !truncated) out.push(vscode.l10n.t('No messages yet.'), '');
+  // Also where the missing messages would be, so a reader at the end of the transcript sees it.
+  if (truncated && messages.length) out.push(missing, '');
   return out.join('\n');
 }

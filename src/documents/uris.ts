@@ -3,14 +3,10 @@
  * rest is a readable name that titles the tab (and, for files, picks the language and icon).
  */
 import * as vscode from 'vscode';
+import { readableName } from '../api/filenames';
 import { FILE_SCHEME, RESULT_SCHEME, REVIEW_SCHEME, THREAD_SCHEME } from '../constants';
 
-/** Characters that cannot be in a tab's file name, or that reorder or hide text (bidi controls). */
-const UNSAFE_IN_NAME = /[\\/:*?"<>|#%\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-export function readableName(text: string, fallback: string, max = 60): string {
-  return text.replace(UNSAFE_IN_NAME, ' ').replace(/\s+/g, ' ').trim().slice(0, max).trim() || fallback;
-}
+export { readableName };
 
 function idOf(uri: vscode.Uri, scheme: string): string | undefined {
   return uri.scheme === scheme ? uri.path.split('/')[1] || undefined : undefined;

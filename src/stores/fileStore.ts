@@ -3,7 +3,7 @@
  * form has no files, and fires `onDidChange` after every change it makes (upload, delete).
  */
 import * as vscode from 'vscode';
-import type { ApiFile, UploadOptions, UploadSource } from '../api';
+import type { ApiFile, DownloadOptions, UploadOptions, UploadSource } from '../api';
 import type { ApiService } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
 import { Disposable } from '../disposable';
@@ -76,12 +76,12 @@ export class FileStore extends Disposable {
   }
 
   /**
-   * The file's content as a stream (at most `maxBytes`). The service serves INLINE_DOWNLOAD_BYTES inline: a larger
+   * The file's content as a bounded stream (see DownloadOptions). The service serves INLINE_DOWNLOAD_BYTES inline: a larger
    * file is a UserFacingError that says so and where to get it.
    */
-  async download(file: { id: string; filename?: string }, maxBytes?: number) {
+  async download(file: { id: string; filename?: string }, options: DownloadOptions = {}) {
     try {
-      return await this.api.client().downloadFile(file.id, { maxBytes });
+      return await this.api.client().downloadFile(file.id, options);
     } catch (e) {
       if (errorKind(e) !== 'tooLarge') throw e;
       throw new UserFacingError(tooLargeToDownload(inert(file.filename ?? file.id), INLINE_DOWNLOAD_BYTES));

@@ -1,17 +1,17 @@
 /**
- * Workspace files waiting to go with the next task. Checked when added (LIMITS: how many, how large; a
- * confirmation for files that look like secrets). `plan()` decides what goes inline and what is uploaded;
+ * Workspace files waiting to go with the next task. Checked when added (at most LIMITS.maxAttachments, each
+ * one the service takes as an attachment; a confirmation for files that look like secrets). `plan()` decides what goes inline and what is uploaded;
  * the submission pipeline sends them.
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LIMITS } from '../api/requests';
 import { Disposable } from '../disposable';
 import type { UserInterface } from '../ui';
 import { looksBinary } from './code';
 import { inlineFiles } from './prompt';
+import { checkOutgoingFile } from './uploadCheck';
 import { UserFacingError } from '../errors';
-import { fileTooLarge, tooManyAttachments } from '../vocabulary';
+import { tooManyAttachments } from '../vocabulary';
 
 /** Text files up to this size may be inlined in the prompt instead of uploaded. */
 const INLINE_MAX_BYTES = 16 * 1024;
@@ -66,12 +66,9 @@ export class AttachmentBasket extends Disposable {
     }
     const accepted: vscode.Uri[] = [];
     for (const uri of fresh) {
-      const name = path.basename(uri.path);
-      const info = await vscode.workspace.fs.stat(uri);
-      if (info.type & vscode.FileType.Directory) throw new UserFacingError(vscode.l10n.t('{0} is a folder: attach files.', name));
-      if (info.size > LIMITS.maxUploadBytes) {
-        throw new UserFacingError(fileTooLarge(name, info.size, 'attach'));
-      }
+      // A small file may go inline in the prompt as text, where its type does not matter: its type is
+      // judged when it is sent, if it is uploaded then.
+      const { name } = await checkOutgoingFile(uri, 'attachment', { sizeOnlyUpTo: INLINE_MAX_BYTES });
       if (looksLikeSecret(name)) {
         const ok = await this.ui.confirm(
           vscode.l10n.t('{0} looks like it holds secrets. Attach it anyway?', name),

@@ -21,6 +21,7 @@ import { looksBinary } from './code';
 import { type CodeContext, buildAttachmentPrompt, buildPrompt, withLandingInstruction } from './prompt';
 import type { SentCandidate } from './sentTexts';
 import type { TaskStore } from './taskStore';
+import { checkOutgoingBytes, checkOutgoingFile } from './uploadCheck';
 
 export interface TaskRequest {
   instruction: string;
@@ -41,8 +42,11 @@ export interface TaskRequest {
 
 export type SendOutcome =
   | { kind: 'sent'; task: TrackedTask }
-  /** Nothing was sent or uploaded: the prompt would be `length` characters. */
-  | { kind: 'tooLong'; length: number; canAttach: boolean };
+  /**
+   * Nothing was sent or uploaded: the prompt would be `length` characters. `attachRefusal` says why the code
+   * cannot go as an attachment instead, when the service would refuse it as one.
+   */
+  | { kind: 'tooLong'; length: number; canAttach: boolean; attachRefusal?: string };
 
 /** A file to attach: on disk (streamed), in memory, or on another file system (read when sent). */
 interface Upload {
@@ -92,7 +96,10 @@ export class SubmissionPipeline {
     if (length > LIMITS.promptMaxChars) {
       // Checked before any upload: a prompt that cannot be sent must not cost a request.
       if (attachedName) throw new UserFacingError(promptTooLong(length, 'instruction'));
-      return { kind: 'tooLong', length, canAttach: !!request.code && !inThread };
+      if (!request.code || inThread) return { kind: 'tooLong', length, canAttach: false };
+      // Offer the attachment only when the service would take the code as one (an HTML or XML page it refuses).
+      const refusal = attachmentRefusal(request.code, settings);
+      return { kind: 'tooLong', length, canAttach: !refusal, attachRefusal: refusal };
     }
     let prompt = plan.prompt;
     const carriesCode = !!request.code || !!request.extraCode?.length || plan.files.length > 0;
@@ -113,11 +120,17 @@ export class SubmissionPipeline {
     if (uploads.length > LIMITS.maxAttachments) {
       throw new UserFacingError(tooManyUploads());
     }
+    // Every upload is checked before the first is sent: one the service would refuse (at upload or at /run) stops them all.
+    for (const upload of uploads) {
+      const source = upload.source;
+      if ('data' in source) checkOutgoingBytes(upload.name, source.data, 'attachment', { modelId: settings.modelId });
+      else await checkOutgoingFile('uri' in source ? source.uri : vscode.Uri.file(source.path), 'attachment', { modelId: settings.modelId });
+    }
 
     const client = api.client();
     const sent = [...sources, ...(await attachedTexts(plan))];
     const attachmentIds: string[] = [];
-    for (const upload of uploads) attachmentIds.push(await this.upload(client, upload));
+    for (const upload of uploads) attachmentIds.push(await this.upload(client, upload, settings.modelId));
     const attachmentNames = [...plan.inlined, ...uploads.map(u => u.name)];
 
     const task = await vscode.window.withProgress(
@@ -136,12 +149,12 @@ export class SubmissionPipeline {
   }
 
   /** The one upload path: a file on disk streams from there; anything else is read through workspace.fs. */
-  private async upload(client: Client, upload: Upload): Promise<string> {
+  private async upload(client: Client, upload: Upload, modelId: string | undefined): Promise<string> {
     const uploaded = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Uploading {0}…', upload.name) },
       async () => {
         const source = 'uri' in upload.source ? { data: await vscode.workspace.fs.readFile(upload.source.uri), filename: upload.source.filename } : upload.source;
-        return client.uploadAttachment(source);
+        return client.uploadAttachment(source, { modelId });
       },
     );
     return uploaded.id;
@@ -263,6 +276,16 @@ async function attachedTexts(plan: AttachmentPlan): Promise<SentCandidate[]> {
     }
   }
   return out;
+}
+
+/** Why the service would refuse this code as an attachment, or undefined when it would take it. */
+function attachmentRefusal(code: NonNullable<TaskRequest['code']>, settings: Settings): string | undefined {
+  try {
+    checkOutgoingBytes(attachmentNameOf(code.source), new TextEncoder().encode(code.context.code), 'attachment', { modelId: settings.modelId });
+    return undefined;
+  } catch (e) {
+    return messageOf(e);
+  }
 }
 
 function attachmentNameOf(source: SourceRef): string {

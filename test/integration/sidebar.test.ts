@@ -336,7 +336,7 @@ describe('sidebar', () => {
       assert.strictEqual(ctx.api.attachments.count, 0);
       const big = await write('huge.bin', new Uint8Array(11 * 1024 * 1024));
       await vscode.commands.executeCommand('multiAgent.attachToNextTask', big, [big]);
-      assert.ok(ctx.user.messages('error').some(m => /huge\.bin is 11\.0 MB/.test(m)), JSON.stringify(ctx.user.shown));
+      assert.ok(ctx.user.messages('error').some(m => /huge\.bin is 11\.0 MB; the service takes attachments up to 4\.5 MB/.test(m)), JSON.stringify(ctx.user.shown));
       assert.strictEqual(ctx.api.attachments.count, 0);
 
       const env = await write('.env', new TextEncoder().encode('TOKEN=abc\n'));

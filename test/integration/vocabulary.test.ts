@@ -5,6 +5,7 @@
  */
 import * as assert from 'assert';
 import { LIMITS } from '../../src/api/requests';
+import { PLATFORM_BODY_LIMIT_BYTES } from '../../src/api/uploads';
 import { Commands } from '../../src/constants';
 import { commandOfAction, describeProblem } from '../../src/errors';
 import { formatBytes } from '../../src/format';
@@ -27,12 +28,15 @@ describe('vocabulary', () => {
 
   it('takes every size and count from the one constant', () => {
     const limit = formatBytes(LIMITS.maxUploadBytes);
-    for (const use of ['send', 'attach', 'upload'] as const) {
+    for (const use of ['send', 'upload'] as const) {
       const sentence = fileTooLarge('big.bin', LIMITS.maxUploadBytes + 1, use);
       assert.ok(sentence.includes(`up to ${limit}`), sentence);
       assert.match(sentence, /^big\.bin is 10\.0 MB/);
     }
-    assert.ok(attachableFiles(1).includes(limit) && attachableFiles(3).includes(limit));
+    // An attachment goes in one request, which the platform caps (PLATFORM_BODY_LIMIT_BYTES).
+    const attachLimit = `${PLATFORM_BODY_LIMIT_BYTES / 1e6} MB (${PLATFORM_BODY_LIMIT_BYTES.toLocaleString('en-US')} bytes)`;
+    assert.ok(fileTooLarge('big.bin', LIMITS.maxUploadBytes + 1, 'attach').includes(`up to ${attachLimit}`));
+    assert.ok(attachableFiles(1).includes(attachLimit) && attachableFiles(3).includes(attachLimit));
     assert.match(tooManyAttachments(4, 2), new RegExp(`^At most ${LIMITS.maxAttachments} files`));
     assert.match(tooManyUploads(), new RegExp(`^At most ${LIMITS.maxAttachments} attachments`));
     for (const context of ['instruction', 'selection', 'offerAttachment', 'chat', 'toolInput'] as const) {
@@ -50,12 +54,15 @@ describe('vocabulary', () => {
     const plan = describeProblem('rateLimit', 'User rate limit exceeded', { scope: 'plan' });
     assert.strictEqual(plan.severity, 'warning');
     assert.match(plan.message, /plan's limit on new tasks.*will not help/);
+    // Without the scope given, the service's verbatim text says it.
+    assert.match(describeProblem('rateLimit', 'User rate limit exceeded').message, /plan's limit on new tasks.*resets at the full hour/);
   });
 
   it('maps each error button to its command in one place', () => {
     assert.deepStrictEqual(commandOfAction(Actions.setApiKey()), { title: 'Set API Key', command: Commands.setApiKey });
     assert.deepStrictEqual(commandOfAction(Actions.showLog()), { title: 'Show Log', command: Commands.showLog });
     assert.deepStrictEqual(commandOfAction(Actions.openSettings()), { title: 'Open Settings', command: 'workbench.action.openSettings', arguments: ['multiAgent'] });
+    assert.deepStrictEqual(commandOfAction(Actions.selectModel()), { title: 'Select Model', command: Commands.selectModel });
     assert.strictEqual(commandOfAction('Something Else'), undefined);
     assert.strictEqual(commandOfAction(undefined), undefined);
   });

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import {
   AbortedError,
+  InvalidRequestError,
   NotFoundError,
   TimeoutError,
   TooLargeError,
-  UnsupportedError,
   filenameFromDisposition,
   isTerminalStatus,
 } from '../../src/api';
@@ -75,8 +75,9 @@ describe('api: files, threads, account', () => {
     it('refuses a type the service does not store, judged by the bytes, before sending anything', async () => {
       const file = path.join(dir, 'archive.txt');
       writeFileSync(file, Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0, 1, 2, 3]));
-      const error = await rejectsWith(clientFor(emulator()).uploadFile({ path: file }), UnsupportedError);
-      assert.match(error.message, /archive\.txt is not a type the service stores.*nothing was uploaded/);
+      // A check before sending (not an "earlier API form" refusal, which UnsupportedError means).
+      const error = await rejectsWith(clientFor(emulator()).uploadFile({ path: file }), InvalidRequestError);
+      assert.match(error.message, /archive\.txt reads as application\/zip, a type the service does not store.*Nothing was uploaded/);
       assert.equal(emulator().requests.length, 0);
     });
 
@@ -99,6 +100,11 @@ describe('api: files, threads, account', () => {
       assert.ok(put, 'the bytes went to the blob store');
       assert.equal(put.headers['x-api-key'], undefined, 'never the API key to the blob store');
       assert.match(String(put.headers.authorization), /^Bearer /);
+      // What the blob store needs to keep the blob at exactly the pathname that files/complete looks up.
+      assert.equal(put.headers['x-api-version'], '9');
+      assert.equal(put.headers['x-add-random-suffix'], '0');
+      assert.equal(put.headers['x-content-type'], 'text/plain');
+      assert.equal(put.headers['x-access'], 'private');
       assert.ok(emu.files().find(f => f.id === uploaded.id)?.bytes.equals(bytes), 'the service stored exactly these bytes');
     });
 

@@ -24,14 +24,11 @@ export class MemoryLogger implements Logger {
  *   as a plain read endpoint).
  * - strictRunRequest false: api.tasks "sends the current form body" sends role_models and vercelAiKey.
  * - utf8DownloadNames: api.resources "files" expects the exact name 'données é.bin' back from a download.
- * - blobRandomSuffix false: api.resources "uploads a file over the platform request limit through the direct flow"
- *   PUTs without `X-Add-Random-Suffix: 0`, so the live blob store would rename the blob (issue 17).
  */
 export const UNIT_KINDER_SWITCHES: EmulatorOptions = {
   usageAcceptsKey: true,
   strictRunRequest: false,
   utf8DownloadNames: true,
-  blobRandomSuffix: false,
 };
 
 /** Starts one emulator for a describe block and stops it after; faults and stats reset between tests. */

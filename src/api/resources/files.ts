@@ -2,20 +2,22 @@
 import type { Readable } from 'node:stream';
 import { BODY_LIMITS, BODY_TIMEOUTS, guardStream } from '../bodies';
 import { filenameFromDisposition } from '../filenames';
-import { type InspectedSource, type UploadOptions, type UploadSource, checkUploadSize, inspectSource, multipart, rawBody, uploadCall } from '../multipart';
+import { type InspectedSource, type UploadOptions, type UploadSource, checkedUpload, inspectSource, multipart, rawBody, uploadCall } from '../multipart';
 import { checkedUrl } from '../addresses';
-import { TooLargeError, UnsupportedError } from '../errors';
-import { sniffUploadType } from '../sniff';
+import { TooLargeError } from '../errors';
+import { PLATFORM_BODY_LIMIT_BYTES, multipartBytes } from '../uploads';
 import { ApiResource, enc } from '../resource';
 import { checkId, checkText } from '../requests';
 import { BlobPutSchema, DeleteFileSchema, FileListSchema, FileSchema, FileUploadTokenSchema } from '../schemas';
 import type { CallOptions } from '../transport';
 import type { PageRequest } from './threads';
 
-/** The platform refuses request bodies over this many bytes before the service sees them. */
-export const PLATFORM_BODY_LIMIT_BYTES = 4_500_000;
-/** Room for the multipart boundary and headers around the file. */
-const MULTIPART_OVERHEAD_BYTES = 2048;
+/**
+ * What the blob store of the direct upload needs besides the upload token: its API version, the exact
+ * pathname kept (without `X-Add-Random-Suffix: 0` it renames the blob, and `files/complete` then finds
+ * nothing at the pathname it was given), the type and the access of the stored blob.
+ */
+const BLOB_PUT_HEADERS = { 'x-api-version': '9', 'X-Add-Random-Suffix': '0', 'X-Access': 'private' } as const;
 
 export interface Download {
   /** The body, bounded: it errors with ResponseTooLargeError past `maxBytes`, TimeoutError when it stalls. */
@@ -30,10 +32,15 @@ export interface Download {
 export interface DownloadOptions extends CallOptions {
   /** Most bytes to read, after decompression. Default 64 MiB. */
   maxBytes?: number;
-  /** Give up when no byte arrives for this long, ms. Default 60 s. */
+  /**
+   * Give up when the body makes no progress (less than 16 KiB arrives) for this long, ms. Default: the
+   * call's timeout (the client's request timeout): a trickle of a byte every few seconds ends there too.
+   */
   idleTimeoutMs?: number;
   /** Give up when the body takes longer than this in all, ms. Default 15 min. */
   totalTimeoutMs?: number;
+  /** Called with the bytes received so far, as they arrive. */
+  onProgress?: (receivedBytes: number) => void;
 }
 
 export class Files extends ApiResource {
@@ -46,24 +53,17 @@ export class Files extends ApiResource {
   }
 
   /**
-   * Uploads a file (10 MB at most), streamed from disk. Its type is checked on its bytes first (the service
-   * refuses other types with 415 after the whole upload). Up to the platform's request limit it is one
-   * multipart POST /files; above, the direct flow: an upload token, a PUT of the bytes to the blob store
-   * (its own token, never the API key), then POST /files/complete.
+   * Uploads a file (10 MB at most), streamed from disk. Its size and type are judged first, as the service
+   * judges them (the type sniffed from the first bytes), so a file it would refuse is never sent. Up to the
+   * platform's request limit it is one multipart POST /files; above, the direct flow: an upload token, a PUT
+   * of the bytes to the blob store (its own token, never the API key), then POST /files/complete.
    */
   async upload(source: UploadSource, options: UploadOptions & { purpose?: string } = {}) {
     this.requireCurrent('/files');
     const file = await inspectSource(source);
-    checkUploadSize(file.size, file.filename);
-    const type = sniffUploadType(file.head);
-    if (!type) {
-      throw new UnsupportedError(
-        `${file.filename} is not a type the service stores (text, JSON, CSV, Markdown, SVG, PDF, PNG, JPEG, GIF or WebP, judged by its content): nothing was uploaded.`,
-        { endpoint: 'POST /files' },
-      );
-    }
     const purpose = options.purpose ?? 'assistants';
-    if (file.size + MULTIPART_OVERHEAD_BYTES > PLATFORM_BODY_LIMIT_BYTES) return this.uploadDirect(source, file, type, purpose, options);
+    const type = checkedUpload('file', file, {}, 'POST /files');
+    if (multipartBytes(file.filename, file.size, { purpose }) > PLATFORM_BODY_LIMIT_BYTES) return this.uploadDirect(source, file, type, purpose, options);
     const form = await multipart(source, { purpose }, options.onProgress, file);
     return this.transport.json(
       this.current('POST', '/files', '/files', { body: form.stream, headers: form.headers, idempotent: false }),
@@ -95,8 +95,10 @@ export class Files extends ApiResource {
     return {
       stream: guardStream(stream, {
         maxBytes: options.maxBytes ?? BODY_LIMITS.downloadBytes,
-        idleTimeoutMs: options.idleTimeoutMs ?? BODY_TIMEOUTS.downloadIdleMs,
+        idleTimeoutMs: options.idleTimeoutMs ?? options.timeoutMs ?? this.transport.timeoutMs,
         totalTimeoutMs: options.totalTimeoutMs ?? BODY_TIMEOUTS.downloadTotalMs,
+        progressBytes: BODY_LIMITS.downloadProgressBytes,
+        onProgress: options.onProgress,
         signal: options.signal,
         endpoint: spec.endpoint,
         what: 'The download',
@@ -119,7 +121,13 @@ export class Files extends ApiResource {
         url: target.toString(),
         endpoint: 'PUT {upload_url}',
         body: rawBody(source, file.size, options.onProgress),
-        headers: { 'Content-Type': type, 'Content-Length': String(file.size), Authorization: `Bearer ${token.upload_token}` },
+        headers: {
+          ...BLOB_PUT_HEADERS,
+          'Content-Type': type,
+          'X-Content-Type': type,
+          'Content-Length': String(file.size),
+          Authorization: `Bearer ${token.upload_token}`,
+        },
         idempotent: false,
         secrets: [token.upload_token],
       },

@@ -28,7 +28,8 @@ const SUBMIT_MESSAGE: Record<Status, RegExp> = {
   404: /Not found \(HTTP 404 from POST \/run\)/,
   413: /too large/i,
   422: /validation failed: body\.prompt: must not contain control characters/,
-  429: /rate limit.*Try again in \d+ s/i,
+  // The emulator's default 429 is the capacity one: its own words, and when to try again.
+  429: /at capacity \(Task execution capacity reached, retry later\)\. Try again in \d+ s/,
   500: /Internal server error.*not sent again/,
   502: /Bad gateway.*not sent again/,
   503: /unavailable.*not sent again/,

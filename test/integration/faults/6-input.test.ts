@@ -47,9 +47,10 @@ describe('faults: 6 bad input', () => {
 
   kase('6 a file over 10 MB: refused to send and to attach, no request', async () => {
     await vscode.commands.executeCommand('multiAgent.orchestrateFile', vscode.Uri.joinPath(dir(), 'huge.txt'));
-    await shownMessage(ctx, /huge\.txt is 10\.0 MB; files up to 10 MB/);
+    await shownMessage(ctx, /huge\.txt is 10\.0 MB; files up to 10 MB can be sent/);
     await vscode.commands.executeCommand('multiAgent.attachToNextTask', vscode.Uri.joinPath(dir(), 'huge.txt'));
-    await shownMessage(ctx, /huge\.txt is 10\.0 MB; attachments can be up to 10 MB/);
+    // An attachment goes in one request, which the platform caps at 4,500,000 bytes.
+    await shownMessage(ctx, /huge\.txt is 10\.0 MB; the service takes attachments up to 4\.5 MB \(4,500,000 bytes\)/);
     assert.strictEqual(ctx.api.attachments.count, 0);
     nothingSent();
   });
