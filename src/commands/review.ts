@@ -17,7 +17,7 @@ import { type PreparedReview, folderOf, prepareReview } from '../documents/revie
 import type { ReviewDocuments } from '../documents/reviews';
 import type { SourceRangeTracker } from '../documents/sourceRanges';
 import { parseReviewUri, reviewUri } from '../documents/uris';
-import { UserFacingError } from '../errors';
+import { UserFacingError, inert } from '../errors';
 import type { Logger } from '../log';
 import { type PlanFile, type PlanHunk, applyHunks, conflictText } from '../review';
 import type { TrackedTask } from '../tasks/model';
@@ -55,7 +55,7 @@ async function prepare(d: ReviewDeps, arg: unknown, placeHolder: string): Promis
   const answer = await d.store.readResult(task.id);
   if (answer === undefined) throw new UserFacingError(vscode.l10n.t('No result is stored for this task.'));
   const folder = folderOf(task);
-  if (!folder) throw new UserFacingError(vscode.l10n.t('Review Changes needs the workspace folder "{0}" was sent from: open that folder and try again.', task.title));
+  if (!folder) throw new UserFacingError(vscode.l10n.t('Review Changes needs the workspace folder "{0}" was sent from: open that folder and try again.', inert(task.title)));
   const started = performance.now();
   const review = await prepareReview(d, task, answer, folder);
   d.reviews.setAll(task.id, documentsOf(review));
@@ -253,7 +253,8 @@ export function notOffered(review: PreparedReview): NotOffered[] {
 
 async function tellNotOffered(d: ReviewDeps, review: PreparedReview, skipped: NotOffered[]): Promise<void> {
   const showDetails = vscode.l10n.t('Show Details');
-  const first = `${skipped[0].what}: ${skipped[0].reason}`;
+  // Paths are server text: never a link in a notification.
+  const first = inert(`${skipped[0].what}: ${skipped[0].reason}`);
   const message =
     skipped.length === 1
       ? vscode.l10n.t('1 part of the answer is not offered for applying ({0}).', first)
@@ -264,8 +265,8 @@ async function tellNotOffered(d: ReviewDeps, review: PreparedReview, skipped: No
 async function tellNothing(d: ReviewDeps, review: PreparedReview, skipped: NotOffered[]): Promise<void> {
   const showDetails = vscode.l10n.t('Show Details');
   const message = skipped.length
-    ? vscode.l10n.t('Nothing in the answer to "{0}" can be applied: {1}', review.task.title, `${skipped[0].what}: ${skipped[0].reason}`)
-    : vscode.l10n.t('The answer to "{0}" names no file to change. Apply to Source… applies one of its code blocks.', review.task.title);
+    ? vscode.l10n.t('Nothing in the answer to "{0}" can be applied: {1}', inert(review.task.title), inert(`${skipped[0].what}: ${skipped[0].reason}`))
+    : vscode.l10n.t('The answer to "{0}" names no file to change. Apply to Source… applies one of its code blocks.', inert(review.task.title));
   if ((await d.ui.warn(message, ...(skipped.length ? [showDetails] : []))) === showDetails) await showNotes(review);
 }
 

@@ -301,6 +301,7 @@ describe('landing a multi-file answer', () => {
     fs.symlinkSync(path.join(outside, 'target.ts'), path.join(folder().fsPath, 'alias.ts'));
     try {
       const answer = [
+        '```ts path=[run](command:multiAgent.clearApiKey)\nx\n```',
         '```ts path=tmp-landing/linked/evil.ts\nexport const evil = 1;\n```',
         '```ts path=tmp-landing/alias.ts\nexport const target = 2;\n```',
         '```ts path=/etc/evil.ts\nx\n```',
@@ -319,6 +320,7 @@ describe('landing a multi-file answer', () => {
       ]);
       assert.strictEqual(entries[1].uri.toString(), vscode.workspace.workspaceFolders![0].uri.toString(), 'no file is modified: the opener names the folder');
       assert.deepStrictEqual(notOffered(review).map(s => `${s.what}: ${s.reason}`), [
+        '[run](command:multiAgent.clearApiKey): not applied: the path leads outside the workspace',
         'tmp-landing/linked/evil.ts: not applied: the path leads outside the workspace',
         'tmp-landing/alias.ts: not applied: the path leads outside the workspace',
         '/etc/evil.ts: not applied: the path leads outside the workspace',
@@ -328,6 +330,9 @@ describe('landing a multi-file answer', () => {
         'tmp-landing/stats.ts: hunk 1 (@@ -1,2 +1,2 @@) does not apply: its lines are not in the file',
       ]);
       const { outcome } = await startReview(task.id, new Map([[statsUri(), STATS]]));
+      const listed = await waitFor(() => ctx.user.shown.find(s => s.message.includes('not offered for applying')), 'the list of what is not offered');
+      assert.match(listed.message, /^8 parts of the answer are not offered for applying \(\[run\]\u200B\(command:multiAgent\.clearApiKey\): not applied: the path leads outside/);
+      assert.ok(!listed.message.includes(']('), 'a path from the answer never becomes a link in a notification');
       await vscode.commands.executeCommand('refactorPreview.apply');
       assert.strictEqual(await outcome, 'applied');
       assert.strictEqual(await text(workspaceUri('tmp-landing', 'fresh.ts')), 'export const fresh = true;\n', 'the new file was created');
