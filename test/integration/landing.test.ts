@@ -294,7 +294,7 @@ describe('landing a multi-file answer', () => {
     assert.strictEqual(tabs().length, 1, 'run again, it replaces its tab');
   });
 
-  it('landing: paths outside the workspace (also through a symlink), a missing file, a deletion and a diff that does not apply are listed, never written', async () => {
+  it('landing: paths outside the workspace (also through a symlink), a missing file, a deletion and a diff that does not apply are listed, never written; a file that can run code starts unchecked', async () => {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'mat-outside-'));
     fs.symlinkSync(outside, path.join(folder().fsPath, 'linked'));
     fs.writeFileSync(path.join(outside, 'target.ts'), 'export const target = 1;\n');
@@ -309,16 +309,17 @@ describe('landing a multi-file answer', () => {
         '```diff\n--- a/src/greet.py\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-def greet(name: str) -> str:\n```',
         '```diff path=tmp-landing/stats.ts\n@@ -1,2 +1,2 @@\n-not in the file\n+anything\n not here either\n```',
         '```ts path=tmp-landing/fresh.ts\nexport const fresh = true;\n```',
+        '```json path=.vscode/tasks.json\n{ "version": "2.0.0" }\n```',
       ].join('\n\n');
       ctx.emulator.setNextTask({ result: answer });
       const { task: sent } = await send();
       const task = await done(sent.id);
       const { entries, review } = await entriesOf(task);
-      assert.deepStrictEqual(entries.map(e => [e.kind, path.basename(e.uri.path), e.metadata.label]), [
-        ['create', 'fresh.ts', 'tmp-landing/fresh.ts · Hunk 1 of 1 · new file'],
-        ['opener', 'workspace', 'Review before applying'],
+      assert.deepStrictEqual(entries.map(e => [e.kind, path.basename(e.uri.path), e.metadata.label, e.metadata.needsConfirmation]), [
+        ['create', 'fresh.ts', 'tmp-landing/fresh.ts · Hunk 1 of 1 · new file', false],
+        ['create', 'tasks.json', '.vscode/tasks.json · Hunk 1 of 1 · new file', true],
       ]);
-      assert.strictEqual(entries[1].uri.toString(), vscode.workspace.workspaceFolders![0].uri.toString(), 'no file is modified: the opener names the folder');
+      assert.match(entries[1].metadata.description ?? '', /in a folder whose files can run code/);
       assert.deepStrictEqual(notOffered(review).map(s => `${s.what}: ${s.reason}`), [
         '[run](command:multiAgent.clearApiKey): not applied: the path leads outside the workspace',
         'tmp-landing/linked/evil.ts: not applied: the path leads outside the workspace',
@@ -340,7 +341,9 @@ describe('landing a multi-file answer', () => {
       assert.strictEqual(fs.readFileSync(path.join(outside, 'target.ts'), 'utf8'), 'export const target = 1;\n');
       assert.strictEqual(await text(greetUri()), greet, 'never deleted');
       assert.ok(!fs.existsSync(path.join(folder().fsPath, 'missing.ts')));
+      assert.ok(!fs.existsSync(path.join(path.dirname(folder().fsPath), '.vscode', 'tasks.json')), 'a file that can run code is created only when checked');
     } finally {
+      fs.rmSync(path.join(path.dirname(folder().fsPath), '.vscode'), { recursive: true, force: true });
       fs.rmSync(path.join(folder().fsPath, 'linked'), { force: true });
       fs.rmSync(path.join(folder().fsPath, 'alias.ts'), { force: true });
       fs.rmSync(outside, { recursive: true, force: true });
