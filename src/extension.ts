@@ -12,10 +12,11 @@ import { registerChat } from './chat/index';
 import { registerCommands } from './commands/index';
 import { showDescribed } from './commands/run';
 import { Config, ScriptableTrust } from './config';
-import { FILE_SCHEME, PROMPT_SCHEME, PROPOSAL_SCHEME, RESULT_SCHEME, THREAD_SCHEME } from './constants';
+import { FILE_SCHEME, PROMPT_SCHEME, PROPOSAL_SCHEME, RESULT_SCHEME, REVIEW_SCHEME, THREAD_SCHEME } from './constants';
 import { FileDocumentProvider } from './documents/files';
 import { PromptDocumentProvider } from './documents/prompts';
 import { ProposalDocuments } from './documents/proposals';
+import { ReviewDocuments } from './documents/reviews';
 import { SourceRangeTracker } from './documents/sourceRanges';
 import { ResultDocumentProvider } from './documents/results';
 import { ThreadTranscriptProvider } from './documents/transcripts';
@@ -58,6 +59,7 @@ export type TestApi = Services & {
   resultPanels: ResultPanels;
   tracker: SourceRangeTracker;
   proposals: ProposalDocuments;
+  reviews: ReviewDocuments;
 };
 
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
@@ -119,6 +121,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
 
   const tracker = new SourceRangeTracker(store, context.workspaceState);
   const proposals = new ProposalDocuments();
+  const reviews = new ReviewDocuments(store);
   const resultPanels = new ResultPanels(store);
   const statusBar = new TaskStatusBar(store, attachments, pollerStatus);
   const notifier = new CompletionNotifier(store, ui, log, config, resultPanels);
@@ -147,13 +150,15 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     guard,
     tracker,
     proposals,
+    reviews,
     resultPanels,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, proposals),
+    vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, reviews),
     vscode.workspace.registerTextDocumentContentProvider(PROMPT_SCHEME, new PromptDocumentProvider(store)),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, new ResultDocumentProvider(store)),
     vscode.workspace.registerTextDocumentContentProvider(FILE_SCHEME, services.fileDocuments),
     registerTranscripts(threads),
-    registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, tracker, proposals }),
+    registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, tracker, proposals, reviews }),
     registerChat({ log, keys, store, pipeline, threads, extensionUri: context.extensionUri }),
     pollerStatus.onDidFindProblem(problem => showDescribed(ui, problem)),
     keys.onDidChange(which => {
@@ -193,7 +198,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     log.info(`activated in ${(load + run).toFixed(1)} ms (bundle load ${load.toFixed(1)} ms + activate ${run.toFixed(1)} ms)`);
   }
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? { ...services, loadApi, trust, pollerSettings, sidebar, statusBar, usagePanel, notifier, resultPanels, tracker, proposals }
+    ? { ...services, loadApi, trust, pollerSettings, sidebar, statusBar, usagePanel, notifier, resultPanels, tracker, proposals, reviews }
     : undefined;
 }
 
