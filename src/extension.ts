@@ -12,10 +12,11 @@ import { registerChat } from './chat/index';
 import { registerCommands } from './commands/index';
 import { showDescribed } from './commands/run';
 import { Config, ScriptableTrust } from './config';
-import { FILE_SCHEME, PROMPT_SCHEME, PROPOSAL_SCHEME, RESULT_SCHEME, THREAD_SCHEME } from './constants';
+import { FILE_SCHEME, PROMPT_SCHEME, PROPOSAL_SCHEME, RESULT_SCHEME, REVIEW_SCHEME, THREAD_SCHEME } from './constants';
 import { FileDocumentProvider } from './documents/files';
 import { PromptDocumentProvider } from './documents/prompts';
 import { ProposalDocuments } from './documents/proposals';
+import { ReviewDocuments } from './documents/reviews';
 import { SourceRangeTracker } from './documents/sourceRanges';
 import { ResultDocumentProvider } from './documents/results';
 import { ThreadTranscriptProvider } from './documents/transcripts';
@@ -63,6 +64,7 @@ export type TestApi = Services & {
   proposals: ProposalDocuments;
   traces: TraceStore;
   details: TaskDetails;
+  reviews: ReviewDocuments;
 };
 
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
@@ -129,6 +131,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const proposals = new ProposalDocuments();
   const traces = new TraceStore(api, store, context.globalStorageUri);
   const details = new TaskDetails(store, () => api.client(), log);
+  const reviews = new ReviewDocuments(store);
   const resultPanels = new ResultPanels(store, traces);
   const statusBar = new TaskStatusBar(store, attachments, pollerStatus);
   const notifier = new CompletionNotifier(store, ui, log, config, resultPanels);
@@ -157,15 +160,17 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     guard,
     tracker,
     proposals,
+    reviews,
     resultPanels,
     traces,
     details,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, proposals),
+    vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, reviews),
     vscode.workspace.registerTextDocumentContentProvider(PROMPT_SCHEME, new PromptDocumentProvider(store)),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, new ResultDocumentProvider(store)),
     vscode.workspace.registerTextDocumentContentProvider(FILE_SCHEME, services.fileDocuments),
     registerTranscripts(threads),
-    registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, traceView: resultPanels, tracker, proposals }),
+    registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, traceView: resultPanels, tracker, proposals, reviews }),
     registerChat({ log, keys, store, pipeline, threads, extensionUri: context.extensionUri }),
     pollerStatus.onDidFindProblem(problem => showDescribed(ui, problem)),
     keys.onDidChange(which => {
@@ -205,7 +210,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     log.info(`activated in ${(load + run).toFixed(1)} ms (bundle load ${load.toFixed(1)} ms + activate ${run.toFixed(1)} ms)`);
   }
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? { ...services, loadApi, trust, pollerSettings, sidebar, statusBar, usagePanel, notifier, resultPanels, tracker, proposals, traces, details }
+    ? { ...services, loadApi, trust, pollerSettings, sidebar, statusBar, usagePanel, notifier, resultPanels, tracker, proposals, reviews, traces, details }
     : undefined;
 }
 

@@ -10,6 +10,7 @@ import type { Config } from '../config';
 import { Commands, Views } from '../constants';
 import type { FileDocumentProvider } from '../documents/files';
 import type { ProposalDocuments } from '../documents/proposals';
+import type { ReviewDocuments } from '../documents/reviews';
 import type { SourceRangeTracker } from '../documents/sourceRanges';
 import type { Logger } from '../log';
 import type { FileStore } from '../stores/fileStore';
@@ -29,6 +30,7 @@ import { type KeyVerdict, clearApiKey, clearGatewayKey, setApiKey, setGatewayKey
 import { refreshModels, selectModel } from './models';
 import { orchestrateFile, orchestrateSelection } from './orchestrate';
 import { type ResultView, copyResult, insertResult, openRawResult, openResult, showPromptSent } from './results';
+import { openAllChanges, reviewChanges } from './review';
 import { registerCommand } from './run';
 import { cancelTask, checkAgain, clearFinished, removeTask, revealSource, runAgain, stopTracking } from './taskActions';
 import { type TraceShower, attachProducedFile, continueInThread, openProducedFile, openSource, saveProducedFileAs, showTrace } from './team';
@@ -56,6 +58,7 @@ export interface CommandDeps {
   resultView?: ResultView;
   tracker: SourceRangeTracker;
   proposals: ProposalDocuments;
+  reviews: ReviewDocuments;
   /** Replaces the service check of a new API key (tests). */
   checkKey?: (key: string) => Promise<KeyVerdict>;
   /** The result view's trace section (a view). */
@@ -71,6 +74,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
   const { resultView, tracker, proposals } = d;
   const results = { ui, store, resultView, config: d.config };
   const apply = { ui, store, tracker, proposals, activeResult: () => resultView?.activeTaskId() };
+  const review = { ui, store, tracker, reviews: d.reviews, log: d.log, activeResult: apply.activeResult };
   const fileActions = new FileActions({ ui, log: d.log, keys, files: d.files, fileDocuments: d.fileDocuments });
   const team = {
     ui,
@@ -103,6 +107,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     bind(Commands.openRawResult, (arg?: unknown) => openRawResult(results, arg)),
     bind(Commands.showPromptSent, (arg?: unknown) => showPromptSent(results, arg)),
     bind(Commands.applyToSource, (arg?: unknown, block?: unknown) => applyToSource(apply, arg, block)),
+    bind(Commands.reviewChanges, (arg?: unknown) => reviewChanges(review, arg)),
+    bind(Commands.openAllChanges, (arg?: unknown) => openAllChanges(review, arg)),
     bind(Commands.acceptProposal, (arg?: unknown) => acceptProposal(apply, arg)),
     bind(Commands.discardProposal, (arg?: unknown) => discardProposal(apply, arg)),
     bind(Commands.cancelTask, (arg?: unknown) => cancelTask({ ui, store, poller, canceller: d.canceller }, arg)),

@@ -8,10 +8,12 @@ import * as vscode from 'vscode';
 import { StateKeys } from '../constants';
 import { Disposable } from '../disposable';
 import { isBudgetExceeded } from '../api/conditions';
+import { parseAnswer } from '../review';
 import { budgetRanOut, endReason, serviceEndReason } from '../vocabulary';
 import { sameDetails, withDetails } from './activity';
 import { type ObservedState, type TrackedTask, agentsOf, isFinished, meanProgress } from './model';
 import type { PollerStore } from './poller';
+import { type SentCandidate, type SentFile, boundSent, sha256 } from './sentTexts';
 
 const PROGRESS_SAVE_MS = 1000;
 /**
@@ -160,6 +162,7 @@ export class TaskStore extends Disposable implements PollerStore {
       agents: agentsOf(state) ?? task.agents,
       error: this.redact(said || serviceEndReason(state.status) || '') || undefined,
       resultChars: result?.length,
+      namedFiles: result !== undefined ? namedFilesOf(result) : undefined,
       finishedAt: Date.now(),
       updatedAt: Date.now(),
     };
@@ -274,7 +277,49 @@ export class TaskStore extends Disposable implements PollerStore {
     this.removed.add(taskId);
     this.fire({ kind: 'removed', task });
     await vscode.workspace.fs.delete(this.resultUri(taskId)).then(undefined, () => undefined);
+    await vscode.workspace.fs.delete(this.sentFolder(taskId), { recursive: true }).then(undefined, () => undefined);
     await this.save();
+  }
+
+  /**
+   * Keeps the text of the files a task sent (bounded, see sentTexts.ts) as files under globalStorage, and
+   * their hashes in the task's record. A text that cannot be written is listed as not recorded.
+   */
+  async recordSent(taskId: string, candidates: readonly SentCandidate[]): Promise<SentFile[] | undefined> {
+    if (!candidates.length || !this.tasks.has(taskId)) return undefined;
+    const { files, texts } = boundSent(candidates);
+    if (texts.size) {
+      await vscode.workspace.fs.createDirectory(this.sentFolder(taskId));
+      for (const [hash, text] of texts) await vscode.workspace.fs.writeFile(this.sentUri(taskId, hash), new TextEncoder().encode(text));
+    }
+    const task = this.tasks.get(taskId);
+    if (!task) {
+      // Removed while the texts were written: they go too.
+      await vscode.workspace.fs.delete(this.sentFolder(taskId), { recursive: true }).then(undefined, () => undefined);
+      return undefined;
+    }
+    this.tasks.set(taskId, { ...task, sent: files });
+    await this.save();
+    return files;
+  }
+
+  /** The text a task sent of `file`, or undefined when none was kept (or it no longer matches its hash). */
+  async readSent(taskId: string, file: SentFile): Promise<string | undefined> {
+    if (!file.sha256 || !/^[0-9a-f]{64}$/.test(file.sha256)) return undefined;
+    try {
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(this.sentUri(taskId, file.sha256)));
+      return sha256(text) === file.sha256 ? text : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private sentFolder(taskId: string): vscode.Uri {
+    return vscode.Uri.joinPath(this.storageUri, 'sent', fileNameOf(taskId));
+  }
+
+  private sentUri(taskId: string, hash: string): vscode.Uri {
+    return vscode.Uri.joinPath(this.sentFolder(taskId), `${hash}.txt`);
   }
 
   /** The cached result text, or undefined when there is none. */
@@ -288,8 +333,7 @@ export class TaskStore extends Disposable implements PollerStore {
 
   /** One file per task id: ids of safe characters name it as they are, any other id by its SHA-256 (`~…`). */
   resultUri(taskId: string): vscode.Uri {
-    const name = /^[A-Za-z0-9_-]{1,200}$/.test(taskId) ? taskId : `~${createHash('sha256').update(taskId, 'utf8').digest('hex')}`;
-    return vscode.Uri.joinPath(this.storageUri, 'results', `${name}.md`);
+    return vscode.Uri.joinPath(this.storageUri, 'results', `${fileNameOf(taskId)}.md`);
   }
 
   private async writeResult(taskId: string, text: string): Promise<void> {
@@ -331,6 +375,17 @@ export class TaskStore extends Disposable implements PollerStore {
       }
     }
   }
+}
+
+/** A task id as a file name: ids of safe characters as they are, any other id by its SHA-256 (`~…`). */
+function fileNameOf(taskId: string): string {
+  return /^[A-Za-z0-9_-]{1,200}$/.test(taskId) ? taskId : `~${createHash('sha256').update(taskId, 'utf8').digest('hex')}`;
+}
+
+/** How many blocks of an answer name a file (landable or not). Linear in the answer. */
+function namedFilesOf(result: string): number | undefined {
+  const parsed = parseAnswer(result);
+  return parsed.proposals.length + parsed.rejected.length || undefined;
 }
 
 function approvalOf(state: ObservedState): NonNullable<TrackedTask['approval']> {

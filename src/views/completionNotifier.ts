@@ -49,11 +49,14 @@ export class CompletionNotifier extends Disposable {
         const open = vscode.l10n.t('Open');
         const copy = vscode.l10n.t('Copy');
         const apply = vscode.l10n.t('Apply to Source…');
-        const buttons = task.source ? [open, copy, apply] : [open, copy];
+        // An answer that names files is reviewed hunk by hunk in the Refactor Preview (nothing written before Apply).
+        const review = vscode.l10n.t('Review Changes…');
+        const buttons = task.namedFiles ? [open, copy, review] : task.source ? [open, copy, apply] : [open, copy];
         const action = await this.ui.info(vscode.l10n.t('Multi-Agent task done: {0}', inert(task.title)), ...buttons);
         if (action === open) await vscode.commands.executeCommand(Commands.openResult, task.id);
         if (action === copy) await vscode.commands.executeCommand(Commands.copyResult, task.id);
         if (action === apply) await vscode.commands.executeCommand(Commands.applyToSource, task.id);
+        if (action === review) await vscode.commands.executeCommand(Commands.reviewChanges, task.id);
       } else {
         // The reason is server text: shown inert, never as a link or a command.
         const reason = task.error ? inert(task.error) : noReasonGiven();

@@ -45,7 +45,7 @@ export interface AttachmentList {
 
 const ATTACHMENTS_NODE: AttachmentsNode = { kind: 'attachments' };
 
-/** The contextValue's status part, for menus: `task.<status>[.stopped][.source]`. */
+/** The contextValue's status part, for menus: `task.<status>[.stopped][.source][.changes]` (`.changes`: the answer names files). */
 function statusKey(task: Pick<TrackedTask, 'status'>): string {
   return isFinished(task) ? task.status : 'running';
 }
@@ -151,7 +151,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
         : '';
     item.description = [`${pct}${elapsed}`, task.modelId, task.threadId ? vscode.l10n.t('thread') : undefined].filter(Boolean).join(' · ');
     item.tooltip = tooltipOf(task);
-    item.contextValue = `task.${statusKey(task)}${task.trackingStopped ? '.stopped' : ''}${task.source ? '.source' : ''}`;
+    item.contextValue = `task.${statusKey(task)}${task.trackingStopped ? '.stopped' : ''}${task.source ? '.source' : ''}${task.status === 'completed' && task.namedFiles ? '.changes' : ''}`;
     item.accessibilityInformation = { label: `${task.title}, ${task.status.replace('_', ' ')}, ${elapsed}` };
     if (task.status === 'completed' || (running && this.config.settings.resultView === 'rendered')) {
       item.command = { command: Commands.openResult, title: vscode.l10n.t('Open Result'), arguments: [task.id] };

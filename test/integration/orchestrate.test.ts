@@ -34,7 +34,8 @@ describe('orchestrate from the editor', () => {
     assert.strictEqual(tab.label, 'Find edge cases in mean().md');
     assert.strictEqual(ctx.api.store.get(task.id)?.status, 'completed');
     await waitFor(() => ctx.user.messages('info').some(m => m.includes('task done')), 'the done notification');
-    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done'))?.actions, ['Open', 'Copy', 'Apply to Source…']);
+    // The emulator answers in the landing format (issue 16): the answer names files, so the toast offers a review.
+    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done'))?.actions, ['Open', 'Copy', 'Review Changes…']);
     const cached = await ctx.api.store.readResult(task.id);
     assert.strictEqual(cached, document.getText());
   });
