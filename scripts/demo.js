@@ -50,7 +50,8 @@ async function main() {
 
   step('starting the Developer API emulator');
   const { startEmulator } = require(path.join(ROOT, 'out/test/emulator/server.js'));
-  const emulator = await startEmulator({ taskDurationMs: taskMs, quiet: true, port: Number(process.env.EMULATOR_PORT || 0) });
+  // traceReport 'stored': the trace shows the report generator's output, which the live store drops today.
+  const emulator = await startEmulator({ taskDurationMs: taskMs, quiet: true, port: Number(process.env.EMULATOR_PORT || 0), traceReport: 'stored' });
 
   const sample = fs.mkdtempSync(path.join(os.tmpdir(), 'mat-demo-'));
   const workspace = path.join(sample, 'sample-workspace');
@@ -145,6 +146,12 @@ function printBanner({ url, emulator, chat = false }) {
   Try it: open src/math.ts, select the mean() function, press Ctrl+Alt+O (or run
   "Multi-Agent: Orchestrate Selection" from the command palette), type an instruction,
   and watch the status bar; the result opens beside the code when the agents finish.
+
+  See what the team did: expand the task in the Tasks view while it runs (each agent's tool),
+  then in the result view open "How the team worked" (goal, plan, each agent's step, the
+  report), the files the agents made (Open, Save As, Attach to Next Task) and their sources.
+  "Continue in Thread..." runs a follow-up in the task's thread. Set "multiAgent.budgetUsd"
+  to 0.03 in the settings to see a budget enforced (two agents stop), or 0 to see it end a task.
 ${chatLines}
 
   Press Ctrl+C to stop everything.

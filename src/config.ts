@@ -22,6 +22,8 @@ export interface Settings {
   mock: boolean;
   budgetUsd: number | undefined;
   roleModels: Record<string, string> | undefined;
+  /** The reasoning effort asked of the model (engine run), lower case; undefined = the model's default. */
+  reasoningEffort: string | undefined;
   /** Shortest poll interval, ms. */
   pollIntervalMs: number;
   /** Delay before the first status check of a new task, ms. */
@@ -64,6 +66,7 @@ export const RESTRICTED_SETTINGS = [
   'agentCount',
   'budgetUsd',
   'roleModels',
+  'reasoningEffort',
   'silent',
   'mock',
   'pollIntervalMs',
@@ -126,6 +129,13 @@ export function readSettings(options: { trusted?: boolean } = {}): SettingsReadi
     else problems.push(vscode.l10n.t('The setting {0} must map role names to model ids, e.g. {1}.', `${SECTION}.roleModels`, '{ "critic": "zai/glm-5.2" }'));
   }
 
+  const effort = str('reasoningEffort').toLowerCase();
+  let reasoningEffort: string | undefined;
+  if (effort) {
+    if (/^[a-z]{1,20}$/.test(effort)) reasoningEffort = effort;
+    else problems.push(vscode.l10n.t('The setting {0} must be a level such as low, medium or high (it is {1}).', `${SECTION}.reasoningEffort`, JSON.stringify(effort)));
+  }
+
   const pollIntervalMs = int('pollIntervalMs', 1000, 250, 60_000);
   const settings: Settings = {
     baseUrl: str('baseUrl', DEFAULT_BASE_URL) || DEFAULT_BASE_URL,
@@ -137,6 +147,7 @@ export function readSettings(options: { trusted?: boolean } = {}): SettingsReadi
     mock: bool('mock', false),
     budgetUsd,
     roleModels,
+    reasoningEffort,
     pollIntervalMs,
     firstPollDelayMs: Math.max(pollIntervalMs, int('firstPollDelayMs', 3000, 250, 60_000)),
     maxPollIntervalMs: Math.max(pollIntervalMs, int('maxPollIntervalMs', 10_000, 1000, 300_000)),

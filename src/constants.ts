@@ -47,6 +47,13 @@ export const Commands = {
   attachFiles: 'multiAgent.attachFiles',
   attachToNextTask: 'multiAgent.attachToNextTask',
   clearAttachments: 'multiAgent.clearAttachments',
+  // What the team did (issue 18): the trace, produced files, sources, the task's thread
+  showTrace: 'multiAgent.showTrace',
+  continueInThread: 'multiAgent.continueInThread',
+  openProducedFile: 'multiAgent.openProducedFile',
+  saveProducedFileAs: 'multiAgent.saveProducedFileAs',
+  attachProducedFile: 'multiAgent.attachProducedFile',
+  openSource: 'multiAgent.openSource',
   selectModel: 'multiAgent.selectModel',
   refreshModels: 'multiAgent.refreshModels',
   showUsage: 'multiAgent.showUsage',

@@ -181,13 +181,13 @@ export function describeForView(error: unknown): string {
  * A submission that failed after it may have reached the service (a 5xx, a reset or timed-out answer, a
  * garbled body) is never sent again, because a duplicate task costs money. The user must hear that.
  */
-export function submissionMayHaveArrived(error: unknown): UserFacingError | undefined {
+export function submissionMayHaveArrived(error: unknown, keyed = false): UserFacingError | undefined {
   const kind = errorKind(error);
   // The authentication layer answered 503 before the task was looked at: nothing arrived.
   if (serviceCondition(kind, messageOf(error))?.condition === 'authUnavailable') return undefined;
   const unsure = kind === 'server' || kind === 'timeout' || kind === 'responseFormat' || (kind === 'connection' && !wasNotSent(error));
   if (!unsure) return undefined;
-  return new UserFacingError(maybeSubmitted(inert(messageOf(error)).replace(/\.$/, '')), [Actions.showLog()]);
+  return new UserFacingError(maybeSubmitted(inert(messageOf(error)).replace(/\.$/, ''), keyed), [Actions.showLog()]);
 }
 
 /** Why a file cannot go to the service: a folder, or the service's own rule refused it (api/uploads.ts). */

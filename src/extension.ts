@@ -25,9 +25,12 @@ import type { Services } from './services';
 import { FileStore } from './stores/fileStore';
 import { ModelCatalog } from './stores/modelCatalog';
 import { ThreadStore } from './stores/threadStore';
+import { TraceStore } from './stores/traceStore';
 import { UsageStore } from './stores/usageStore';
 import { AttachmentBasket } from './tasks/attachments';
 import { TaskCanceller } from './tasks/canceller';
+import { TaskDetails } from './tasks/details';
+import { recoverFromThread } from './tasks/threadAnswer';
 import { type PollerSettings, TaskPoller } from './tasks/poller';
 import { PollerStatus } from './tasks/pollerStatus';
 import { RecentInstructions } from './tasks/recentInstructions';
@@ -59,6 +62,8 @@ export type TestApi = Services & {
   resultPanels: ResultPanels;
   tracker: SourceRangeTracker;
   proposals: ProposalDocuments;
+  traces: TraceStore;
+  details: TaskDetails;
   reviews: ReviewDocuments;
 };
 
@@ -94,8 +99,11 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     log,
     settings: pollerSettings,
     onEvent: event => pollerStatus.handle(event),
+    // A task whose state expired meanwhile is read from its thread (issue 18 item 4).
+    recover: (task, signal) => recoverFromThread(api.client(), task, signal),
   });
-  const pipeline = new SubmissionPipeline({ api, config, keys, store, poller, basket: attachments, log });
+  const models = new ModelCatalog(api);
+  const pipeline = new SubmissionPipeline({ api, config, keys, store, poller, basket: attachments, log, models, notify: message => void ui.info(message) });
   const threads = new ThreadStore(api, keys, store);
   const files = new FileStore(api, keys);
   const services: Services = {
@@ -115,14 +123,16 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     threads,
     files,
     fileDocuments: new FileDocumentProvider(files),
-    models: new ModelCatalog(api),
+    models,
     usage: new UsageStore(api, keys),
   };
 
   const tracker = new SourceRangeTracker(store, context.workspaceState);
   const proposals = new ProposalDocuments();
+  const traces = new TraceStore(api, store, context.globalStorageUri);
+  const details = new TaskDetails(store, () => api.client(), log);
   const reviews = new ReviewDocuments(store);
-  const resultPanels = new ResultPanels(store);
+  const resultPanels = new ResultPanels(store, traces);
   const statusBar = new TaskStatusBar(store, attachments, pollerStatus);
   const notifier = new CompletionNotifier(store, ui, log, config, resultPanels);
   const approvals = new ApprovalNotifier(store, ui, log, () => api.client().addresses.platformUrl);
@@ -152,13 +162,15 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     proposals,
     reviews,
     resultPanels,
+    traces,
+    details,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, proposals),
     vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, reviews),
     vscode.workspace.registerTextDocumentContentProvider(PROMPT_SCHEME, new PromptDocumentProvider(store)),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, new ResultDocumentProvider(store)),
     vscode.workspace.registerTextDocumentContentProvider(FILE_SCHEME, services.fileDocuments),
     registerTranscripts(threads),
-    registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, tracker, proposals, reviews }),
+    registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, traceView: resultPanels, tracker, proposals, reviews }),
     registerChat({ log, keys, store, pipeline, threads, extensionUri: context.extensionUri }),
     pollerStatus.onDidFindProblem(problem => showDescribed(ui, problem)),
     keys.onDidChange(which => {
@@ -198,7 +210,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     log.info(`activated in ${(load + run).toFixed(1)} ms (bundle load ${load.toFixed(1)} ms + activate ${run.toFixed(1)} ms)`);
   }
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? { ...services, loadApi, trust, pollerSettings, sidebar, statusBar, usagePanel, notifier, resultPanels, tracker, proposals, reviews }
+    ? { ...services, loadApi, trust, pollerSettings, sidebar, statusBar, usagePanel, notifier, resultPanels, tracker, proposals, reviews, traces, details }
     : undefined;
 }
 

@@ -35,3 +35,10 @@ export function firstLine(text: string | null | undefined, max = 80): string {
   const line = (text ?? '').trim().split(/\r?\n/).find(l => l.trim())?.trim() ?? '';
   return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
 }
+
+/** `$0.03`, `$0.035`, `$1.50`: US dollars with 2 to 4 decimals, as the service counts them. */
+export function formatUsd(amount: number): string {
+  const rounded = Math.round(amount * 10_000) / 10_000;
+  const decimals = Math.min(4, Math.max(2, (String(rounded).split('.')[1] ?? '').length));
+  return `$${rounded.toFixed(decimals)}`;
+}

@@ -10,7 +10,7 @@ import type { RateLimitScope } from './api/conditions';
 import { LIMITS } from './api/requests';
 import { PLATFORM_BODY_LIMIT_BYTES } from './api/uploads';
 import { SENT_TEXT_LIMITS } from './constants';
-import { formatBytes } from './format';
+import { formatBytes, formatUsd } from './format';
 
 // Buttons -------------------------------------------------------------------------------------------
 
@@ -373,12 +373,20 @@ export function failure(detail: string, status?: number, endpoint?: string): str
       : vscode.l10n.t('Multi-Agent Tasks: {0} (HTTP {1})', detail, status);
 }
 
-/** A submission that failed after it may have reached the service: it is never sent twice. */
-export function maybeSubmitted(detail: string): string {
-  return vscode.l10n.t(
-    'Sending the task failed ({0}). It was not sent again, so there is no duplicate; if it reached the service it is listed in the web console.',
-    detail,
-  );
+/**
+ * A submission that failed after it may have reached the service: it is never sent twice, except the engine
+ * run, which was sent once more with the same idempotency key (`keyed`): the service makes one task per key.
+ */
+export function maybeSubmitted(detail: string, keyed = false): string {
+  return keyed
+    ? vscode.l10n.t(
+        'Sending the task failed ({0}), also when it was sent once more with the same idempotency key. The service makes at most one task per key, so there is no duplicate; if it reached the service it is listed in the web console.',
+        detail,
+      )
+    : vscode.l10n.t(
+        'Sending the task failed ({0}). It was not sent again, so there is no duplicate; if it reached the service it is listed in the web console.',
+        detail,
+      );
 }
 
 // Why a task ended ----------------------------------------------------------------------------------
@@ -420,4 +428,100 @@ export function serviceEndReason(status: string): string | undefined {
 /** Shown after "failed:" and the like when a task carries no reason at all. */
 export function noReasonGiven(): string {
   return vscode.l10n.t('no reason given.');
+}
+
+// What the team did: agents, trace, budget, thread -------------------------------------------------
+
+/** An agent's state word (tasks/model.ts agentStatusWord) as the user reads it. */
+export function agentStatusLabel(status: string): string {
+  switch (status) {
+    case 'queued':
+      return vscode.l10n.t('queued');
+    case 'running':
+      return vscode.l10n.t('working');
+    case 'completed':
+      return vscode.l10n.t('done');
+    case 'failed':
+      return vscode.l10n.t('failed');
+    case 'timeout':
+      return vscode.l10n.t('timed out');
+    default:
+      return status;
+  }
+}
+
+/** An engine run's spending: "$0.03 of $0.05 spent" (or "$0.03 spent" without a budget). */
+export function budgetSpent(consumedUsd: number, initialUsd?: number): string {
+  return initialUsd === undefined
+    ? vscode.l10n.t('{0} spent', formatUsd(consumedUsd))
+    : vscode.l10n.t('{0} of {1} spent', formatUsd(consumedUsd), formatUsd(initialUsd));
+}
+
+/** A task (or some of its agents) stopped because the budget of the engine run ran out; `detail` is the service's words. */
+export function budgetRanOut(detail: string, budgetUsd?: number): string {
+  return budgetUsd === undefined
+    ? vscode.l10n.t('The budget ran out before the agents could answer ({0}). Raise multiAgent.budgetUsd, or clear it, and run the task again.', detail)
+    : vscode.l10n.t(
+        'The budget of {0} ran out before the agents could answer ({1}). Raise multiAgent.budgetUsd, or clear it, and run the task again.',
+        formatUsd(budgetUsd),
+        detail,
+      );
+}
+
+/** Agents of a completed task that stopped when the budget ran out. */
+export function agentsStoppedByBudget(stopped: number, of: number): string {
+  return stopped === 1
+    ? vscode.l10n.t('1 of {0} agents stopped when the budget ran out; the answer comes from the others.', of)
+    : vscode.l10n.t('{0} of {1} agents stopped when the budget ran out; the answer comes from the others.', stopped, of);
+}
+
+/** Why the execution trace cannot be shown; `detail` is the service's words. */
+export type TraceProblem = 'authentication' | 'permission' | 'notFound' | 'tooLarge' | 'earlierForm' | 'other';
+
+export function traceUnavailable(problem: TraceProblem, detail: string): string {
+  switch (problem) {
+    case 'authentication':
+      return vscode.l10n.t('The service rejected the API key for the trace ({0}). Set a valid key with "Multi-Agent: Set API Key".', detail);
+    case 'permission':
+      return vscode.l10n.t('This trace belongs to another account: the API key may not read it ({0}).', detail);
+    case 'notFound':
+      return vscode.l10n.t('The service has no trace of this task ({0}). It keeps one once an agent has finished, unless tracing is off for the account.', detail);
+    case 'tooLarge':
+      return vscode.l10n.t('The trace is too large for the service to send to an API key ({0}); the web console shows it.', detail);
+    case 'earlierForm':
+      return vscode.l10n.t('Traces are not available on the earlier API form (…/api/developer): set multiAgent.baseUrl to …/api/v1/developer.');
+    case 'other':
+      return vscode.l10n.t('The trace could not be loaded: {0}', detail);
+  }
+}
+
+/**
+ * The result is over what the service sends to an API key inline (3 MiB: its status, its results and its
+ * thread's copy all stop there). `triedThread`: the thread was read too.
+ */
+export function resultBeyondInlineLimit(triedThread: boolean): string {
+  return triedThread
+    ? vscode.l10n.t('The result is too large to download inline, and so is its copy in the task\'s thread; open it in the web console.')
+    : vscode.l10n.t('The result is too large to download inline; open it in the web console.');
+}
+
+/** Settings that need the engine run (`names`) are not applied: on the earlier API form, or to a run in a thread. */
+export function engineSettingsNotApplied(where: 'earlierForm' | 'thread', names: string): string {
+  return where === 'earlierForm'
+    ? vscode.l10n.t('The earlier API form (…/api/developer) has no engine run: {0} are not applied there; tasks go through its /run as before.', names)
+    : vscode.l10n.t("A run in a thread goes through the thread's own run, which takes no {0}: they are not applied to it.", names);
+}
+
+/** multiAgent.reasoningEffort does not fit the model the task runs on (`levels`: the model's, from the catalog). */
+export function reasoningEffortUnsupported(effort: string, model: string, levels: readonly string[]): string {
+  return levels.length === 0
+    ? vscode.l10n.t('The model {0} has no configurable reasoning effort, so multiAgent.reasoningEffort ("{1}") cannot go with it. Choose another model, or clear the setting. Nothing was sent.', model, effort)
+    : vscode.l10n.t('The model {0} takes a reasoning effort of {1}, not "{2}" (multiAgent.reasoningEffort). Nothing was sent.', model, levels.join(', '), effort);
+}
+
+/** No thread is known for a task (`why`: the service has not saved it yet, or keeps none that matches). */
+export function noThreadOfTask(why: 'notYet' | 'notFound'): string {
+  return why === 'notYet'
+    ? vscode.l10n.t('The service has not named the thread of this task yet: it saves a completed task to a thread a moment after it completes. Try again in a moment.')
+    : vscode.l10n.t('The service keeps no thread for this task that this key can read (only completed tasks are saved to one, and only the newest 20 threads are searched).');
 }

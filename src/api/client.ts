@@ -13,7 +13,7 @@ import { type Download, type DownloadOptions, Files } from './resources/files';
 import { Models } from './resources/models';
 import { Tasks } from './resources/tasks';
 import { type PageRequest, Threads } from './resources/threads';
-import type { SubmitTaskRequest, ThreadRunRequest } from './requests';
+import type { EngineRunRequest, SubmitTaskRequest, ThreadRunRequest } from './requests';
 import type { TaskState } from './schemas';
 import type { StreamOptions } from './taskStream';
 import { type CallOptions, Transport, type TransportOptions } from './transport';
@@ -61,6 +61,14 @@ export class DeveloperApiClient implements ApiCore {
   /** POST {engine}/api/v1/tasks/{taskId}/cancel: cancels the task on the service. */
   cancelTask(taskId: string, call?: CallOptions) {
     return this.tasks.cancel(taskId, call);
+  }
+  /** POST {engine}/api/v1/run: budget, role models, reasoning effort, idempotency key (current form only). */
+  runOnEngine(request: EngineRunRequest, call?: CallOptions) {
+    return this.tasks.runOnEngine(request, call);
+  }
+  /** GET {engine}/api/v1/tasks/{taskId}/trace: how the agents worked. */
+  getTaskTrace(taskId: string, call?: CallOptions) {
+    return this.tasks.trace(taskId, call);
   }
   /** Follows a task over Server-Sent Events until a terminal state, which it returns. */
   streamTask(taskId: string, options?: StreamOptions): Promise<TaskState> {

@@ -79,3 +79,11 @@ export function nextUtcHour(now = Date.now()): number {
   const hour = 60 * 60_000;
   return Math.floor(now / hour) * hour + hour;
 }
+
+/**
+ * An engine run's budget ran out: the service's words for a refused call (`Organization USD budget exceeded`,
+ * inside an agent's `Error: OrchestrationError[agent-3]: …` or the task's error when every agent was refused).
+ */
+export function isBudgetExceeded(text: string | undefined | null): boolean {
+  return typeof text === 'string' && /\bbudget exceeded\b/i.test(text.slice(0, 4000));
+}

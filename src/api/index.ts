@@ -17,6 +17,8 @@ export * from './sniff';
 export * from './sse';
 export * from './uploads';
 export * from './status';
+export * from './toolEvents';
+export * from './trace';
 export type { StreamOptions } from './taskStream';
 export type { AttachmentUploadOptions } from './resources/attachments';
 export type { Download, DownloadOptions } from './resources/files';

@@ -33,6 +33,17 @@ export interface SubmitTaskRequest {
   gatewayKey?: string;
 }
 
+/**
+ * A submission through the engine's own `POST {engine}/api/v1/run`, which enforces `budgetUsd`, honours
+ * `roleModels` and `reasoningEffort` (one of the model's `reasoningEffortLevels`; the model must be named), and
+ * makes a retried submission safe with `idempotencyKey`. No gateway key: that run has no field for it.
+ */
+export interface EngineRunRequest extends Omit<SubmitTaskRequest, 'gatewayKey'> {
+  reasoningEffort?: string;
+  /** The same key on a retry answers with the task the first try made, not a second task. */
+  idempotencyKey?: string;
+}
+
 export interface ThreadRunRequest {
   prompt: string;
   modelId?: string;
@@ -129,6 +140,37 @@ export function buildRunBody(form: ApiForm, req: SubmitTaskRequest): Record<stri
   if (Object.keys(options).length) body.options = options;
   if (req.roleModels && Object.keys(req.roleModels).length) body.role_models = req.roleModels;
   if (req.gatewayKey) body.vercelAiKey = req.gatewayKey;
+  return body;
+}
+
+/** Checks an engine run and builds its body: `budget`, `role_models`, `reasoningEffort` at the top, the rest in `options`. */
+export function buildEngineRunBody(req: EngineRunRequest): Record<string, unknown> {
+  checkPrompt(req.prompt);
+  checkAgentCount(req.agentCount);
+  if (req.budgetUsd !== undefined && !(typeof req.budgetUsd === 'number' && Number.isFinite(req.budgetUsd) && req.budgetUsd >= 0)) {
+    throw new InvalidRequestError(`The budget must be a number of USD, 0 or more (got ${String(req.budgetUsd)}).`);
+  }
+  const attachments = req.attachmentIds ?? [];
+  if (attachments.length > LIMITS.maxAttachments) {
+    throw new InvalidRequestError(`At most ${LIMITS.maxAttachments} attachments can be sent with a task (got ${attachments.length}).`);
+  }
+  if (req.modelId !== undefined && !req.modelId.trim()) throw new InvalidRequestError('The model id is empty.');
+  if (req.roleModels) checkRoleModels(req.roleModels);
+  const effort = req.reasoningEffort?.trim().toLowerCase();
+  if (effort && !req.modelId?.trim()) throw new InvalidRequestError('A reasoning effort needs a model: the service asks which model it applies to.');
+
+  const body: Record<string, unknown> = { prompt: req.prompt };
+  if (req.modelId?.trim()) body.modelId = req.modelId.trim();
+  if (effort) body.reasoningEffort = effort;
+  if (attachments.length) body.attachment_ids = attachments;
+  if (req.budgetUsd !== undefined) body.budget = req.budgetUsd;
+  if (req.roleModels && Object.keys(req.roleModels).length) body.role_models = req.roleModels;
+  const options: Record<string, unknown> = {};
+  if (req.agentCount !== undefined) options.agentCount = req.agentCount;
+  if (req.silent) options.silent = true;
+  if (req.mock) options.mock = true;
+  if (req.idempotencyKey) options.idempotencyKey = req.idempotencyKey;
+  if (Object.keys(options).length) body.options = options;
   return body;
 }
 

@@ -11,13 +11,33 @@ const count = z.number();
 /** Arrays the server may send as null. */
 const list = <T extends z.ZodMiniType>(item: T) => z.nullish(z.array(item));
 
+/**
+ * One agent as the service's progress tracker reports it: `agent_id` 0-based, `status` QUEUED, PROCESSING...,
+ * COMPLETED, FAILED or TIMEOUT (earlier servers: lower case); `result` (cut to 600 bytes + "..." in stream
+ * events), `reasoning`, `model`. The list comes in no particular order (a Go map).
+ */
 export const AgentStatusSchema = z.looseObject({
   status: z.optional(text),
   agent_id: z.optional(id),
   progress: z.optional(z.nullable(count)),
-  result: z.optional(text),
-  model: z.optional(text),
+  result: z.optional(z.nullable(text)),
+  reasoning: z.optional(z.nullable(text)),
+  model: z.optional(z.nullable(text)),
 });
+
+/** An engine run's spending: `initialUsd` and `remainingUsd` only when a budget was set. */
+export const BudgetUsageSchema = z.looseObject({
+  initialUsd: z.optional(z.nullable(count)),
+  consumedUsd: z.optional(z.nullable(count)),
+  remainingUsd: z.optional(z.nullable(count)),
+});
+
+/**
+ * Tool events (`toolEvents` of /status, `tool_usage` of stream events, `tool_events` of thread messages) are
+ * not checked here: one odd event must not make the whole state unreadable. `readToolEvents()`
+ * (toolEvents.ts) reads them field by field, bounded.
+ */
+const toolEvents = z.optional(z.unknown());
 
 export const PendingApprovalSchema = z.looseObject({
   approvalId: z.optional(text),
@@ -36,6 +56,12 @@ export const TaskStreamEventSchema = z.looseObject({
   error: z.optional(z.nullable(z.string())),
   agent_statuses: list(AgentStatusSchema),
   pending_approval: z.optional(z.nullable(PendingApprovalSchema)),
+  /** `progress` and `complete`: the tools the agents used (compacted: no generated files). */
+  tool_usage: toolEvents,
+  budget_usage: z.optional(z.nullable(BudgetUsageSchema)),
+  /** `complete`: the thread the task was saved to (the first `complete` may lack it) and its trace. */
+  conversation_id: z.optional(z.nullable(id)),
+  trace_id: z.optional(z.nullable(text)),
 });
 
 export const TaskSubmissionSchema = z.looseObject({
@@ -56,14 +82,41 @@ export const TaskStateSchema = z.looseObject({
   progressVersion: z.optional(count),
   agentStatuses: list(AgentStatusSchema),
   pendingApproval: z.optional(z.nullable(PendingApprovalSchema)),
-  budgetUsage: z.optional(
-    z.nullable(
-      z.looseObject({
-        initialUsd: z.optional(count),
-        consumedUsd: z.optional(count),
-        remainingUsd: z.optional(count),
-      }),
-    ),
+  budgetUsage: z.optional(z.nullable(BudgetUsageSchema)),
+  toolEvents,
+  /** The thread every completed task is saved to, a moment after it completed. */
+  conversationId: z.optional(z.nullable(id)),
+  traceId: z.optional(z.nullable(text)),
+});
+
+/** POST {engine}/api/v1/run answers `{task_id, status}`; a run that completed inline adds its result, thread and trace. */
+export const EngineRunSchema = z.looseObject({
+  task_id: text,
+  status: z.optional(text),
+  result: z.optional(z.nullable(text)),
+  conversation_id: z.optional(z.nullable(id)),
+  trace_id: z.optional(z.nullable(text)),
+});
+
+/**
+ * GET {engine}/api/v1/tasks/{id}/trace. Its parts are the service's stored JSON, read loosely by
+ * `readTrace()` (trace.ts): `steps` are agent results with Go field names (`AgentID`, `AgentName`, `Status`,
+ * `Response`, `ExecutionTime`, `ToolEvents`), zero values for agents that have not ended; `report` is often absent.
+ */
+export const ExecutionTraceSchema = z.looseObject({
+  trace: z.nullable(
+    z.looseObject({
+      id: z.optional(z.nullable(id)),
+      task_id: z.optional(z.nullable(text)),
+      user_id: z.optional(z.nullable(id)),
+      goal: z.optional(z.nullable(text)),
+      plan: z.optional(z.unknown()),
+      steps: z.optional(z.unknown()),
+      self_eval: z.optional(z.unknown()),
+      report: z.optional(z.unknown()),
+      artifacts: z.optional(z.unknown()),
+      created_at: z.optional(z.nullable(text)),
+    }),
   ),
 });
 
@@ -110,6 +163,9 @@ export const ThreadMessageSchema = z.looseObject({
   created_at: z.optional(z.nullable(text)),
   elapsed_seconds: z.optional(z.nullable(count)),
   error: z.optional(z.nullable(text)),
+  /** `[{title, url, snippet}]` and the tools of the answer, read loosely (toolEvents.ts). */
+  sources: z.optional(z.unknown()),
+  tool_events: toolEvents,
 });
 
 export const ThreadMessagesSchema = z.looseObject({
@@ -212,6 +268,9 @@ export type TaskSubmission = z.infer<typeof TaskSubmissionSchema>;
 export type TaskState = z.infer<typeof TaskStateSchema>;
 export type TaskResult = z.infer<typeof TaskResultSchema>;
 export type TaskCancel = z.infer<typeof TaskCancelSchema>;
+export type EngineRun = z.infer<typeof EngineRunSchema>;
+export type ExecutionTrace = z.infer<typeof ExecutionTraceSchema>;
+export type BudgetUsage = z.infer<typeof BudgetUsageSchema>;
 export type Thread = z.infer<typeof ThreadSchema>;
 export type ThreadList = z.infer<typeof ThreadListSchema>;
 export type ThreadMessage = z.infer<typeof ThreadMessageSchema>;

@@ -134,10 +134,22 @@ function readEvent(data: string, endpoint: string): ReadEvent {
             status: e.pending_approval ? 'awaiting_approval' : 'processing',
             agentStatuses: e.agent_statuses ?? undefined,
             pendingApproval: e.pending_approval ?? undefined,
+            toolEvents: e.tool_usage ?? undefined,
+            budgetUsage: e.budget_usage ?? undefined,
           },
         };
       case 'complete':
-        return { kind: 'state', state: { status: 'completed', result: e.message ?? null, agentStatuses: e.agent_statuses ?? undefined } };
+        return {
+          kind: 'state',
+          state: {
+            status: 'completed',
+            result: e.message ?? null,
+            agentStatuses: e.agent_statuses ?? undefined,
+            toolEvents: e.tool_usage ?? undefined,
+            conversationId: e.conversation_id ?? undefined,
+            traceId: e.trace_id ?? undefined,
+          },
+        };
       case 'error':
         return { kind: 'ended', error: e.error ?? 'no reason given' };
       default:

@@ -15,7 +15,7 @@ import { codeFrom } from '../tasks/code';
 import { type CodeContext, describeLocation, fencedBlock } from '../tasks/prompt';
 import type { SubmissionPipeline, TaskRequest } from '../tasks/submission';
 import type { TaskStore } from '../tasks/taskStore';
-import { promptTooLong } from '../vocabulary';
+import { agentStatusLabel, promptTooLong } from '../vocabulary';
 
 export interface ChatDeps {
   log: Logger;
@@ -112,7 +112,7 @@ export async function cancelTask(log: Logger, taskId: string): Promise<void> {
 /** One line about the agents, e.g. "Agent 1: running 40% · Agent 2: completed". */
 export function describeAgents(agents: AgentProgress[]): string {
   return agents
-    .map(a => `${vscode.l10n.t('Agent {0}', a.id)}: ${a.status}${a.progress !== undefined && a.progress < 1 && a.status !== 'completed' ? ` ${Math.round(a.progress * 100)}%` : ''}`)
+    .map(a => `${vscode.l10n.t('Agent {0}', a.id)}: ${agentStatusLabel(a.status)}${a.progress !== undefined && a.progress < 1 && a.status !== 'completed' ? ` ${Math.round(a.progress * 100)}%` : ''}`)
     .join(' · ');
 }
 

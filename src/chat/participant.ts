@@ -11,6 +11,7 @@ import { Actions, keyNeeded } from '../vocabulary';
 import { titleFrom } from '../tasks/model';
 import { type ChatDeps, type TaskCode, codeOf, describeAgents, runTask, withExtraCode } from './delegation';
 import { Chat } from './ids';
+import { teamButtons, withDetails } from './teamParts';
 
 /** What an `@agents` answer remembers for the next request of the same chat. */
 export interface AgentsResultMetadata {
@@ -103,6 +104,7 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       if (task.source) {
         stream.button({ command: Commands.applyToSource, title: vscode.l10n.t('Apply to Source'), arguments: [task.id] });
       }
+      teamButtons(stream, await withDetails(deps.store, task));
       return { metadata };
     } catch (e) {
       const described = describeError(e);

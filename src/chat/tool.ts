@@ -9,6 +9,7 @@ import { describeError, inert } from '../errors';
 import { keyNeeded, noReasonGiven, promptTooLong } from '../vocabulary';
 import { type ChatDeps, type TaskCode, codeOf, describeAgents, runTask, withExtraCode } from './delegation';
 import { Chat } from './ids';
+import { toolResult, withDetails } from './teamParts';
 
 export interface ToolInput {
   prompt: string;
@@ -98,18 +99,15 @@ export class MultiAgentTool implements vscode.LanguageModelTool<ToolInput> {
           onProgress: agents => this.deps.log.debug(`chat tool: ${describeAgents(agents)}`),
         },
       );
-      if (task.status === 'completed' && result !== undefined) return text(result);
-      return text(vscode.l10n.t('The multi-agent task ended as "{0}": {1}', task.status, inert(task.error ?? noReasonGiven())));
+      const known = await withDetails(this.deps.store, task);
+      if (task.status === 'completed' && result !== undefined) return toolResult(result, known);
+      return toolResult(vscode.l10n.t('The multi-agent task ended as "{0}": {1}', task.status, inert(task.error ?? noReasonGiven())), known);
     } catch (e) {
       if (e instanceof vscode.CancellationError) throw e;
       const described = describeError(e);
       throw new Error(described?.message ?? String(e));
     }
   }
-}
-
-function text(value: string): vscode.LanguageModelToolResult {
-  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(value)]);
 }
 
 /** A path relative to a workspace folder (or an absolute URI) read as task code; a clear error when it cannot be. */

@@ -33,6 +33,7 @@ import { type ResultView, copyResult, insertResult, openRawResult, openResult, s
 import { openAllChanges, reviewChanges } from './review';
 import { registerCommand } from './run';
 import { cancelTask, checkAgain, clearFinished, removeTask, revealSource, runAgain, stopTracking } from './taskActions';
+import { type TraceShower, attachProducedFile, continueInThread, openProducedFile, openSource, saveProducedFileAs, showTrace } from './team';
 import { newThread, openTranscript, runInThread } from './threads';
 
 export interface CommandDeps {
@@ -60,6 +61,10 @@ export interface CommandDeps {
   reviews: ReviewDocuments;
   /** Replaces the service check of a new API key (tests). */
   checkKey?: (key: string) => Promise<KeyVerdict>;
+  /** The result view's trace section (a view). */
+  traceView?: TraceShower;
+  /** Where produced files wait to be attached (globalStorageUri). */
+  context: { globalStorageUri: vscode.Uri };
 }
 
 export function registerCommands(d: CommandDeps): vscode.Disposable {
@@ -71,6 +76,20 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
   const apply = { ui, store, tracker, proposals, activeResult: () => resultView?.activeTaskId() };
   const review = { ui, store, tracker, reviews: d.reviews, log: d.log, activeResult: apply.activeResult };
   const fileActions = new FileActions({ ui, log: d.log, keys, files: d.files, fileDocuments: d.fileDocuments });
+  const team = {
+    ui,
+    store,
+    keys,
+    api: d.api,
+    threads,
+    files: d.files,
+    fileActions,
+    basket,
+    pipeline,
+    recent,
+    resultView: d.traceView,
+    storageUri: d.context.globalStorageUri,
+  };
 
   return vscode.Disposable.from(
     // Orchestrate
@@ -122,6 +141,13 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     bind(Commands.attachToNextTask, (uri: unknown, uris: unknown) => attachToNextTask({ ui, basket }, uri, uris)),
     bind(Commands.clearAttachments, () => clearAttachments({ ui, basket })),
     bind(Commands.removeAttachment, (arg?: unknown) => removeAttachment({ ui, basket }, arg)),
+    // What the team did
+    bind(Commands.showTrace, (arg?: unknown) => showTrace(team, arg)),
+    bind(Commands.continueInThread, (arg?: unknown) => continueInThread(team, arg)),
+    bind(Commands.openProducedFile, (arg?: unknown, index?: unknown) => openProducedFile(team, arg, index)),
+    bind(Commands.saveProducedFileAs, (arg?: unknown, index?: unknown) => saveProducedFileAs(team, arg, index)),
+    bind(Commands.attachProducedFile, (arg?: unknown, index?: unknown) => attachProducedFile(team, arg, index)),
+    bind(Commands.openSource, (arg?: unknown, index?: unknown) => openSource(team, arg, index)),
     bind(Commands.selectModel, () => selectModel({ ui, models, config: d.config })),
     bind(Commands.refreshModels, () => refreshModels({ ui, models })),
     bind(Commands.showUsage, () => d.usage.show()),

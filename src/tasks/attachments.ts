@@ -24,6 +24,14 @@ const SECRET_PATTERNS = [
   /^(credentials|secrets?)(\.[a-z]+)?$/i,
 ];
 
+/**
+ * How an inlined file is named in the prompt: its workspace-relative path, or only its name for a file outside
+ * the workspace (a produced file kept in the extension's storage), so no local path goes to the service.
+ */
+function labelOf(uri: vscode.Uri): string {
+  return vscode.workspace.getWorkspaceFolder(uri) ? vscode.workspace.asRelativePath(uri, false) : uri.path.split('/').pop() || 'file';
+}
+
 function looksLikeSecret(fileName: string): boolean {
   return SECRET_PATTERNS.some(p => p.test(fileName));
 }
@@ -110,7 +118,7 @@ export class AttachmentBasket extends Disposable {
       // Only files small enough to inline are read here; the rest are read once, when uploaded.
       const bytes = (await vscode.workspace.fs.stat(uri)).size <= INLINE_MAX_BYTES ? await vscode.workspace.fs.readFile(uri) : undefined;
       if (bytes && bytes.byteLength <= INLINE_MAX_BYTES && !looksBinary(bytes)) {
-        small.push({ uri, label: vscode.workspace.asRelativePath(uri, false), text: new TextDecoder().decode(bytes) });
+        small.push({ uri, label: labelOf(uri), text: new TextDecoder().decode(bytes) });
       } else uploads.push(uri);
     }
     const { prompt: withInline, inlined } = inlineFiles(prompt, small, LIMITS.promptMaxChars);

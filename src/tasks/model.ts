@@ -14,10 +14,53 @@ export interface SourceRef {
 }
 
 export interface AgentProgress {
+  /** The number shown ("Agent 1"…"Agent n"): the agent's place among the task's agents sorted by the service's id. */
   id: string;
+  /**
+   * One word for logic, whatever the service wrote (`PROCESSING...`, `running`, …): `queued`, `running`,
+   * `completed`, `failed`, `timeout`, or the service's own word in lower case. Views word it with
+   * `agentStatusLabel()` (vocabulary.ts).
+   */
   status: string;
   /** 0..1 */
   progress?: number;
+  /** The model this agent runs on (role models may differ from the task's). */
+  model?: string;
+  /** The agent's latest words, cut: the answer it is writing, or the tool it uses ("Using search web..."). */
+  preview?: string;
+}
+
+/** A tool call of an agent, as the task's activity shows it (newest last, bounded: see tasks/activity.ts). */
+export interface ToolActivity {
+  id?: string;
+  /** 1-based agent number, as in "Agent 1". */
+  agent?: number;
+  tool: string;
+  status: 'running' | 'completed' | 'failed';
+  preview?: string;
+}
+
+/** A file the agents generated; an ordinary service file once stored (`fileId`), opened through the files path. */
+export interface ProducedFile {
+  fileId?: string;
+  filename: string;
+  mimeType?: string;
+  bytes?: number;
+  agent?: number;
+}
+
+/** A page the agents read: its address opens only after an explicit click, and only over https. */
+export interface SourceLink {
+  url: string;
+  title?: string;
+  snippet?: string;
+}
+
+/** What an engine run spent, USD (`initialUsd`/`remainingUsd` only when a budget was set). */
+export interface BudgetSpent {
+  initialUsd?: number;
+  consumedUsd: number;
+  remainingUsd?: number;
 }
 
 export interface TrackedTask {
@@ -60,6 +103,24 @@ export interface TrackedTask {
   notified?: boolean;
   /** The prompt exactly as it went to the service (at most the service's prompt limit). */
   prompt?: string;
+  /** Sent through the engine's own run (budget, role models, reasoning effort), not the Developer `/run`. */
+  via?: 'engine';
+  /** What was asked of the engine run. */
+  budgetUsd?: number;
+  reasoningEffort?: string;
+  roleModels?: Record<string, string>;
+  /** What the run spent, as the service last reported it. */
+  budget?: BudgetSpent;
+  /** The agents' recent tool calls (while running: what each is doing). */
+  activity?: ToolActivity[];
+  /** Files the agents generated. */
+  files?: ProducedFile[];
+  /** Pages the agents read. */
+  sources?: SourceLink[];
+  /** The thread the service saved the completed task to: it outlives the task's one-hour state. */
+  conversationId?: string;
+  /** The execution trace's id, once the service has one. */
+  traceId?: string;
   /**
    * The files the task sent (the source's document, attached workspace files), with the stored text's hash,
    * or why no text was kept (sentTexts.ts): the base of Review Changes' three-way merge.
@@ -84,20 +145,87 @@ export interface ObservedState {
   status: string;
   result?: string | null;
   error?: string | null;
-  agentStatuses?: { agent_id?: string | number; status?: string; progress?: number | null }[] | null;
+  agentStatuses?:
+    | { agent_id?: string | number; status?: string; progress?: number | null; result?: string | null; model?: string | null }[]
+    | null;
   pendingApproval?: { agentName?: string; permission?: string } | null;
+  /** The tools the agents used (any shape the service sends; read by tasks/activity.ts). */
+  toolEvents?: unknown;
+  /** Sources of a thread message (read from a thread, not from a task state). */
+  sources?: unknown;
+  budgetUsage?: { initialUsd?: number | null; consumedUsd?: number | null; remainingUsd?: number | null } | null;
+  conversationId?: string | number | null;
+  traceId?: string | null;
   /** Why the client ended the task (the poller has no words: the store words this when it is stored). */
   reason?: EndReason;
 }
 
+/**
+ * The service's word for an agent's state as one word for logic. The live tracker writes QUEUED,
+ * PROCESSING..., COMPLETED, FAILED, TIMEOUT (progress_tracker.go); earlier servers wrote lower case.
+ */
+export function agentStatusWord(raw: string | undefined): string {
+  const word = (raw ?? '').trim().toLowerCase().replace(/[.…\s]+$/u, '');
+  switch (word) {
+    case '':
+    case 'processing':
+    case 'running':
+    case 'working':
+    case 'in_progress':
+      return 'running';
+    case 'queued':
+    case 'pending':
+    case 'waiting':
+      return 'queued';
+    case 'completed':
+    case 'complete':
+    case 'done':
+    case 'success':
+      return 'completed';
+    case 'failed':
+    case 'error':
+      return 'failed';
+    case 'timeout':
+    case 'timed_out':
+      return 'timeout';
+    default:
+      return word.slice(0, 40);
+  }
+}
+
+/** An agent that will not change any more: done, failed or timed out (its progress is then 1). */
+export function isAgentDone(agent: Pick<AgentProgress, 'status' | 'progress'>): boolean {
+  return agent.status === 'completed' || agent.status === 'failed' || agent.status === 'timeout' || (agent.progress !== undefined && agent.progress >= 1);
+}
+
+/** Characters of an agent's latest words kept. */
+const AGENT_PREVIEW_CHARS = 160;
+
+/**
+ * The agents of a state, in the service's order of ids (its list comes in no order) and numbered 1…n
+ * whatever its base (the live service counts from 0), each with one status word.
+ */
 export function agentsOf(state: ObservedState): AgentProgress[] | undefined {
   const agents = state.agentStatuses;
   if (!agents?.length) return undefined;
-  return agents.map((a, i) => ({
-    id: String(a.agent_id ?? i + 1),
-    status: a.status ?? 'running',
-    progress: typeof a.progress === 'number' ? clamp01(a.progress > 1 ? a.progress / 100 : a.progress) : undefined,
-  }));
+  const rank = (a: { agent_id?: string | number }, i: number): number => {
+    const n = typeof a.agent_id === 'number' ? a.agent_id : typeof a.agent_id === 'string' && /^\d{1,9}$/.test(a.agent_id) ? Number(a.agent_id) : NaN;
+    return Number.isFinite(n) ? n : 1e9 + i;
+  };
+  return agents
+    .map((a, i) => ({ a, key: rank(a, i) }))
+    .sort((x, y) => x.key - y.key)
+    .map(({ a }, i) => {
+      const agent: AgentProgress = {
+        id: String(i + 1),
+        status: agentStatusWord(a.status),
+        progress: typeof a.progress === 'number' && Number.isFinite(a.progress) ? clamp01(a.progress > 1 ? a.progress / 100 : a.progress) : undefined,
+      };
+      if (typeof a.model === 'string' && a.model.trim()) agent.model = a.model.trim().slice(0, 100);
+      const words = typeof a.result === 'string' ? a.result.slice(0, AGENT_PREVIEW_CHARS * 2).replace(/\s+/g, ' ').trim() : '';
+      if (words) agent.preview = words.length > AGENT_PREVIEW_CHARS ? `${words.slice(0, AGENT_PREVIEW_CHARS - 1)}…` : words;
+      return agent;
+    });
 }
 
 export function meanProgress(agents: AgentProgress[] | undefined): number | undefined {

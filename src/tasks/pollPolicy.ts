@@ -3,7 +3,7 @@
  * about a task next, how long a 429 pauses everything, how tasks come back after a pause, how soon a
  * dropped stream is tried again. No timers and no I/O: unit tests call it with plain numbers.
  */
-import { type ObservedState, type TrackedTask, agentsOf, isAwaitingApproval } from './model';
+import { type ObservedState, type TrackedTask, agentsOf, isAgentDone, isAwaitingApproval } from './model';
 import { isLastingScope } from '../api/conditions';
 import type { PollerSettings, RateLimitScope, TaskSchedule } from './pollTypes';
 
@@ -117,7 +117,8 @@ export function nextInterval(
     // One agent's finish is the completion itself: nothing to read, so stay closer.
     return keep(clamp(elapsed * BLIND_GROWTH, Math.max(min, Math.min(max, min * BLIND_CEILING_FACTOR))));
   }
-  const done = agents.filter(a => a.status === 'completed' || (a.progress !== undefined && a.progress >= 1)).length;
+  // The live service writes COMPLETED / FAILED (agentsOf() makes one word of them); progress 1 says the same.
+  const done = agents.filter(isAgentDone).length;
   // The next agent has not finished yet, so the run is longer than this.
   const lowRunMs = Math.max(s.lowRunMs, elapsed / finishedShare(done + 1, agents.length));
   // Growing by half the elapsed time may jump far past the earliest possible end (runs of 15-45 s): never

@@ -90,6 +90,11 @@ export interface PollerDeps {
   onEvent?: (event: PollerEvent) => void;
   /** 0..1, for backoff jitter (tests pass a fixed one). */
   random?: () => number;
+  /**
+   * A task the service no longer knows (its one-hour state expired) may have completed meanwhile: its answer
+   * is in its thread. Resolves with that completed state, or undefined (then the task is given up).
+   */
+  recover?: (task: TrackedTask, signal: AbortSignal) => Promise<ObservedState | undefined>;
 }
 
 /** Requests a poller sent, for benchmarks and tests. */

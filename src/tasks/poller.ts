@@ -23,6 +23,8 @@ export class TaskPoller {
   private readonly streams: StreamFollower;
   private readonly timer: EarliestTimer;
   private inFlight = 0;
+  /** Tasks whose thread is being read after the service forgot them: not polled meanwhile. */
+  private readonly recovering = new Set<string>();
   private focused = true;
   private pausedForKey = false;
   private troubled = false;
@@ -125,7 +127,7 @@ export class TaskPoller {
       if (!live.has(id) && !s.inFlight) this.forget(id);
     }
     for (const task of running) {
-      if (!this.schedules.has(task.id)) this.schedules.set(task.id, firstSchedule(task, settings, now));
+      if (!this.schedules.has(task.id) && !this.recovering.has(task.id)) this.schedules.set(task.id, firstSchedule(task, settings, now));
     }
     if (this.pausedForKey) return; // resume() restarts us
     if (this.pause.isPaused(now)) return this.schedule(this.pause.pausedUntil - now);
@@ -227,7 +229,7 @@ export class TaskPoller {
         if (++s.lasting >= LASTING_ERROR_LIMIT) return this.giveUp(task.id, { kind: 'statusKeepsFailing', detail: message });
         break;
       case 'notFound':
-        if (++s.notFound >= NOT_FOUND_LIMIT) return this.giveUp(task.id, { kind: 'unknownTask', detail: message });
+        if (++s.notFound >= NOT_FOUND_LIMIT) return this.recoverOrGiveUp(task, { kind: 'unknownTask', detail: message });
         break;
     }
     // Connection trouble, 5xx, timeouts, malformed bodies: keep the task and back off.
@@ -239,6 +241,27 @@ export class TaskPoller {
       this.troubled = true;
       this.deps.onEvent?.({ kind: 'connectionTrouble', message });
     }
+  }
+
+  /** The service forgot the task: its answer may be in its thread (deps.recover); else it is given up. */
+  private recoverOrGiveUp(task: TrackedTask, reason: EndReason): void {
+    const recover = this.deps.recover;
+    if (!recover) return this.giveUp(task.id, reason);
+    this.schedules.delete(task.id);
+    this.recovering.add(task.id);
+    void recover(task, this.aborter.signal)
+      .catch(e => {
+        this.deps.log?.warn(`reading the thread of ${task.id} failed: ${messageOf(e)}`);
+        return undefined;
+      })
+      .then(found => {
+        if (this.disposed) return;
+        if (!found) return this.giveUp(task.id, reason);
+        this.deps.log?.info(`task ${task.id}: its state expired; its answer was read from thread ${String(found.conversationId ?? '?')}`);
+        return this.deps.store.finish(task.id, found);
+      })
+      .catch(e => this.deps.log?.warn(`could not record ${task.id}: ${messageOf(e)}`))
+      .finally(() => this.recovering.delete(task.id));
   }
 
   /** Records the task as failed for `reason` and stops asking about it. */

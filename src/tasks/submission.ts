@@ -4,6 +4,7 @@
  * read once per submission, uploads go one way, and the prompt limit is one rule. The task is stored
  * before anything else can fail, so a submission is never lost.
  */
+import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { UploadSource } from '../api';
@@ -13,9 +14,10 @@ import type { KeyStore } from '../auth/keyStore';
 import type { Config, Settings } from '../config';
 import { SENT_TEXT_LIMITS } from '../constants';
 import { UserFacingError, errorKind, inert, messageOf, submissionMayHaveArrived } from '../errors';
-import { Actions, promptTooLong, tooManyUploads } from '../vocabulary';
+import { Actions, engineSettingsNotApplied, promptTooLong, reasoningEffortUnsupported, tooManyUploads } from '../vocabulary';
 import type { Logger } from '../log';
 import type { AttachmentBasket, AttachmentPlan } from './attachments';
+import { isTerminalStatus } from '../api/status';
 import { type SourceRef, type TrackedTask, titleFrom } from './model';
 import { looksBinary } from './code';
 import { type CodeContext, buildAttachmentPrompt, buildPrompt, withLandingInstruction } from './prompt';
@@ -64,8 +66,15 @@ export class SubmissionPipeline {
       poller: { wake(): void };
       basket: AttachmentBasket;
       log: Logger;
+      /** The model catalog, to check a reasoning effort against the model's levels before sending. */
+      models?: ModelLevels;
+      /** Tells the user something once (settings that cannot apply where a task goes). */
+      notify?: (message: string) => void;
     },
   ) {}
+
+  /** What was said once per session (see `noteOnce`). */
+  private readonly noted = new Set<string>();
 
   /**
    * Settings as a submission needs them. Throws a UserFacingError naming each bad value, or the api
@@ -160,6 +169,51 @@ export class SubmissionPipeline {
     return uploaded.id;
   }
 
+  /**
+   * Where a task goes: the engine's own run when a budget, role models or a reasoning effort is set (it
+   * enforces and honours them; the Developer `/run` ignores the budget and refuses the others), else the
+   * Developer `/run`. A run in a thread takes neither, and the earlier API form has no engine run: said once.
+   */
+  private route(client: Client, settings: Settings, inThread: boolean): 'engine' | 'developer' | 'thread' {
+    const wanted = engineSettingNames(settings);
+    if (inThread) {
+      if (wanted.length) this.noteOnce(`thread:${wanted}`, engineSettingsNotApplied('thread', wanted.join(', ')));
+      return 'thread';
+    }
+    if (!wanted.length) return 'developer';
+    if (client.form === 'earlier') {
+      this.noteOnce(`earlier:${wanted}`, engineSettingsNotApplied('earlierForm', wanted.join(', ')));
+      return 'developer';
+    }
+    return 'engine';
+  }
+
+  private noteOnce(key: string, message: string): void {
+    this.deps.log.info(message);
+    if (this.noted.has(key)) return;
+    this.noted.add(key);
+    this.deps.notify?.(message);
+  }
+
+  /**
+   * The model a reasoning effort goes with (the engine needs one named): the chosen model, else the service's
+   * default. Refused here, before anything is sent, when the catalog says the model takes no such level.
+   */
+  private async effortModel(settings: Settings): Promise<string | undefined> {
+    const effort = settings.reasoningEffort;
+    if (!effort) return settings.modelId;
+    const catalog = await this.deps.models?.list().catch(e => {
+      this.deps.log.info(`model catalog not read (${messageOf(e)}): the service checks the reasoning effort`);
+      return undefined;
+    });
+    const model = settings.modelId ?? catalog?.defaultModelId ?? undefined;
+    const entry = catalog?.options?.find(m => m.id === model);
+    if (model && entry && !(entry.reasoningEffortLevels ?? []).includes(effort)) {
+      throw new UserFacingError(reasoningEffortUnsupported(effort, model, entry.reasoningEffortLevels ?? []), [Actions.selectModel(), Actions.openSettings()]);
+    }
+    return model;
+  }
+
   private async submit(
     client: Client,
     settings: Settings,
@@ -168,22 +222,38 @@ export class SubmissionPipeline {
     attachmentIds: string[],
     attachmentNames: string[],
   ): Promise<TrackedTask> {
-    const gatewayKey = await this.deps.keys.getGatewayKey();
-    const sent = await (request.threadId !== undefined
-      ? client.runInThread(request.threadId, { prompt, modelId: settings.modelId })
-      : client.submitTask({
-          prompt,
-          modelId: settings.modelId,
-          agentCount: settings.agentCount,
-          silent: settings.silent || undefined,
-          mock: settings.mock || undefined,
-          budgetUsd: settings.budgetUsd,
-          attachmentIds: attachmentIds.length ? attachmentIds : undefined,
-          roleModels: settings.roleModels,
-          gatewayKey,
-        })
+    const route = this.route(client, settings, request.threadId !== undefined);
+    const gatewayKey = route === 'developer' ? await this.deps.keys.getGatewayKey() : undefined;
+    const effortModel = route === 'engine' ? await this.effortModel(settings) : settings.modelId;
+    const sent: { taskId: string; status: string; threadId?: string | number; result?: string; conversationId?: string } = await (route === 'thread'
+      ? client.runInThread(request.threadId!, { prompt, modelId: settings.modelId })
+      : route === 'engine'
+        ? client.runOnEngine({
+            prompt,
+            modelId: effortModel,
+            agentCount: settings.agentCount,
+            silent: settings.silent || undefined,
+            mock: settings.mock || undefined,
+            budgetUsd: settings.budgetUsd,
+            attachmentIds: attachmentIds.length ? attachmentIds : undefined,
+            roleModels: settings.roleModels,
+            reasoningEffort: settings.reasoningEffort,
+            // A retry after a dropped answer sends the same key: the service answers with the task it made.
+            idempotencyKey: randomUUID(),
+          })
+        : client.submitTask({
+            prompt,
+            modelId: settings.modelId,
+            agentCount: settings.agentCount,
+            silent: settings.silent || undefined,
+            mock: settings.mock || undefined,
+            budgetUsd: settings.budgetUsd,
+            attachmentIds: attachmentIds.length ? attachmentIds : undefined,
+            roleModels: settings.roleModels,
+            gatewayKey,
+          })
     ).catch(e => {
-      throw submissionMayHaveArrived(e) ?? refusedExtraField(e, settings, gatewayKey, request.threadId !== undefined) ?? e;
+      throw submissionMayHaveArrived(e, route === 'engine') ?? refusedExtraField(e, settings, gatewayKey, route !== 'developer') ?? e;
     });
     const now = Date.now();
     const source = request.code?.source;
@@ -194,7 +264,7 @@ export class SubmissionPipeline {
       promptChars: promptLength(prompt),
       source,
       workspace: source ? vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(source.uri))?.uri.toString() : undefined,
-      modelId: settings.modelId,
+      modelId: effortModel,
       agentCount: request.threadId !== undefined ? undefined : settings.agentCount,
       threadId: request.threadId ?? (sent.threadId !== undefined ? String(sent.threadId) : undefined),
       attachmentNames: attachmentNames.length ? attachmentNames : undefined,
@@ -203,10 +273,34 @@ export class SubmissionPipeline {
       updatedAt: now,
       status: sent.status || 'processing',
     };
+    if (route === 'engine') {
+      task.via = 'engine';
+      if (settings.budgetUsd !== undefined) task.budgetUsd = settings.budgetUsd;
+      if (settings.reasoningEffort) task.reasoningEffort = settings.reasoningEffort;
+      if (settings.roleModels) task.roleModels = settings.roleModels;
+    }
+    // An engine run that completed inline brings its answer along: nothing is left to follow.
+    const inline = isTerminalStatus(task.status) && typeof sent.result === 'string';
+    if (inline) task.status = 'processing';
     await this.deps.store.add(task);
+    if (inline) await this.deps.store.finish(task.id, { status: sent.status, result: sent.result, conversationId: sent.conversationId });
     this.deps.poller.wake();
-    return task;
+    return this.deps.store.get(task.id) ?? task;
   }
+}
+
+/** The catalog as the pipeline reads it (stores/modelCatalog.ts). */
+export interface ModelLevels {
+  list(): Promise<{ options?: readonly { id: string; reasoningEffortLevels?: readonly string[] | null }[] | null; defaultModelId?: string | null }>;
+}
+
+/** The settings that need the engine's run, by their names, when set. */
+export function engineSettingNames(settings: Pick<Settings, 'budgetUsd' | 'roleModels' | 'reasoningEffort'>): string[] {
+  return [
+    settings.budgetUsd !== undefined ? 'multiAgent.budgetUsd' : undefined,
+    settings.roleModels ? 'multiAgent.roleModels' : undefined,
+    settings.reasoningEffort ? 'multiAgent.reasoningEffort' : undefined,
+  ].filter((n): n is string => !!n);
 }
 
 /**

@@ -7,8 +7,10 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { StateKeys } from '../constants';
 import { Disposable } from '../disposable';
+import { isBudgetExceeded } from '../api/conditions';
 import { parseAnswer } from '../review';
-import { endReason, serviceEndReason } from '../vocabulary';
+import { budgetRanOut, endReason, serviceEndReason } from '../vocabulary';
+import { sameDetails, withDetails } from './activity';
 import { type ObservedState, type TrackedTask, agentsOf, isFinished, meanProgress } from './model';
 import type { PollerStore } from './poller';
 import { type SentCandidate, type SentFile, boundSent, sha256 } from './sentTexts';
@@ -88,8 +90,10 @@ export class TaskStore extends Disposable implements PollerStore {
     // 'awaiting_approval', `approval` set; back to 'processing' clears it).
     const approval = state.status === 'awaiting_approval' ? approvalOf(state) : undefined;
     const sameApproval = task.approval?.agentName === approval?.agentName && task.approval?.permission === approval?.permission;
-    if (task.status === state.status && task.progress === progress && sameAgents(task.agents, agents) && sameApproval) return;
-    const next: TrackedTask = { ...task, status: state.status, progress, agents, updatedAt: Date.now() };
+    // Tool activity, files, sources, budget and thread come with the state too (tasks/activity.ts).
+    const detailed = withDetails(task, state);
+    if (task.status === state.status && task.progress === progress && sameAgents(task.agents, agents) && sameApproval && sameDetails(task, detailed)) return;
+    const next: TrackedTask = { ...detailed, status: state.status, progress, agents, updatedAt: Date.now() };
     if (approval) next.approval = approval;
     else delete next.approval;
     // A record from an earlier version that took the pause for an end: it is running again.
@@ -148,9 +152,11 @@ export class TaskStore extends Disposable implements PollerStore {
     const task = this.tasks.get(taskId);
     if (!task || isFinished(task)) return;
     // The service's words first, then the client's reason (as data from the poller), then a default.
-    const said = state.error?.trim() || (state.reason && endReason(state.reason));
+    const serviceSaid = state.error?.trim();
+    // A budget that ran out is told as such, with the service's words inside.
+    const said = (serviceSaid && isBudgetExceeded(serviceSaid) ? budgetRanOut(serviceSaid, task.budgetUsd) : serviceSaid) || (state.reason && endReason(state.reason));
     const next: TrackedTask = {
-      ...task,
+      ...withDetails(task, state),
       status: state.status,
       progress: state.status === 'completed' ? 1 : task.progress,
       agents: agentsOf(state) ?? task.agents,
@@ -165,6 +171,47 @@ export class TaskStore extends Disposable implements PollerStore {
     if (state.status === 'completed' && result === undefined) next.error = this.redact(said || endReason({ kind: 'noResult' }));
     this.tasks.set(taskId, next);
     this.fire({ kind: 'finished', task: next });
+    await this.save();
+  }
+
+  /**
+   * Adds what a later read says about a finished task (a /status read once at completion: the generated files
+   * the stream drops, the thread the service saved it to). Nothing else of the task changes.
+   */
+  async enrich(taskId: string, state: ObservedState): Promise<void> {
+    const task = this.tasks.get(taskId);
+    if (!task || !isFinished(task)) return;
+    const next = withDetails(task, state);
+    if (sameDetails(task, next)) return;
+    next.updatedAt = Date.now();
+    this.tasks.set(taskId, next);
+    this.fire({ kind: 'updated', task: next });
+    await this.save();
+  }
+
+  /**
+   * A completed task's answer found later (in its thread, after the result could not be read inline): cached
+   * like any result, and the task's "no result" reason goes.
+   */
+  async recordResult(taskId: string, text: string): Promise<void> {
+    const task = this.tasks.get(taskId);
+    if (!task || task.status !== 'completed') return;
+    const result = this.redact(text);
+    await this.writeResult(taskId, result);
+    const next: TrackedTask = { ...(this.tasks.get(taskId) ?? task), resultChars: result.length, updatedAt: Date.now() };
+    delete next.error;
+    this.tasks.set(taskId, next);
+    this.fire({ kind: 'updated', task: next });
+    await this.save();
+  }
+
+  /** Says why a completed task has no result, once more was tried (its thread): replaces the earlier reason. */
+  async explainMissingResult(taskId: string, reason: string): Promise<void> {
+    const task = this.tasks.get(taskId);
+    if (!task || task.status !== 'completed' || task.resultChars !== undefined || task.error === reason) return;
+    const next: TrackedTask = { ...task, error: reason, updatedAt: Date.now() };
+    this.tasks.set(taskId, next);
+    this.fire({ kind: 'updated', task: next });
     await this.save();
   }
 
@@ -352,5 +399,5 @@ function approvalOf(state: ObservedState): NonNullable<TrackedTask['approval']> 
 function sameAgents(a: TrackedTask['agents'], b: TrackedTask['agents']): boolean {
   if (a === b) return true;
   if (!a || !b || a.length !== b.length) return false;
-  return a.every((x, i) => x.id === b[i].id && x.status === b[i].status && x.progress === b[i].progress);
+  return a.every((x, i) => x.id === b[i].id && x.status === b[i].status && x.progress === b[i].progress && x.preview === b[i].preview && x.model === b[i].model);
 }

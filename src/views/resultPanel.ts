@@ -16,16 +16,26 @@ import type { TaskChange, TaskStore } from '../tasks/taskStore';
 import { escapeHtml, renderMarkdown } from './markdown';
 import { nonce, webviewPage } from './webviewPage';
 import { validMessage } from './resultMessages';
+import type { TraceReading, TraceStore } from '../stores/traceStore';
+import { agentStatusLabel } from '../vocabulary';
+import { TEAM_STYLE, finishedTeamHtml, runningTeamHtml, teamActions, teamMeta, traceBody } from './teamSections';
+import { type TeamAction, validTeamMessage } from './teamMessages';
 
 interface Open {
   panel: vscode.WebviewPanel;
   blocks: string[];
+  /** The trace as last read into this view, and whether its section is open. */
+  trace?: TraceReading;
+  traceOpen?: boolean;
 }
 
 export class ResultPanels extends Disposable {
   private readonly open = new Map<string, Open>();
 
-  constructor(private readonly store: TaskStore) {
+  constructor(
+    private readonly store: TaskStore,
+    private readonly traces?: TraceStore,
+  ) {
     super();
     this._register(store.onDidChange(e => void this.onStoreChange(e)));
     this._register(
@@ -72,7 +82,7 @@ export class ResultPanels extends Disposable {
   private async adopt(panel: vscode.WebviewPanel, task: TrackedTask): Promise<void> {
     panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [] };
     panel.title = titleOf(task);
-    const entry: Open = { panel, blocks: [] };
+    const entry: Open = { panel, blocks: [], trace: await this.traces?.cached(task.id) };
     this.open.set(task.id, entry);
     panel.onDidDispose(() => {
       if (this.open.get(task.id)?.panel === panel) this.open.delete(task.id);
@@ -85,6 +95,10 @@ export class ResultPanels extends Disposable {
     const entry = this.open.get(e.task.id);
     if (!entry) return;
     if (e.kind === 'removed') return entry.panel.dispose();
+    // A trace read while the task ran is read again once it finished (the service saved the rest by then).
+    if (e.kind === 'finished' && entry.trace?.kind === 'loaded' && entry.trace.partial && this.traces) {
+      entry.trace = await this.traces.load(e.task.id, { refresh: true });
+    }
     await this.render(e.task);
   }
 
@@ -94,10 +108,39 @@ export class ResultPanels extends Disposable {
     const result = task.status === 'completed' ? await this.store.readResult(task.id) : undefined;
     entry.blocks = result ? codeBlocks(result).map(b => b.code) : [];
     entry.panel.title = titleOf(task);
-    entry.panel.webview.html = renderResultHtml(task, result, entry.panel.webview.cspSource, nonce());
+    const team: TeamHtml = {
+      meta: teamMeta(task),
+      actions: teamActions(task),
+      running: runningTeamHtml(task),
+      finished: finishedTeamHtml(task, entry.trace, entry.traceOpen ?? false),
+    };
+    entry.panel.webview.html = renderResultHtml(task, result, entry.panel.webview.cspSource, nonce(), team);
+  }
+
+  /** Opens the task's view with its trace section open, loading the trace (Show How the Team Worked). */
+  async showTrace(task: TrackedTask): Promise<void> {
+    await this.show(task);
+    const entry = this.open.get(task.id);
+    if (entry) await this.loadTrace(task.id, entry);
+  }
+
+  /** Reads the trace (cache first) and puts it into the open section without redrawing the page. */
+  private async loadTrace(taskId: string, entry: Open): Promise<void> {
+    if (!this.traces) return;
+    entry.traceOpen = true;
+    entry.trace = await this.traces.load(taskId, { refresh: entry.trace?.kind === 'loaded' ? entry.trace.partial : true });
+    await entry.panel.webview.postMessage({ type: 'trace', html: traceBody(entry.trace) });
+  }
+
+  private async onTeamMessage(taskId: string, entry: Open, m: { type: TeamAction; index?: number }): Promise<void> {
+    if (m.type === 'loadTrace') return this.loadTrace(taskId, entry);
+    await vscode.commands.executeCommand(TEAM_FORWARDED[m.type], taskId, ...(m.index === undefined ? [] : [m.index]));
   }
 
   private async onMessage(taskId: string, entry: Open, message: unknown): Promise<void> {
+    const task = this.store.get(taskId);
+    const team = validTeamMessage(message, taskId, { files: task?.files?.length ?? 0, sources: task?.sources?.length ?? 0 });
+    if (team) return this.onTeamMessage(taskId, entry, team);
     const m = validMessage(message, taskId, entry.blocks.length);
     if (!m) return;
     if (m.type === 'copy') {
@@ -122,6 +165,23 @@ const FORWARDED = {
   allChanges: Commands.openAllChanges,
 } as const;
 
+/** The team sections' buttons, and the command each runs (with the task id and the file or source index). */
+const TEAM_FORWARDED: Record<Exclude<TeamAction, 'loadTrace'>, string> = {
+  openFile: Commands.openProducedFile,
+  saveFile: Commands.saveProducedFileAs,
+  attachFile: Commands.attachProducedFile,
+  openSource: Commands.openSource,
+  continueThread: Commands.continueInThread,
+};
+
+/** The markup of the team sections (teamSections.ts), placed into the page. */
+interface TeamHtml {
+  meta: string;
+  actions: string;
+  running: string;
+  finished: string;
+}
+
 /** Tells reruns apart: the title and the time it was sent. */
 function titleOf(task: Pick<TrackedTask, 'title' | 'submittedAt'>): string {
   const time = new Date(task.submittedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
@@ -137,7 +197,7 @@ function sourceText(task: TrackedTask): string | undefined {
 }
 
 /** The whole page. Pure apart from l10n: its output is checked by the tests. */
-function renderResultHtml(task: TrackedTask, result: string | undefined, cspSource: string, nonce: string): string {
+function renderResultHtml(task: TrackedTask, result: string | undefined, cspSource: string, nonce: string, team: TeamHtml): string {
   const csp = `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'none'; font-src ${cspSource}`;
   const t = (s: string) => escapeHtml(s);
   const running = !isFinished(task);
@@ -153,6 +213,7 @@ function renderResultHtml(task: TrackedTask, result: string | undefined, cspSour
   meta.push(
     `<dt>${t(vscode.l10n.t('Attached'))}</dt><dd>${task.attachmentNames?.length ? task.attachmentNames.map(n => `<code>${t(n)}</code>`).join(', ') : t(vscode.l10n.t('nothing'))}</dd>`,
   );
+  meta.push(team.meta);
 
   const actions = [
     // An answer that names files: reviewed hunk by hunk (the blocks' own Apply… stays for any block).
@@ -161,10 +222,11 @@ function renderResultHtml(task: TrackedTask, result: string | undefined, cspSour
     `<button data-action="prompt">${t(vscode.l10n.t('Show Prompt Sent'))}</button>`,
     result !== undefined ? `<button data-action="raw">${t(vscode.l10n.t('Open Raw Markdown'))}</button>` : '',
     result !== undefined ? `<button data-action="copyAll" class="secondary">${t(vscode.l10n.t('Copy All'))}</button>` : '',
+    team.actions,
   ].join('');
 
   let body: string;
-  if (running) body = runningHtml(task);
+  if (running) body = runningHtml(task) + team.running;
   else if (result !== undefined) {
     body = renderMarkdown(result, {
       blockHeader: (i, info) =>
@@ -207,7 +269,7 @@ blockquote { border-left: 3px solid var(--vscode-textBlockQuote-border); margin:
 .error { color: var(--vscode-errorForeground); }
 table.agents td { padding: 2px 12px 2px 0; }
 progress { width: 120px; }
-`,
+${TEAM_STYLE}`,
     body: `<header>
 <h1 class="title">${t(task.title)}</h1>
 <p class="instruction">${t(task.instruction)}</p>
@@ -216,7 +278,8 @@ progress { width: 120px; }
 </header>
 <main id="answer">
 ${body}
-</main>`,
+</main>
+${team.finished}`,
     script: `
 (function () {
   const vscode = acquireVsCodeApi();
@@ -227,7 +290,25 @@ ${body}
     if (!el) return;
     e.preventDefault();
     const block = el.getAttribute('data-block');
-    vscode.postMessage({ type: el.getAttribute('data-action'), taskId, block: block === null ? undefined : Number(block) });
+    const index = el.getAttribute('data-index');
+    vscode.postMessage({ type: el.getAttribute('data-action'), taskId, block: block === null ? undefined : Number(block), index: index === null ? undefined : Number(index) });
+  });
+  // The trace loads when its section is first opened; the extension sends it back as markup.
+  const trace = document.getElementById('trace');
+  if (trace) {
+    trace.addEventListener('toggle', () => {
+      if (trace.open && trace.dataset.loaded !== 'true') {
+        trace.dataset.loaded = 'true';
+        vscode.postMessage({ type: 'loadTrace', taskId });
+      }
+    });
+  }
+  window.addEventListener('message', e => {
+    const m = e.data;
+    if (!m || m.type !== 'trace' || typeof m.html !== 'string' || !trace) return;
+    trace.dataset.loaded = 'true';
+    trace.open = true;
+    document.getElementById('trace-body').innerHTML = m.html;
   });
   const elapsed = document.getElementById('elapsed');
   if (elapsed && elapsed.dataset.running === 'true') {
@@ -249,9 +330,9 @@ function runningHtml(task: TrackedTask): string {
   const status = task.status.replace(/_/g, ' ');
   const rows = (task.agents ?? []).map(a => {
     const pct = a.progress !== undefined ? Math.round(a.progress * 100) : undefined;
-    return `<tr><td>${t(vscode.l10n.t('Agent {0}', a.id))}</td><td>${t(a.status)}</td><td>${
+    return `<tr><td>${t(vscode.l10n.t('Agent {0}', a.id))}</td><td>${t(agentStatusLabel(a.status))}</td><td>${
       pct !== undefined ? `<progress max="100" value="${pct}"></progress> ${pct}%` : ''
-    }</td></tr>`;
+    }</td><td class="muted">${t(a.preview ?? '')}</td></tr>`;
   });
   return `<p role="status">${t(vscode.l10n.t('The agents are working ({0}). The answer appears here when they finish.', status))}</p>${
     rows.length ? `<table class="agents">${rows.join('')}</table>` : `<p class="muted">${t(vscode.l10n.t('Waiting for the agents to report…'))}</p>`

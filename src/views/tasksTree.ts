@@ -9,7 +9,9 @@ import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval } 
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
 import type { Config } from '../config';
 import { formatDuration } from '../format';
+import { agentStatusLabel } from '../vocabulary';
 import { textTooltip } from './treeNodes';
+import { type ProducedFileNode, agentDescription, agentTooltip, producedFileItem, producedFileNodes, teamTooltipLines } from './teamNodes';
 
 export interface TaskNode {
   readonly kind: 'task';
@@ -33,7 +35,7 @@ export interface AttachmentNode {
   readonly uri: vscode.Uri;
 }
 
-export type TasksTreeNode = TaskNode | AgentNode | AttachmentsNode | AttachmentNode;
+export type TasksTreeNode = TaskNode | AgentNode | AttachmentsNode | AttachmentNode | ProducedFileNode;
 
 /** The attachment basket as the view needs it. */
 export interface AttachmentList {
@@ -103,6 +105,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     if (element.kind === 'task' && !isFinished(element.task)) {
       return (element.task.agents ?? []).map(agent => ({ kind: 'agent' as const, task: element.task, agent }));
     }
+    if (element.kind === 'task') return producedFileNodes(element.task);
     return [];
   }
 
@@ -111,7 +114,9 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       case 'task':
         return this.taskItem(element.task);
       case 'agent':
-        return agentItem(element.agent);
+        return agentItem(element.task, element.agent);
+      case 'producedFile':
+        return producedFileItem(element);
       case 'attachments':
         return this.attachmentsItem();
       case 'attachment':
@@ -133,7 +138,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     const running = !isFinished(task);
     const item = new vscode.TreeItem(
       task.title,
-      running && task.agents?.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+      (running && task.agents?.length) || (!running && task.files?.length) ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
     );
     item.id = task.id;
     const [icon, color] = STATUS_ICONS[isAwaitingApproval(task) ? task.status : statusKey(task)] ?? STATUS_ICONS.running;
@@ -173,11 +178,13 @@ function attachmentItem(uri: vscode.Uri): vscode.TreeItem {
   return item;
 }
 
-function agentItem(agent: AgentProgress): vscode.TreeItem {
-  const pct = agent.progress !== undefined ? `${Math.round(agent.progress * 100)}%` : '';
+function agentItem(task: TrackedTask, agent: AgentProgress): vscode.TreeItem {
   const item = new vscode.TreeItem(vscode.l10n.t('Agent {0}', agent.id), vscode.TreeItemCollapsibleState.None);
-  item.description = [agent.status, pct].filter(Boolean).join(' · ');
-  item.iconPath = new vscode.ThemeIcon(agent.status === 'completed' ? 'pass' : agent.status === 'failed' ? 'error' : 'loading~spin');
+  item.description = agentDescription(task, agent);
+  item.tooltip = agentTooltip(task, agent);
+  item.iconPath = new vscode.ThemeIcon(
+    agent.status === 'completed' ? 'pass' : agent.status === 'failed' || agent.status === 'timeout' ? 'error' : agent.status === 'queued' ? 'clock' : 'loading~spin',
+  );
   item.contextValue = 'agent';
   return item;
 }
@@ -196,6 +203,7 @@ function tooltipOf(task: TrackedTask): vscode.MarkdownString {
       task.source ? sourceLine(task.source) : '',
       task.threadId ? vscode.l10n.t('Thread: {0}', task.threadId) : '',
       task.attachmentNames?.length ? vscode.l10n.t('Attached: {0}', task.attachmentNames.join(', ')) : '',
+      ...teamTooltipLines(task),
       vscode.l10n.t('Id: {0}', task.id),
     ],
     true,
@@ -204,7 +212,7 @@ function tooltipOf(task: TrackedTask): vscode.MarkdownString {
     md.appendMarkdown('\n');
     for (const agent of task.agents) {
       const pct = agent.progress !== undefined ? ` ${Math.round(agent.progress * 100)}%` : '';
-      md.appendText(`${vscode.l10n.t('Agent {0}', agent.id)}: ${agent.status}${pct}`);
+      md.appendText(`${vscode.l10n.t('Agent {0}', agent.id)}: ${agentStatusLabel(agent.status)}${pct}`);
       md.appendMarkdown('  \n');
     }
   }

@@ -200,9 +200,9 @@ function cancelTask(ctx: RouteContext, id: string): void {
 }
 
 /**
- * GET /api/v1/tasks/{id}/trace: stored once the orchestration completed and kept beyond the task's lifetime.
- * 404 "Trace not found" (unknown, unfinished, failed, canceled or not stored), 403 "Unauthorized" for another
- * user's, 413 over 3 MiB.
+ * GET /api/v1/tasks/{id}/trace: saved after each agent ends and once more at completion, kept beyond the task's
+ * lifetime (route.go registerTraceHandler). 404 "Trace not found" (unknown, no agent ended yet, or not stored),
+ * 403 "Unauthorized" for another user's, 413 over 3 MiB.
  */
 function getTrace(ctx: RouteContext, id: string): void {
   const task = ctx.store.tasksById.get(id);
@@ -212,7 +212,7 @@ function getTrace(ctx: RouteContext, id: string): void {
   if (task.userId !== ctx.key.userId) {
     throw new ApiError(403, 'Unauthorized');
   }
-  const json = JSON.stringify(traceJson(task));
+  const json = JSON.stringify(traceJson(task, ctx.store.now()));
   if (Buffer.byteLength(json) > MAX_INLINE_STATE_BYTES) {
     throw new ApiError(413, 'Execution trace is too large for inline retrieval');
   }

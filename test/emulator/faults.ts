@@ -56,7 +56,7 @@ export function faultFromJson(raw: unknown): Fault {
   if (typeof times === 'number') {
     fault.times = times < 0 ? Infinity : times;
   }
-  if (!['status', 'delay', 'drop', 'dropMidBody', 'malformedJson', 'schemaInvalid', 'redirect'].includes(fault.kind)) {
+  if (!['status', 'delay', 'drop', 'dropMidBody', 'dropAnswer', 'malformedJson', 'schemaInvalid', 'redirect'].includes(fault.kind)) {
     throw new Error(`Unknown fault kind "${fault.kind}"`);
   }
   return fault;
@@ -112,6 +112,9 @@ export async function applyFault(f: Fault, t: FaultTarget): Promise<boolean> {
       setTimeout(() => req.socket.destroy(), 30);
       return true;
     }
+    case 'dropAnswer':
+      // Applied around the route by the server (the request is handled, then the answer is dropped).
+      return false;
     case 'malformedJson': {
       const body = '{"taskId": "task_emulated", "status": processing,, <html>';
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });

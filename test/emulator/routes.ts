@@ -189,15 +189,20 @@ function getStatus(ctx: RouteContext, id: string, legacy: boolean): void {
   sendRawJson(ctx.res, json);
 }
 
-/** `{taskId, status, result}` once completed; `{status}` alone for every other status. */
+/**
+ * `{taskId, status, result}` once completed, 413 "Task result is too large for inline retrieval" when that is
+ * over `resultsLimitBytes` (developer.go GetTaskResults); `{status}` alone for every other status.
+ */
 function getResults(ctx: RouteContext, id: string, legacy: boolean): void {
   const task = ownTask(ctx, id);
   const status = statusAt(task, ctx.store.now());
   if (status === 'completed') {
-    if (task.resultTooLargeForResults) {
+    const body = { taskId: task.id, status, result: task.result };
+    const limit = ctx.store.config.resultsLimitBytes;
+    if (task.resultTooLargeForResults || (limit > 0 && Buffer.byteLength(JSON.stringify(body)) > limit)) {
       throw new ApiError(413, 'Task result is too large for inline retrieval');
     }
-    sendJson(ctx.res, 200, { taskId: task.id, status, result: task.result });
+    sendJson(ctx.res, 200, body);
     return;
   }
   if (!legacy) {

@@ -50,6 +50,9 @@ export function configFrom(options: EmulatorOptions): EmulatorConfig {
     storageQuotaBytes: options.storageQuotaBytes ?? 40 * 1024 * 1024 * 1024,
     conversationDelayMs: options.conversationDelayMs ?? 250,
     blobRandomSuffix: options.blobRandomSuffix ?? true,
+    agentStatusForm: options.agentStatusForm ?? 'live',
+    resultsLimitBytes: options.resultsLimitBytes ?? 3 * 1024 * 1024,
+    traceReport: options.traceReport ?? 'none',
     defaultPlan: options.defaultPlan ?? 'unlimited',
   };
 }
@@ -201,7 +204,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
     // Faults apply to the main listener only, so a redirect to the other origin cannot loop.
     const fault = listener === 'main' ? faults.take(record.method, url.pathname) : undefined;
-    if (fault) {
+    if (fault?.kind === 'dropAnswer') {
+      // The request is handled as usual; its answer never arrives (a reset where the headers would be).
+      res.writeHead = (() => res) as unknown as typeof res.writeHead;
+      res.end = ((): ServerResponse => {
+        req.socket.destroy();
+        return res;
+      }) as unknown as typeof res.end;
+    } else if (fault) {
       if (multipart && fault.kind !== 'delay' && fault.kind !== 'drop') {
         await drain(req);
       }

@@ -10,6 +10,7 @@ import { consumedUsd, planWork, PLANNING_SHARE, type TaskWork, type ToolWork } f
 import type {
   EmulatedTask,
   EmulatorConfig,
+  AgentStatusForm,
   ProgressModel,
   StoredAttachment,
   StoredFile,
@@ -104,6 +105,7 @@ interface TaskRecord extends Omit<EmulatedTask, 'status' | 'generatedFileIds'> {
   steps: number;
   attachmentNames: string[];
   progressModel: ProgressModel;
+  agentStatusForm: AgentStatusForm;
   /** Paused tasks: approve automatically this long after the pause starts. */
   autoApproveMs?: number;
   /** Paused tasks: processing time left after approval. */
@@ -348,13 +350,14 @@ export class Store {
       idempotencyKey: input.idempotencyKey,
       steps: Math.max(1, this.config.progressSteps),
       progressModel: this.config.progressModel,
+      agentStatusForm: this.config.agentStatusForm,
       autoApproveMs: this.config.autoApproveMs,
       resumeMs: Math.max(0, this.config.approvalResumeMs ?? Math.round(durationMs / 2)),
       ttlMs: Math.max(0, this.config.taskTtlMs),
       work,
       conversationDelayMs: Math.max(0, this.config.conversationDelayMs),
       traceStored: override.trace !== 'none',
-      reportOmitted: override.report === 'none',
+      reportOmitted: override.report === 'none' || (override.report !== 'stored' && this.config.traceReport === 'none'),
       traceBytes: override.traceBytes,
       persisted: false,
       generated: new Map(),
@@ -397,7 +400,7 @@ export class Store {
 
   snapshot(task: TaskRecord, now = this.now()): EmulatedTask {
     const {
-      steps: _s, attachmentNames: _n, progressModel: _p, autoApproveMs: _a, resumeMs: _r, ttlMs: _t, work: _w,
+      steps: _s, attachmentNames: _n, progressModel: _p, agentStatusForm: _f, autoApproveMs: _a, resumeMs: _r, ttlMs: _t, work: _w,
       conversationDelayMs: _c, traceStored: _ts, reportOmitted: _ro, traceBytes: _tb, persisted: _pe, generated, ...rest
     } = task;
     const last = lastChangeAt(task, now);
@@ -891,10 +894,24 @@ function partialAnswer(answer: string, share: number): string {
 
 /**
  * Agent statuses. Live model: none while the team is being planned (`[]`), then 0.05 while queued, 0.5 while
- * working plus 0.01 per update (at most 0.95) with the answer written so far as `result`, 1 when that agent is
- * done (its answer as `result`); an agent refused by the budget fails at once. Linear model: rising evenly (kinder).
+ * working plus 0.01 per update (at most 0.95) with the answer written so far as `result` ("Using search web..."
+ * while one of its tools runs; `reasoning` on a run with a reasoning effort), 1 when that agent is done (its
+ * answer as `result`); an agent refused by the budget fails at once. Linear model: rising evenly (kinder).
+ * Live form (progress_tracker.go): `agent_id` 0-based, QUEUED / PROCESSING... / COMPLETED / FAILED (a stopped
+ * run's agents fail: their context is canceled); the kinder lowercase form keeps 1-based ids and lower case.
  */
 function agentStatuses(task: TaskRecord, status: TaskStatus, fraction: number, step: number): Record<string, unknown>[] {
+  const lower = lowercaseAgentStatuses(task, status, fraction, step);
+  if (task.agentStatusForm !== 'live') {
+    return lower;
+  }
+  return lower.map((a) => ({ ...a, agent_id: (a.agent_id as number) - 1, status: LIVE_AGENT_STATUS[a.status as string] ?? 'FAILED' }));
+}
+
+/** The progress tracker's words (packages/core/go/pkg/orchestrator/progress_tracker.go). */
+const LIVE_AGENT_STATUS: Record<string, string> = { queued: 'QUEUED', running: 'PROCESSING...', completed: 'COMPLETED', failed: 'FAILED', canceled: 'FAILED' };
+
+function lowercaseAgentStatuses(task: TaskRecord, status: TaskStatus, fraction: number, step: number): Record<string, unknown>[] {
   const agents = task.work.agents;
   const n = agents.length;
   const working = status === 'processing' || status === 'awaiting_approval';
@@ -924,8 +941,13 @@ function agentStatuses(task: TaskRecord, status: TaskStatus, fraction: number, s
     const totalSteps = task.steps * (task.outcome === 'awaiting_approval' ? 2 : 1);
     const updates = Math.max(0, step - Math.floor(agent.startsAt * totalSteps));
     const progress = Math.round(Math.min(0.95, 0.5 + 0.01 * updates) * 100) / 100;
-    const written = partialAnswer(agent.answer, (fraction - agent.startsAt) / Math.max(0.01, agent.doneAt - agent.startsAt));
-    return { ...base, status: stopped ? status : 'running', progress, result: written };
+    // While one of its tools runs, the tracker says which (agent_runner.go liveToolActivity).
+    const tool = task.work.tools.find((t) => t.agentIndex === agent.index && t.startsAt <= fraction && fraction < t.doneAt);
+    const written = tool
+      ? `Using ${tool.toolName.replace(/_/g, ' ')}...`
+      : partialAnswer(agent.answer, (fraction - agent.startsAt) / Math.max(0.01, agent.doneAt - agent.startsAt));
+    const reasoning = task.reasoningEffort ? { reasoning: `Weighing the subtask "${agent.subtask}" (${task.reasoningEffort} effort).` } : {};
+    return { ...base, status: stopped ? status : 'running', progress, result: written, ...reasoning };
   });
 }
 
@@ -937,7 +959,8 @@ function toolEvents(task: TaskRecord, fraction: number): Record<string, unknown>
       const done = t.doneAt <= fraction;
       const event: Record<string, unknown> = {
         invocationId: t.invocationId,
-        agentId: t.agentIndex,
+        // 0-based, as agent_runner.go sets it; the label says agent-1…n.
+        agentId: t.agentIndex - 1,
         agentLabel: t.agentLabel,
         toolName: t.toolName,
         arguments: t.arguments,
@@ -1122,9 +1145,36 @@ export function streamEvent(task: TaskRecord, now: number): Record<string, unkno
   }
 }
 
-/** The execution trace of a completed task, as GET {engine}/api/v1/tasks/{id}/trace answers it. */
-export function traceJson(task: TaskRecord): Record<string, unknown> {
+/**
+ * The agents whose result the trace store holds at `now`: the orchestrator saves the trace after each agent
+ * ends, ok or failed (agent_execution.go saveTrace), and once more with the goal and the answer when it
+ * completes (orchestration_flow.go). A canceled run keeps what was saved before the cancel.
+ */
+function savedAgents(task: TaskRecord, now: number): Set<number> {
+  const status = statusAt(task, now);
+  const agents = task.work.agents;
+  if (status === 'completed') {
+    return new Set(agents.map((a) => a.index));
+  }
+  const fraction = workFraction(task, now);
+  const stopped = status === 'failed' || status === 'canceled';
+  return new Set(
+    agents
+      .filter((a, i) => (!a.ok ? fraction >= a.startsAt || (stopped && task.canceledAt === undefined) : fraction >= a.doneAt && i !== agents.length - 1))
+      .map((a) => a.index),
+  );
+}
+
+/**
+ * The execution trace as GET {engine}/api/v1/tasks/{id}/trace answers it at `now`: while the task runs (and
+ * after it failed) the steps saved so far, the others zero values, no goal and no answer; complete once it
+ * completed. The store never keeps `report` (runrepository/repository.go: the upsert has no report column)
+ * unless `traceReport: 'stored'` or the steer `report=stored`.
+ */
+export function traceJson(task: TaskRecord, now: number): Record<string, unknown> {
+  const completed = statusAt(task, now) === 'completed';
   const end = endTime(task) ?? task.completesAt;
+  const saved = savedAgents(task, now);
   const toolsOf = (index: number): Record<string, unknown>[] =>
     task.work.tools
       .filter((t) => t.agentIndex === index)
@@ -1141,14 +1191,20 @@ export function traceJson(task: TaskRecord): Record<string, unknown> {
         ...(t.sources && t.sources.length > 0 ? { sources: t.sources } : {}),
         ...(t.file ? { generatedFile: { filename: t.file.filename, mimeType: t.file.mimeType, bytes: t.file.content.length, toolName: t.toolName } } : {}),
       }));
-  const steps: Record<string, unknown>[] = task.work.agents.map((a) => ({
-    AgentID: a.index - 1,
-    AgentName: a.role,
-    Status: a.ok ? 'success' : 'error',
-    Response: a.answer,
-    ExecutionTime: a.ok ? a.executionMs : 0,
-    ToolEvents: a.ok ? toolsOf(a.index) : null,
-  }));
+  // Go's zero value for a slot whose agent has not ended: AgentResult has no json tags.
+  const unsaved = { AgentID: 0, AgentName: '', Status: '', Response: '', ExecutionTime: 0, ToolEvents: null };
+  const steps: Record<string, unknown>[] = task.work.agents.map((a) =>
+    saved.has(a.index)
+      ? {
+          AgentID: a.index - 1,
+          AgentName: a.role,
+          Status: a.ok ? 'success' : 'error',
+          Response: a.answer,
+          ExecutionTime: a.ok ? a.executionMs : 0,
+          ToolEvents: a.ok ? toolsOf(a.index) : null,
+        }
+      : { ...unsaved },
+  );
   if (task.traceBytes !== undefined && steps.length > 0) {
     const size = Buffer.byteLength(JSON.stringify(steps));
     if (task.traceBytes > size) {
@@ -1159,22 +1215,22 @@ export function traceJson(task: TaskRecord): Record<string, unknown> {
     id: `trace_${seededNumber(task.id, 1_000_000_000)}${String(end).slice(-6)}`,
     task_id: task.id,
     user_id: task.userId,
-    goal: task.prompt,
+    goal: completed ? task.prompt : '',
     plan: task.work.subtasks,
     steps,
     self_eval: { status: 'completed' },
   };
-  if (!task.reportOmitted) {
+  if (!task.reportOmitted && completed) {
     trace.report = task.work.report;
   }
-  trace.artifacts = { final_answer: task.result };
-  trace.created_at = new Date(end).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  trace.artifacts = { final_answer: completed ? task.result : '' };
+  trace.created_at = new Date(task.createdAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
   return { trace };
 }
 
-/** Whether the task has a stored trace (completed orchestration, trace store on). */
+/** Whether the trace store has a trace of the task: once its first agent ended (and with the trust layer on). */
 export function hasTrace(task: TaskRecord, now: number): boolean {
-  return statusAt(task, now) === 'completed' && task.traceStored;
+  return task.traceStored && savedAgents(task, now).size > 0;
 }
 
 export type { TaskRecord };

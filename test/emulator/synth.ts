@@ -26,6 +26,8 @@ export function parseDirective(prompt: string): TaskOverride {
       override.resultTooLargeForResults = value === 'true';
     } else if ((key === 'trace' || key === 'report') && value === 'none') {
       override[key] = 'none';
+    } else if (key === 'report' && value === 'stored') {
+      override.report = 'stored';
     } else if (key === 'error' && value === 'empty') {
       override.error = '';
     } else if (key === 'answer' && value === 'plain') {

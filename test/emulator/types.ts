@@ -61,6 +61,15 @@ export interface EmulatorOptions {
   conversationDelayMs?: number;
   /** The blob store renames a PUT blob unless `X-Add-Random-Suffix: 0` is sent (live default true). */
   blobRandomSuffix?: boolean;
+  /**
+   * 'live' (default): agent statuses as the service's progress tracker writes them: `agent_id` 0-based, status
+   * `QUEUED`, `PROCESSING...`, `COMPLETED`, `FAILED`. 'lowercase' (kinder): 1-based ids, queued/running/completed/failed.
+   */
+  agentStatusForm?: AgentStatusForm;
+  /** GET /results answers 413 "Task result is too large for inline retrieval" above this (JSON bytes); 0 = off (kinder). Live 3 MiB. */
+  resultsLimitBytes?: number;
+  /** 'none' (live default): the trace store keeps no `report`. 'stored' (kinder): the report generator's output is kept. */
+  traceReport?: TraceReport;
   /** Each key's plan (task submission limit, paid models). Keys not listed use `defaultPlan`. */
   plans?: Record<string, Plan>;
   /** Plan of a key not listed in `plans`. Default 'unlimited' (emulator-only; see the README). */
@@ -81,6 +90,8 @@ export const PLANS: readonly Plan[] = ['free', 'pro', 'super', 'enterprise', 'un
 export type KeyState = 'active' | 'disabled' | 'authUnavailable' | 'limiterUnavailable';
 export const KEY_STATES: readonly KeyState[] = ['active', 'disabled', 'authUnavailable', 'limiterUnavailable'];
 export type ProgressModel = 'live' | 'linear';
+export type AgentStatusForm = 'live' | 'lowercase';
+export type TraceReport = 'none' | 'stored';
 export type RateLimitReason = 'hourly' | 'monthly' | 'capacity';
 
 /** Options that make the emulator kinder than the live service, for tests whose client side is not live-ready. */
@@ -101,6 +112,9 @@ export const KINDER_OPTIONS: Readonly<EmulatorOptions> = Object.freeze({
   attachmentUploadsPerMinute: 0,
   conversationDelayMs: 0,
   blobRandomSuffix: false,
+  agentStatusForm: 'lowercase',
+  resultsLimitBytes: 0,
+  traceReport: 'stored',
 } as const);
 
 export type TaskStatus = 'processing' | 'completed' | 'failed' | 'canceled' | 'awaiting_approval';
@@ -127,8 +141,8 @@ export interface TaskOverride {
   trace?: 'none';
   /** Pad the trace's steps to about this many bytes (413 beyond 3 MiB). */
   traceBytes?: number;
-  /** 'none': the trace has no report (the live store may omit it). */
-  report?: 'none';
+  /** 'none': the trace has no report (the live store keeps none); 'stored': it has one (whatever `traceReport` says). */
+  report?: 'none' | 'stored';
   /** 'plain': no landing answer even when the prompt asks for one. */
   answer?: 'plain';
 }
@@ -155,6 +169,8 @@ export type FaultAction =
   | { kind: 'drop' }
   | { kind: 'dropMidBody' }
   | { kind: 'malformedJson' }
+  /** The route runs (a submission creates its task), then the connection is reset instead of the answer. */
+  | { kind: 'dropAnswer' }
   | { kind: 'schemaInvalid' }
   | { kind: 'redirect'; status?: 301 | 302 | 307 | 308; to?: 'otherOrigin' | 'sameOrigin' | string };
 
@@ -330,5 +346,8 @@ export interface EmulatorConfig {
   storageQuotaBytes: number;
   conversationDelayMs: number;
   blobRandomSuffix: boolean;
+  agentStatusForm: AgentStatusForm;
+  resultsLimitBytes: number;
+  traceReport: TraceReport;
   defaultPlan: Plan;
 }

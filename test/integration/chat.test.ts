@@ -164,7 +164,8 @@ describe('chat: the @agents participant', function () {
     assert.deepStrictEqual(stream.markdown, [inert((await ctx.api.store.readResult(task.id))!)]);
     assert.deepStrictEqual(stream.buttons.find(b => b.command === Commands.openResult)?.arguments, [task.id]);
     // The answer names files (the landing format): it can be reviewed hunk by hunk; Apply to Source stays.
-    assert.deepStrictEqual(stream.buttons.map(b => b.command), [Commands.openResult, Commands.reviewChanges, Commands.applyToSource]);
+    // Then the team's work (issue 18): the trace and the file the agents made.
+    assert.deepStrictEqual(stream.buttons.map(b => b.command), [Commands.openResult, Commands.reviewChanges, Commands.applyToSource, Commands.showTrace, Commands.openProducedFile]);
     assert.deepStrictEqual(stream.buttons.find(b => b.command === Commands.reviewChanges)?.arguments, [task.id]);
   });
 

@@ -15,10 +15,10 @@ describe('emulator: the execution trace', function () {
   this.timeout(20_000);
   const emulator = useLiveEmulator();
 
-  it('GET {engine}/api/v1/tasks/{id}/trace: goal, plan, one step per agent (its answer), self_eval, report, artifacts.final_answer', async () => {
+  it('GET {engine}/api/v1/tasks/{id}/trace: goal, plan, one step per agent (its answer), self_eval, artifacts.final_answer; no report (the live store keeps none)', async () => {
     const emu = emulator();
     const taskId = await submit(emu, 'Trace this task', { options: { agentCount: 3 } });
-    assert.equal((await call(emu, 'GET', `/api/v1/tasks/${taskId}/trace`)).json.detail, 'Trace not found', 'no trace while it runs');
+    assert.equal((await call(emu, 'GET', `/api/v1/tasks/${taskId}/trace`)).json.detail, 'Trace not found', 'no trace before an agent ended');
     const done = await waitForStatus(emu, taskId);
     const r = await call(emu, 'GET', `/api/v1/tasks/${taskId}/trace`);
     assert.equal(r.status, 200, r.text);
@@ -33,14 +33,40 @@ describe('emulator: the execution trace', function () {
     assert.deepEqual(steps.map(s => s.Status), ['success', 'success', 'success']);
     assert.deepEqual(steps.map(s => s.Response), (done.agentStatuses as Json[]).map(a => a.result), 'each step is that agent’s answer');
     assert.deepEqual(trace.self_eval, { status: 'completed' });
-    assert.ok(typeof trace.report.summary === 'string' && Array.isArray(trace.report.key_steps) && typeof trace.report.rubric.accuracy === 'number');
-    assert.equal(trace.report.key_steps[1].action, (trace.plan as string[])[1], 'the report names each step’s subtask');
+    assert.ok(!('report' in trace), 'runrepository.go stores no report');
     assert.deepEqual(trace.artifacts, { final_answer: done.result });
+    const reported = await waitForStatus(emu, await submit(emu, 'Report too [emulator report=stored durationMs=20]', { options: { agentCount: 3 } }));
+    const report = ((await call(emu, 'GET', `/api/v1/tasks/${reported.taskId}/trace`)).json.trace as Json).report as Json;
+    assert.ok(typeof report.summary === 'string' && Array.isArray(report.key_steps) && typeof report.rubric.accuracy === 'number');
     assert.match(trace.created_at as string, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     assert.equal(done.traceId, `trace_${taskId}`);
   });
 
-  it('401 wrong key, 403 another user’s, 404 unknown, failed or not stored, 413 too large; no report on request; kept beyond the task’s hour', async () => {
+  it('saved as agents end: partial while running and after a failure (zero-valued slots, no goal, no answer)', async () => {
+    await withEmulator({ taskDurationMs: 2000, progressSteps: 20 }, async emu => {
+      const taskId = await submit(emu, 'Partial trace', { options: { agentCount: 4 } });
+      let partial: Json | undefined;
+      for (let i = 0; i < 60 && !partial; i++) {
+        const r = await call(emu, 'GET', `/api/v1/tasks/${taskId}/trace`);
+        if (r.status === 200 && (await call(emu, 'GET', `/status/${taskId}`)).json.status === 'processing') partial = r.json.trace as Json;
+        else await new Promise(res => setTimeout(res, 50));
+      }
+      assert.ok(partial, 'a trace while the task runs');
+      assert.equal(partial.goal, '');
+      assert.deepEqual(partial.artifacts, { final_answer: '' });
+      const steps = partial.steps as Json[];
+      assert.equal(steps.length, 4);
+      assert.ok(steps.some(s => s.Status === 'success'), 'an ended agent');
+      assert.deepEqual(steps[3], { AgentID: 0, AgentName: '', Status: '', Response: '', ExecutionTime: 0, ToolEvents: null }, 'the last agent has not ended');
+      const failed = await submit(emu, 'Fails [emulator outcome=failed durationMs=20]');
+      await waitForStatus(emu, failed);
+      const after = (await call(emu, 'GET', `/api/v1/tasks/${failed}/trace`)).json.trace as Json;
+      assert.equal(after.goal, '');
+      assert.ok((after.steps as Json[]).some(s => s.Status === 'success'));
+    });
+  });
+
+  it('401 wrong key, 403 another user’s, 404 unknown or not stored, 413 too large; no report on request; kept beyond the task’s hour', async () => {
     await withEmulator({}, async emu => {
       const taskId = await submit(emu, 'Mine [emulator durationMs=20]');
       await waitForStatus(emu, taskId);
@@ -49,9 +75,6 @@ describe('emulator: the execution trace', function () {
       assert.equal(foreign.status, 403);
       assert.equal(foreign.json.detail, 'Unauthorized');
       assert.equal((await call(emu, 'GET', '/api/v1/tasks/task_unknown/trace')).status, 404);
-      const failed = await submit(emu, 'Fails [emulator outcome=failed durationMs=20]');
-      await waitForStatus(emu, failed);
-      assert.equal((await call(emu, 'GET', `/api/v1/tasks/${failed}/trace`)).status, 404);
       const unstored = await submit(emu, 'No trace store [emulator trace=none durationMs=20]');
       assert.ok((await waitForStatus(emu, unstored)).traceId, 'the state still names a trace id');
       assert.equal((await call(emu, 'GET', `/api/v1/tasks/${unstored}/trace`)).status, 404);
@@ -83,7 +106,7 @@ describe('emulator: tool activity, generated files and sources', function () {
       assert.ok(usages.some(u => u.status === 'running'), 'a tool seen while running');
       const search = usages.find(u => u.toolName === 'search_web' && u.status === 'completed')!;
       assert.ok(search, 'a completed web search');
-      assert.equal(search.agentId, 1);
+      assert.equal(search.agentId, 0, '0-based, as agent_runner.go sets it');
       assert.equal(search.agentLabel, 'agent-1');
       assert.equal(search.success, true);
       assert.equal(typeof search.resultPreview, 'string');
@@ -169,7 +192,7 @@ describe('emulator: the engine’s POST /api/v1/run', function () {
     const tightDone = await waitForStatus(emu, tight.json.task_id as string);
     assert.equal(tightDone.status, 'completed');
     const agents = tightDone.agentStatuses as Json[];
-    assert.deepEqual(agents.map(a => a.status), ['completed', 'completed', 'failed', 'failed']);
+    assert.deepEqual(agents.map(a => a.status), ['COMPLETED', 'COMPLETED', 'FAILED', 'FAILED']);
     assert.equal(agents[2].result, 'Error: OrchestrationError[agent-3]: Organization USD budget exceeded');
     assert.ok(Math.abs((tightDone.budgetUsage.consumedUsd as number) - 0.03) < 1e-9);
     assert.equal(tightDone.result, agents[0].result, 'no budget for the synthesis: the longest agent answer');

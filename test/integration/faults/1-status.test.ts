@@ -118,8 +118,11 @@ describe('faults: 1 every status on every call', () => {
   });
 
   describe('GET /results/{id} (a result too large to inline in the status)', () => {
+    afterEach(() => ctx.emulator.configure({ resultsLimitBytes: 3 * 1024 * 1024 }));
     for (const status of STATUSES) {
       kase(`1 GET /results ${status}: ${status === 413 ? 'completed, told to open it in the web console' : 'the result is fetched again and cached'}`, async () => {
+        // Deliberately kinder: the live /results refuses a result this size; the fault decides here.
+        ctx.emulator.configure({ resultsLimitBytes: 0 });
         ctx.emulator.setNextTask({ resultBytes: 3_300_000, durationMs: 400 });
         ctx.emulator.addFault(fault(status, '/results/', 'GET'));
         const task = await orchestrate(ctx, `Results ${status}`);

@@ -64,6 +64,8 @@ describe('faults: 3 payloads', () => {
 
   kase('3 a 5 MB result opens without freezing the window', async () => {
     await vscode.workspace.getConfiguration('multiAgent').update('openResultOnCompletion', true, vscode.ConfigurationTarget.Global);
+    // Deliberately kinder: the live /results refuses a result this size (413); here it must come through.
+    ctx.emulator.configure({ resultsLimitBytes: 0 });
     try {
       ctx.emulator.setNextTask({ resultBytes: 5_000_000, durationMs: 400 });
       let last = Date.now();
@@ -84,6 +86,7 @@ describe('faults: 3 payloads', () => {
       }
       assert.ok(worst < 1000, `the extension host stalled ${worst} ms`);
     } finally {
+      ctx.emulator.configure({ resultsLimitBytes: 3 * 1024 * 1024 });
       await vscode.workspace.getConfiguration('multiAgent').update('openResultOnCompletion', false, vscode.ConfigurationTarget.Global);
     }
   });

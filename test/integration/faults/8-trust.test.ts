@@ -22,7 +22,7 @@ describe('faults: 8 untrusted workspaces', () => {
     const restricted: string[] = declared.restrictedConfigurations;
     // Written out here, not read from the code: every setting that changes what a task costs or how often
     // the service is asked.
-    const costly = ['modelId', 'agentCount', 'budgetUsd', 'roleModels', 'silent', 'mock', 'pollIntervalMs', 'firstPollDelayMs', 'maxPollIntervalMs', 'unfocusedPollIntervalMs', 'requestTimeoutSeconds'];
+    const costly = ['modelId', 'agentCount', 'budgetUsd', 'roleModels', 'reasoningEffort', 'silent', 'mock', 'pollIntervalMs', 'firstPollDelayMs', 'maxPollIntervalMs', 'unfocusedPollIntervalMs', 'requestTimeoutSeconds'];
     assert.deepStrictEqual([...restricted].sort(), costly.map(n => `multiAgent.${n}`).sort(), 'package.json restricts exactly these');
     assert.deepStrictEqual([...RESTRICTED_SETTINGS].sort(), [...costly].sort(), 'config.ts ignores exactly these in Restricted Mode');
     const contributed = Object.keys(pkg.contributes.configuration.properties);

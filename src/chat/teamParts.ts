@@ -1,0 +1,74 @@
+/**
+ * What chat adds about the team's work (issue 18): `@agents` answers get buttons for the trace and the
+ * produced files (commands, never links from server text); `#multiAgent` results carry, where VS Code has
+ * data parts (1.106+, detected at run time), a JSON part `{taskId, status, files, sources}` beside the text.
+ */
+import * as vscode from 'vscode';
+import { Commands } from '../constants';
+import type { TrackedTask } from '../tasks/model';
+import type { TaskStore } from '../tasks/taskStore';
+
+/** Produced files offered as buttons under an answer; the rest are in the result view. */
+const MAX_FILE_BUTTONS = 3;
+
+/**
+ * The task once the service named its thread and files (read once at completion), or as it is after `ms`:
+ * the answer should not wait long for buttons.
+ */
+export async function withDetails(store: TaskStore, task: TrackedTask, ms = 3000): Promise<TrackedTask> {
+  if (task.conversationId || task.status !== 'completed') return store.get(task.id) ?? task;
+  return new Promise(resolve => {
+    const done = () => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(store.get(task.id) ?? task);
+    };
+    const timer = setTimeout(done, ms);
+    const sub = store.onDidChange(e => e.task.id === task.id && (e.kind === 'removed' || e.task.conversationId) && done());
+  });
+}
+
+/** Buttons under an `@agents` answer: the trace, and Open for each produced file. */
+export function teamButtons(stream: vscode.ChatResponseStream, task: TrackedTask): void {
+  stream.button({ command: Commands.showTrace, title: vscode.l10n.t('How the Team Worked'), arguments: [task.id] });
+  for (const [i, file] of (task.files ?? []).entries()) {
+    if (i >= MAX_FILE_BUTTONS || !file.fileId) continue;
+    stream.button({ command: Commands.openProducedFile, title: vscode.l10n.t('Open {0}', file.filename), arguments: [task.id, i] });
+  }
+}
+
+/** The JSON a caller of `#multiAgent` can read: what the task is and what it produced. */
+export function taskData(task: TrackedTask): { taskId: string; status: string; files: object[]; sources: object[] } {
+  return {
+    taskId: task.id,
+    status: task.status,
+    files: (task.files ?? []).map(f => ({ filename: f.filename, mimeType: f.mimeType, bytes: f.bytes, fileId: f.fileId })),
+    sources: (task.sources ?? []).map(s => ({ title: s.title, url: s.url, snippet: s.snippet })),
+  };
+}
+
+interface DataPartClass {
+  json(value: unknown, mime?: string): unknown;
+}
+
+/** The first VS Code whose tool results carry data parts of any type (earlier ones took images only). */
+const DATA_PARTS_SINCE: readonly [number, number] = [1, 106];
+
+/**
+ * `LanguageModelDataPart` where this VS Code takes it in a tool result (1.106+); the extension still runs on
+ * 1.100, whose class exists but refuses anything but an image ("Invalid MIME type").
+ */
+export function dataPartClass(version: string = vscode.version): DataPartClass | undefined {
+  const [major = 0, minor = 0] = version.split('.').map(n => parseInt(n, 10));
+  if (major < DATA_PARTS_SINCE[0] || (major === DATA_PARTS_SINCE[0] && minor < DATA_PARTS_SINCE[1])) return undefined;
+  const candidate = (vscode as unknown as { LanguageModelDataPart?: Partial<DataPartClass> }).LanguageModelDataPart;
+  return typeof candidate?.json === 'function' ? (candidate as DataPartClass) : undefined;
+}
+
+/** The tool's result: the text, and beside it the task's data as JSON where data parts exist. */
+export function toolResult(text: string, task: TrackedTask): vscode.LanguageModelToolResult {
+  const parts: unknown[] = [new vscode.LanguageModelTextPart(text)];
+  const DataPart = dataPartClass();
+  if (DataPart) parts.push(DataPart.json(taskData(task)));
+  return new vscode.LanguageModelToolResult(parts as vscode.LanguageModelTextPart[]);
+}

@@ -1,0 +1,83 @@
+// See what the team did (issue 18) through the real UI: a finished task's result view opens its trace (goal,
+// plan, each agent's step, the report) when "How the team worked" is expanded, lists the files the agents made,
+// and opens one in an editor. Saves the README's screenshots (media/screenshots/team-*.png).
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { type Emulator, startEmulator } from '../emulator/server';
+import { REPO_ROOT, openWorkbench, type Workbench, screenshotFailures } from './harness';
+
+describe('e2e: see what the team did', function () {
+  let emulator: Emulator;
+  let wb: Workbench | undefined;
+
+  before(async () => {
+    // traceReport 'stored': the trace carries the report generator's output (the live store drops it today).
+    emulator = await startEmulator({ taskDurationMs: 4_000, quiet: true, traceReport: 'stored' });
+    wb = await openWorkbench({
+      settings: { 'multiAgent.baseUrl': emulator.baseUrl, 'multiAgent.pollIntervalMs': 500, 'multiAgent.maxPollIntervalMs': 1000 },
+      env: { MULTI_AGENT_TASKS_DEMO_KEY: emulator.apiKey },
+    });
+    await wb.waitForExplorer('README.md');
+  });
+
+  const failures = screenshotFailures(() => wb);
+
+  after(async () => {
+    await wb?.close(failures.failed());
+    await emulator?.close();
+  });
+
+  const resultFrame = () => wb!.page.frameLocator('iframe.webview').frameLocator('iframe');
+
+  /** Saves a screenshot and copies it where the README shows it. */
+  async function readmeShot(name: string): Promise<void> {
+    const shot = await wb!.screenshot(name);
+    fs.mkdirSync(path.join(REPO_ROOT, 'media', 'screenshots'), { recursive: true });
+    fs.copyFileSync(shot, path.join(REPO_ROOT, 'media', 'screenshots', `${name}.png`));
+  }
+
+  it('opens the trace of a finished task in the result view: goal, plan, one step per agent, the report', async () => {
+    await wb!.orchestrateSelection('math.ts', 'Review mean() for edge cases');
+    await wb!.waitForNotification(/task done/, 40_000);
+    const frame = resultFrame();
+    await frame.locator('h1.title', { hasText: 'Review mean() for edge cases' }).waitFor({ timeout: 20_000 });
+    const summary = frame.locator('details#trace > summary');
+    await summary.waitFor({ timeout: 20_000 });
+    assert.strictEqual(await frame.locator('#trace-body section.step').count(), 0, 'not loaded before it is opened');
+    await summary.click();
+    await frame.locator('#trace-body section.step').first().waitFor({ timeout: 20_000 });
+    assert.strictEqual(await frame.locator('#trace-body section.step').count(), 4, 'one step per agent');
+    const text = await frame.locator('#trace-body').innerText();
+    assert.match(text, /Goal/);
+    assert.match(text, /Plan/);
+    assert.match(text, /Step 1: Agent-1/);
+    assert.match(text, /Subtask:/);
+    assert.match(text, /Self-evaluation/);
+    assert.match(text, /Report/);
+    assert.strictEqual(await frame.locator('#trace-body a, #trace-body img, #trace-body script').count(), 0, 'nothing active in the trace');
+    assert.ok(emulator.requests.some(r => r.method === 'GET' && /\/api\/v1\/tasks\/[^/]+\/trace$/.test(r.path)), 'read from the engine');
+    await frame.locator('details#trace > summary').evaluate(el => el.scrollIntoView({ block: 'start' }));
+    await wb!.page.waitForTimeout(500);
+    await readmeShot('team-trace');
+  });
+
+  it('lists the files the agents made and opens one in an editor', async () => {
+    const page = wb!.page;
+    const frame = resultFrame();
+    const files = frame.locator('ul.files');
+    await files.waitFor({ timeout: 20_000 });
+    assert.match(await files.innerText(), /findings\.csv\s+text\/csv · \d+ B/);
+    assert.ok((await frame.locator('ul.sources li').count()) >= 1, 'the sources are listed');
+    assert.strictEqual(await frame.locator('ul.sources a').count(), 0, 'a source is never a link');
+    await frame.locator('details#trace > summary').click(); // fold the trace: the files and sources in view
+    await files.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
+    await readmeShot('team-files');
+
+    await frame.locator('ul.files button[data-action="openFile"]').first().click();
+    await page.locator('.tabs-container .tab', { hasText: 'findings.csv' }).first().waitFor({ timeout: 20_000 });
+    await page.locator('.monaco-editor .view-lines', { hasText: 'agent,focus,finding' }).first().waitFor({ timeout: 20_000 });
+    assert.ok(emulator.requests.some(r => r.method === 'GET' && /\/files\/[^/]+\/content$/.test(r.path)), 'downloaded through the files path');
+  });
+});
