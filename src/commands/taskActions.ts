@@ -60,23 +60,19 @@ export async function cancelTask(d: TaskActionDeps & { canceller: TaskCanceller 
 }
 
 async function offerStopTracking(d: TaskActionDeps, task: TrackedTask, why: string): Promise<undefined> {
-  const stop = vscode.l10n.t('Stop Tracking');
-  if ((await d.ui.warn(vscode.l10n.t('{0} Stop tracking it instead? The service may still finish it.', why), stop)) === stop) {
+  const stop = vscode.l10n.t('Stop Following');
+  if ((await d.ui.warn(vscode.l10n.t('{0} Stop following it here instead? It may keep running, and costing, on the service.', why), stop)) === stop) {
     await stopTracking(d, task.id);
   }
   return undefined;
 }
 
+/** Stops following a task here; the service is not asked to cancel it (Cancel Task does that). */
 export async function stopTracking(d: TaskActionDeps, arg?: unknown): Promise<void> {
-  const task = await resolveTask(d, arg, t => !isFinished(t), vscode.l10n.t('Stop tracking which task?'));
+  const task = await resolveTask(d, arg, t => !isFinished(t), vscode.l10n.t('Stop following which task? It keeps running on the service.'));
   if (!task) return;
   d.poller.forget(task.id);
-  await d.store.markNotified(task.id); // the user's own action: no "task canceled" popup
-  await d.store.finish(task.id, {
-    status: 'canceled',
-    error: vscode.l10n.t('Tracking stopped; the task may still run on the service. "Check Again" in the Tasks view fetches its result.'),
-  });
-  await d.store.markTrackingStopped(task.id);
+  await d.store.stopFollowing(task.id);
 }
 
 /** Follows a task again that Stop Tracking ended: the service is asked for it, and its result opens as usual. */

@@ -30,6 +30,8 @@ export interface TrackedTask {
   /** The workspace folder URI the task was sent from, to list this workspace's tasks first. */
   workspace?: string;
   modelId?: string;
+  /** The model the service says it runs the task with (the stream's `start`, a status read), when it says. */
+  modelUsed?: string;
   agentCount?: number;
   threadId?: string;
   attachmentNames?: string[];
@@ -59,6 +61,8 @@ export interface TrackedTask {
   notified?: boolean;
   /** The prompt exactly as it went to the service (at most the service's prompt limit). */
   prompt?: string;
+  /** Sent from Chat (`@agents`) or by the language model tool: the chat shows its answer. */
+  origin?: 'chat' | 'tool';
 }
 
 /** Completed, failed or canceled (the api layer's one list; `awaiting_approval` is a pause, not an end). */
@@ -78,6 +82,8 @@ export interface ObservedState {
   error?: string | null;
   agentStatuses?: { agent_id?: string | number; status?: string; progress?: number | null }[] | null;
   pendingApproval?: { agentName?: string; permission?: string } | null;
+  /** The model the service runs the task with, when it says. */
+  modelId?: string;
   /** Why the client ended the task (the poller has no words: the store words this when it is stored). */
   reason?: EndReason;
 }
@@ -99,6 +105,11 @@ export function meanProgress(agents: AgentProgress[] | undefined): number | unde
 
 function clamp01(n: number): number {
   return Math.max(0, Math.min(1, n));
+}
+
+/** The model to name for a task: the one the service said it used, else the one asked for. */
+export function modelOf(task: Pick<TrackedTask, 'modelId' | 'modelUsed'>): string | undefined {
+  return task.modelUsed || task.modelId;
 }
 
 /** A label from the first line of the instruction. */

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { StateKeys } from '../constants';
 import { Disposable } from '../disposable';
-import { endReason, serviceEndReason } from '../vocabulary';
+import { endReason, notFollowed, serviceEndReason } from '../vocabulary';
 import { type ObservedState, type TrackedTask, agentsOf, isFinished, meanProgress } from './model';
 import type { PollerStore } from './poller';
 
@@ -29,6 +29,8 @@ export class TaskStore extends Disposable implements PollerStore {
   private saving: Promise<void> = Promise.resolve();
   /** Progress is written at most once per PROGRESS_SAVE_MS: a flood of events must not flood the disk. */
   private progressTimer: NodeJS.Timeout | undefined;
+  /** Tasks whose outcome a waiting caller shows itself (see `claim`). */
+  private readonly claimed = new Set<string>();
   /** State writes sent to the memento, for tests and benchmarks. */
   readonly stats = { writes: 0 };
 
@@ -76,8 +78,10 @@ export class TaskStore extends Disposable implements PollerStore {
     // 'awaiting_approval', `approval` set; back to 'processing' clears it).
     const approval = state.status === 'awaiting_approval' ? approvalOf(state) : undefined;
     const sameApproval = task.approval?.agentName === approval?.agentName && task.approval?.permission === approval?.permission;
-    if (task.status === state.status && task.progress === progress && sameAgents(task.agents, agents) && sameApproval) return;
+    const modelUsed = this.modelSaid(state) ?? task.modelUsed;
+    if (task.status === state.status && task.progress === progress && sameAgents(task.agents, agents) && sameApproval && task.modelUsed === modelUsed) return;
     const next: TrackedTask = { ...task, status: state.status, progress, agents, updatedAt: Date.now() };
+    if (modelUsed) next.modelUsed = modelUsed;
     if (approval) next.approval = approval;
     else delete next.approval;
     // A record from an earlier version that took the pause for an end: it is running again.
@@ -112,18 +116,26 @@ export class TaskStore extends Disposable implements PollerStore {
       ...task,
       status: state.status,
       progress: state.status === 'completed' ? 1 : task.progress,
-      agents: agentsOf(state) ?? task.agents,
+      agents: endedAgents(agentsOf(state) ?? task.agents, state.status),
+      modelUsed: this.modelSaid(state) ?? task.modelUsed,
       error: this.redact(said || serviceEndReason(state.status) || '') || undefined,
       resultChars: result?.length,
       finishedAt: Date.now(),
       updatedAt: Date.now(),
     };
     delete next.approval;
+    if (!next.modelUsed) delete next.modelUsed;
     if (state.status === 'completed' && result !== undefined) delete next.error;
     if (state.status === 'completed' && result === undefined) next.error = this.redact(said || endReason({ kind: 'noResult' }));
     this.tasks.set(taskId, next);
     this.changed.fire({ kind: 'finished', task: next });
     await this.save();
+  }
+
+  /** The model the service names in a state, if it does (server text: bounded and redacted). */
+  private modelSaid(state: ObservedState): string | undefined {
+    const model = typeof state.modelId === 'string' ? state.modelId.trim() : '';
+    return model && model.length <= 200 ? this.redact(model) : undefined;
   }
 
   private isOpen(taskId: string): boolean {
@@ -150,6 +162,35 @@ export class TaskStore extends Disposable implements PollerStore {
     if (elsewhere) return false;
     await this.save();
     return true;
+  }
+
+  /**
+   * Stop Tracking: the task ends here, not on the service, in one transition (the views see it as no longer
+   * followed, never as canceled) and without a completion popup: it was the user's own action.
+   */
+  async stopFollowing(taskId: string): Promise<void> {
+    const task = this.tasks.get(taskId);
+    if (!task || isFinished(task)) return;
+    const now = Date.now();
+    const next: TrackedTask = { ...task, status: 'canceled', trackingStopped: true, notified: true, error: notFollowed('sentence'), finishedAt: now, updatedAt: now };
+    delete next.approval;
+    this.tasks.set(taskId, next);
+    this.changed.fire({ kind: 'finished', task: next });
+    await this.save();
+  }
+
+  /**
+   * A caller that shows this task's outcome itself while it waits (a chat answer, the tool's result): the
+   * completion notifier then opens no tab and shows no toast. In memory only: after a reload nobody waits.
+   */
+  claim(taskId: string): vscode.Disposable {
+    this.claimed.add(taskId);
+    return { dispose: () => this.claimed.delete(taskId) };
+  }
+
+  /** Whether a caller shows this task's outcome itself (see `claim`). */
+  isClaimed(taskId: string): boolean {
+    return this.claimed.has(taskId);
   }
 
   /** Marks a task that Stop Tracking ended here (not the service). */
@@ -253,6 +294,12 @@ function approvalOf(state: ObservedState): NonNullable<TrackedTask['approval']> 
   if (typeof pending?.agentName === 'string' && pending.agentName) approval.agentName = pending.agentName;
   if (typeof pending?.permission === 'string' && pending.permission) approval.permission = pending.permission;
   return approval;
+}
+
+/** A task that failed or was canceled stopped its agents too: none of them reads "running 52%" any more. */
+function endedAgents(agents: TrackedTask['agents'], status: string): TrackedTask['agents'] {
+  if (!agents || status === 'completed') return agents;
+  return agents.map(a => (a.status === 'completed' || a.status === 'failed' ? a : { ...a, status }));
 }
 
 function sameAgents(a: TrackedTask['agents'], b: TrackedTask['agents']): boolean {
