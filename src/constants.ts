@@ -87,4 +87,6 @@ export const PROPOSAL_SCHEME = 'multi-agent-proposal';
 export const PROMPT_SCHEME = 'multi-agent-prompt';
 /** View type of the rendered result webview. */
 export const RESULT_VIEW_TYPE = 'multiAgent.result';
+/** View type of the rendered thread transcript webview. */
+export const TRANSCRIPT_VIEW_TYPE = 'multiAgent.transcript';
 export const OUTPUT_CHANNEL_NAME = 'Multi-Agent Tasks';

@@ -27,6 +27,7 @@ import { ThreadStore } from './stores/threadStore';
 import { UsageStore } from './stores/usageStore';
 import { AttachmentBasket } from './tasks/attachments';
 import { TaskCanceller } from './tasks/canceller';
+import { CodeEditors } from './tasks/codeEditors';
 import { type PollerSettings, TaskPoller } from './tasks/poller';
 import { PollerStatus } from './tasks/pollerStatus';
 import { RecentInstructions } from './tasks/recentInstructions';
@@ -118,8 +119,9 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   };
 
   const tracker = new SourceRangeTracker(store, context.workspaceState);
+  const editors = new CodeEditors();
   const proposals = new ProposalDocuments();
-  const resultPanels = new ResultPanels(store);
+  const resultPanels = new ResultPanels(store, pollerStatus);
   const statusBar = new TaskStatusBar(store, attachments, pollerStatus);
   const notifier = new CompletionNotifier(store, ui, log, config, resultPanels);
   const approvals = new ApprovalNotifier(store, ui, log, () => api.client().addresses.platformUrl);
@@ -153,8 +155,9 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, new ResultDocumentProvider(store)),
     vscode.workspace.registerTextDocumentContentProvider(FILE_SCHEME, services.fileDocuments),
     registerTranscripts(threads),
-    registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, tracker, proposals }),
-    registerChat({ log, keys, store, pipeline, threads, extensionUri: context.extensionUri }),
+    editors,
+    registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, tracker, proposals, editors }),
+    registerChat({ log, ui, keys, store, pipeline, threads, editors, extensionUri: context.extensionUri }),
     pollerStatus.onDidFindProblem(problem => showDescribed(ui, problem)),
     keys.onDidChange(which => {
       if (which !== 'apiKey') return;

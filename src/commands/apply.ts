@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { UserFacingError } from '../errors';
 import type { Proposal, ProposalDocuments } from '../documents/proposals';
+import { codeColumn, extensionColumn } from '../documents/editorGroups';
 import { displayLines } from '../documents/rangeMath';
 import type { SourceRangeTracker } from '../documents/sourceRanges';
 import { RESULT_SCHEME } from '../constants';
@@ -117,6 +118,7 @@ async function propose(d: ApplyDeps, task: TrackedTask, where: ApplyTarget, code
     ? vscode.l10n.t('{0} ({1}) ↔ proposal — the code changed since it was sent', name, lines)
     : vscode.l10n.t('{0} ({1}) ↔ proposal', name, lines);
   await vscode.commands.executeCommand('vscode.diff', proposal.left, proposal.right, title, {
+    viewColumn: extensionColumn(),
     preview: false,
     selection: new vscode.Range(range.start, range.start),
   });
@@ -149,8 +151,7 @@ export async function acceptProposal(d: Pick<ApplyDeps, 'ui' | 'proposals'>, arg
   d.proposals.settle(proposal.id);
   await closeDiff(proposal);
   const end = document.positionAt(document.offsetAt(proposal.range.start) + proposal.after.length);
-  const shown = vscode.window.visibleTextEditors.find(e => e.document.uri.toString() === document.uri.toString());
-  const editor = await vscode.window.showTextDocument(document, { viewColumn: shown?.viewColumn, preview: false, selection: new vscode.Range(proposal.range.start, end) });
+  const editor = await vscode.window.showTextDocument(document, { viewColumn: codeColumn(document.uri), preview: false, selection: new vscode.Range(proposal.range.start, end) });
   editor.revealRange(new vscode.Range(proposal.range.start, end), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   void d.ui.info(vscode.l10n.t('Applied to {0}. Undo (Ctrl+Z) restores it.', path.posix.basename(document.uri.path)));
   return 'applied';

@@ -9,6 +9,7 @@ import type { ApiFile } from '../api';
 import { safeName } from '../api/filenames';
 import type { KeyStore } from '../auth/keyStore';
 import { type FileDocumentProvider, MAX_TEXT_DOCUMENT_BYTES, decodeText, downloadWithProgress } from '../documents/files';
+import { extensionColumn } from '../documents/editorGroups';
 import { fileDocumentUri } from '../documents/uris';
 import { UserFacingError } from '../errors';
 import { formatBytes } from '../format';
@@ -97,7 +98,7 @@ export class FileActions {
     const uri = fileDocumentUri(file);
     this.d.fileDocuments.put(uri, text);
     const document = await vscode.workspace.openTextDocument(uri);
-    return vscode.window.showTextDocument(document, { preview: false });
+    return vscode.window.showTextDocument(document, { viewColumn: extensionColumn(), preview: false });
   }
 
   /** Streams the content to a file the user chooses. Returns where it went. */

@@ -36,6 +36,16 @@ async function readResult(d: ResultDeps, taskId: string): Promise<string> {
 }
 
 /**
+ * A task just sent from the editor: its result view opens beside the code at once, showing each agent and
+ * the time (`multiAgent.openResultOnSubmit`), without taking the focus from the editor. Returns the task.
+ */
+export async function openOnSubmit<T extends TrackedTask | undefined>(d: Pick<ResultDeps, 'resultView' | 'config'>, task: T): Promise<T> {
+  const { openResultOnSubmit, resultView } = d.config.settings;
+  if (task && d.resultView && openResultOnSubmit && resultView === 'rendered') await d.resultView.show(task, { preserveFocus: true });
+  return task;
+}
+
+/**
  * Opens the result view (or the raw markdown when `multiAgent.resultView` is "markdown"). A running task's
  * view shows its agents and elapsed time; returns the markdown editor when one was opened.
  */

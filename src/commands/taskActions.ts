@@ -10,6 +10,7 @@ import type { SubmissionPipeline } from '../tasks/submission';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
 import { sendOrOfferAttachment } from './ask';
+import { codeColumn } from '../documents/editorGroups';
 import { toRange } from '../documents/sourceRanges';
 import { codeFrom } from '../tasks/code';
 import { resolveTask, taskIdFrom } from './resolve';
@@ -91,7 +92,7 @@ export async function revealSource(d: Pick<TaskActionDeps, 'store'>, arg: unknow
   const document = await openSource(task.source);
   const range = rangeOf(task.source);
   const selection = range && document.validateRange(range);
-  const editor = await vscode.window.showTextDocument(document, { selection, preview: false });
+  const editor = await vscode.window.showTextDocument(document, { viewColumn: codeColumn(document.uri), selection, preview: false });
   if (selection) editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   return editor;
 }

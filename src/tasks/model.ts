@@ -61,8 +61,6 @@ export interface TrackedTask {
   notified?: boolean;
   /** The prompt exactly as it went to the service (at most the service's prompt limit). */
   prompt?: string;
-  /** Sent from Chat (`@agents`) or by the language model tool: the chat shows its answer. */
-  origin?: 'chat' | 'tool';
 }
 
 /** Completed, failed or canceled (the api layer's one list; `awaiting_approval` is a pause, not an end). */

@@ -7,15 +7,18 @@
  */
 import * as vscode from 'vscode';
 import { Commands, RESULT_VIEW_TYPE } from '../constants';
+import { extensionColumn } from '../documents/editorGroups';
 import { displayLines } from '../documents/rangeMath';
 import { Disposable } from '../disposable';
 import { formatDuration } from '../format';
-import { type TrackedTask, isFinished } from '../tasks/model';
+import { type TrackedTask, isFinished, modelOf } from '../tasks/model';
 import { codeBlocks } from '../tasks/resultText';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
 import { escapeHtml, renderMarkdown } from './markdown';
 import { nonce, webviewPage } from './webviewPage';
 import { validMessage } from './resultMessages';
+import type { PollingState } from './statusBar';
+import { taskStatusText } from '../vocabulary';
 
 interface Open {
   panel: vscode.WebviewPanel;
@@ -25,9 +28,23 @@ interface Open {
 export class ResultPanels extends Disposable {
   private readonly open = new Map<string, Open>();
 
-  constructor(private readonly store: TaskStore) {
+  constructor(
+    private readonly store: TaskStore,
+    /** Why polling waits: a running view then says so instead of looking busy. */
+    private readonly polling?: PollingState,
+  ) {
     super();
     this._register(store.onDidChange(e => void this.onStoreChange(e)));
+    if (polling) {
+      this._register(
+        polling.onDidChange(() => {
+          for (const id of this.open.keys()) {
+            const task = store.get(id);
+            if (task && !isFinished(task)) void this.render(task);
+          }
+        }),
+      );
+    }
     this._register(
       vscode.window.registerWebviewPanelSerializer(RESULT_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state: unknown) => {
@@ -62,7 +79,7 @@ export class ResultPanels extends Disposable {
     const panel = vscode.window.createWebviewPanel(
       RESULT_VIEW_TYPE,
       titleOf(task),
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: options.preserveFocus ?? false },
+      { viewColumn: extensionColumn(), preserveFocus: options.preserveFocus ?? false },
       { enableScripts: true, enableCommandUris: false, localResourceRoots: [], enableFindWidget: true },
     );
     await this.adopt(panel, task);
@@ -94,7 +111,7 @@ export class ResultPanels extends Disposable {
     const result = task.status === 'completed' ? await this.store.readResult(task.id) : undefined;
     entry.blocks = result ? codeBlocks(result).map(b => b.code) : [];
     entry.panel.title = titleOf(task);
-    entry.panel.webview.html = renderResultHtml(task, result, entry.panel.webview.cspSource, nonce());
+    entry.panel.webview.html = renderResultHtml(task, result, entry.panel.webview.cspSource, nonce(), this.polling?.pausedReason);
   }
 
   private async onMessage(taskId: string, entry: Open, message: unknown): Promise<void> {
@@ -135,12 +152,12 @@ function sourceText(task: TrackedTask): string | undefined {
 }
 
 /** The whole page. Pure apart from l10n: its output is checked by the tests. */
-function renderResultHtml(task: TrackedTask, result: string | undefined, cspSource: string, nonce: string): string {
+function renderResultHtml(task: TrackedTask, result: string | undefined, cspSource: string, nonce: string, waiting?: string): string {
   const csp = `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'none'; font-src ${cspSource}`;
   const t = (s: string) => escapeHtml(s);
   const running = !isFinished(task);
   const meta: string[] = [];
-  meta.push(`<dt>${t(vscode.l10n.t('Model'))}</dt><dd>${t(task.modelId ?? vscode.l10n.t('service default'))}</dd>`);
+  meta.push(`<dt>${t(vscode.l10n.t('Model'))}</dt><dd>${t(modelOf(task) ?? vscode.l10n.t('service default'))}</dd>`);
   meta.push(`<dt>${t(vscode.l10n.t('Agents'))}</dt><dd>${t(String(task.agents?.length ?? task.agentCount ?? '—'))}</dd>`);
   const elapsed = formatDuration((task.finishedAt ?? Date.now()) - task.submittedAt);
   meta.push(
@@ -159,7 +176,7 @@ function renderResultHtml(task: TrackedTask, result: string | undefined, cspSour
   ].join('');
 
   let body: string;
-  if (running) body = runningHtml(task);
+  if (running) body = runningHtml(task, waiting);
   else if (result !== undefined) {
     body = renderMarkdown(result, {
       blockHeader: (i, info) =>
@@ -200,12 +217,13 @@ pre code { background: none; padding: 0; }
 blockquote { border-left: 3px solid var(--vscode-textBlockQuote-border); margin: 4px 0; padding-left: 10px; color: var(--vscode-descriptionForeground); }
 .muted { color: var(--vscode-descriptionForeground); }
 .error { color: var(--vscode-errorForeground); }
+.warning { color: var(--vscode-editorWarning-foreground); }
 table.agents td { padding: 2px 12px 2px 0; }
 progress { width: 120px; }
 `,
     body: `<header>
 <h1 class="title">${t(task.title)}</h1>
-<p class="instruction">${t(task.instruction)}</p>
+${task.instruction.trim() === task.title ? '' : `<p class="instruction">${t(task.instruction)}</p>`}
 <dl>${meta.join('')}</dl>
 <div class="actions">${actions}</div>
 </header>
@@ -239,16 +257,23 @@ ${body}
   });
 }
 
-function runningHtml(task: TrackedTask): string {
+function runningHtml(task: TrackedTask, waiting: string | undefined): string {
   const t = (s: string) => escapeHtml(s);
-  const status = task.status.replace(/_/g, ' ');
+  // The last progress is stale while the status cannot be read: say why, do not look busy.
+  if (waiting) return `<p role="status" class="warning">${t(waiting)}</p><p class="muted">${t(vscode.l10n.t('The agents may still be working on the service; their last reported state was:'))}</p>${agentTable(task)}`;
+  const status = taskStatusText(task);
+  return `<p role="status">${t(vscode.l10n.t('The agents are working ({0}). The answer appears here when they finish.', status))}</p>${
+    task.agents?.length ? agentTable(task) : `<p class="muted">${t(vscode.l10n.t('Waiting for the agents to report…'))}</p>`
+  }`;
+}
+
+function agentTable(task: TrackedTask): string {
+  const t = (s: string) => escapeHtml(s);
   const rows = (task.agents ?? []).map(a => {
     const pct = a.progress !== undefined ? Math.round(a.progress * 100) : undefined;
     return `<tr><td>${t(vscode.l10n.t('Agent {0}', a.id))}</td><td>${t(a.status)}</td><td>${
       pct !== undefined ? `<progress max="100" value="${pct}"></progress> ${pct}%` : ''
     }</td></tr>`;
   });
-  return `<p role="status">${t(vscode.l10n.t('The agents are working ({0}). The answer appears here when they finish.', status))}</p>${
-    rows.length ? `<table class="agents">${rows.join('')}</table>` : `<p class="muted">${t(vscode.l10n.t('Waiting for the agents to report…'))}</p>`
-  }`;
+  return rows.length ? `<table class="agents">${rows.join('')}</table>` : '';
 }
