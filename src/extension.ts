@@ -37,6 +37,7 @@ import { SwappableUserInterface } from './ui';
 import { ApprovalNotifier } from './views/approvalNotifier';
 import { CompletionNotifier } from './views/completionNotifier';
 import { ResultPanels } from './views/resultPanel';
+import { TranscriptPanels } from './views/transcriptPanel';
 import { type Sidebar, createSidebar } from './views/sidebar';
 import { TaskStatusBar } from './views/statusBar';
 import { UsagePanel } from './views/usagePanel';
@@ -57,6 +58,8 @@ export type TestApi = Services & {
   usagePanel: UsagePanel;
   notifier: CompletionNotifier;
   resultPanels: ResultPanels;
+  transcriptPanels: TranscriptPanels;
+  editors: CodeEditors;
   tracker: SourceRangeTracker;
   proposals: ProposalDocuments;
 };
@@ -122,6 +125,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const editors = new CodeEditors();
   const proposals = new ProposalDocuments();
   const resultPanels = new ResultPanels(store, pollerStatus);
+  const transcriptPanels = new TranscriptPanels(threads);
   const statusBar = new TaskStatusBar(store, attachments, pollerStatus);
   const notifier = new CompletionNotifier(store, ui, log, config, resultPanels);
   const approvals = new ApprovalNotifier(store, ui, log, () => api.client().addresses.platformUrl);
@@ -150,13 +154,14 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     tracker,
     proposals,
     resultPanels,
+    transcriptPanels,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, proposals),
     vscode.workspace.registerTextDocumentContentProvider(PROMPT_SCHEME, new PromptDocumentProvider(store)),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, new ResultDocumentProvider(store)),
     vscode.workspace.registerTextDocumentContentProvider(FILE_SCHEME, services.fileDocuments),
     registerTranscripts(threads),
     editors,
-    registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, tracker, proposals, editors }),
+    registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, transcripts: transcriptPanels, tracker, proposals, editors }),
     registerChat({ log, ui, keys, store, pipeline, threads, editors, extensionUri: context.extensionUri }),
     pollerStatus.onDidFindProblem(problem => showDescribed(ui, problem)),
     keys.onDidChange(which => {
@@ -196,7 +201,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     log.info(`activated in ${(load + run).toFixed(1)} ms (bundle load ${load.toFixed(1)} ms + activate ${run.toFixed(1)} ms)`);
   }
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? { ...services, loadApi, trust, pollerSettings, sidebar, statusBar, usagePanel, notifier, resultPanels, tracker, proposals }
+    ? { ...services, loadApi, trust, pollerSettings, sidebar, statusBar, usagePanel, notifier, resultPanels, transcriptPanels, editors, tracker, proposals }
     : undefined;
 }
 

@@ -33,7 +33,7 @@ import { orchestrateFile, orchestrateSelection } from './orchestrate';
 import { type ResultView, copyResult, insertResult, openOnSubmit, openRawResult, openResult, showPromptSent } from './results';
 import { registerCommand } from './run';
 import { cancelTask, checkAgain, clearFinished, removeTask, revealSource, runAgain, stopTracking } from './taskActions';
-import { newThread, openTranscript, runInThread } from './threads';
+import { type TranscriptView, newThread, openTranscript, runInThread } from './threads';
 
 export interface CommandDeps {
   ui: UserInterface;
@@ -55,6 +55,8 @@ export interface CommandDeps {
   usage: { show(): Promise<unknown> };
   /** The rendered result view (a view). */
   resultView?: ResultView;
+  /** The rendered transcript view (a view). */
+  transcripts?: TranscriptView;
   tracker: SourceRangeTracker;
   proposals: ProposalDocuments;
   /** The last editor holding code: what a command sends when a webview or the panel has the focus. */
@@ -111,7 +113,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     // Threads
     bind(Commands.newThread, () => newThread({ ui, keys, threads })),
     bind(Commands.runInThread, async (arg: unknown) => submitted(await runInThread({ ui, keys, threads, pipeline, recent, editors: d.editors }, arg))),
-    bind(Commands.openTranscript, (arg: unknown) => openTranscript({ ui, keys, threads }, arg)),
+    bind(Commands.openTranscript, (arg: unknown) => openTranscript({ ui, keys, threads, transcripts: d.transcripts, config: d.config }, arg)),
     // Files
     bind(Commands.uploadFile, (uri: unknown, uris: unknown) => fileActions.upload(uri, uris)),
     bind(Commands.openFile, (arg: unknown) => fileActions.open(arg)),

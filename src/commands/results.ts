@@ -6,7 +6,7 @@ import { showPrompt } from '../documents/prompts';
 import { showResult } from '../documents/results';
 import { UserFacingError } from '../errors';
 import type { TrackedTask } from '../tasks/model';
-import { insertableText } from '../tasks/resultText';
+import { blockInsertion, insertableText } from '../tasks/resultText';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
 import { type ApplyDeps, type ApplyOutcome, applyToSource } from './apply';
@@ -124,7 +124,12 @@ export async function insertResult(d: ResultDeps & Partial<ApplyDeps>, arg?: unk
       });
     }
   }
+  // Several lines go on lines of their own, indented like the cursor's line (never glued to its code).
   const at = selection.active;
-  await editor.edit(edit => edit.insert(at, text));
+  const line = editor.document.lineAt(at.line);
+  const eol = editor.document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+  const place = blockInsertion(line.text, at.character, text, eol);
+  const range = new vscode.Range(at.line, place.start, at.line, place.end);
+  if (!(await editor.edit(edit => edit.replace(range, place.text)))) throw new UserFacingError(vscode.l10n.t('The result could not be inserted (is the file read-only?).'));
   return 'inserted';
 }

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { Thread } from '../api';
 import type { KeyStore } from '../auth/keyStore';
+import type { Config } from '../config';
 import { extensionColumn } from '../documents/editorGroups';
 import { transcriptUri } from '../documents/uris';
 import { UserFacingError } from '../errors';
@@ -50,9 +51,25 @@ export async function runInThread(
   return sendOrOfferAttachment(d.ui, d.pipeline, request, settings);
 }
 
-export async function openTranscript(d: ThreadDeps, arg: unknown): Promise<vscode.TextEditor | undefined> {
+/** The rendered transcript view (a view): commands only ask it to show a thread. */
+export interface TranscriptView {
+  show(thread: Thread): Promise<unknown>;
+}
+
+/**
+ * The thread's transcript: rendered like a result (`multiAgent.resultView` "rendered"), else as read-only
+ * markdown; returns the markdown editor when one was opened.
+ */
+export async function openTranscript(
+  d: ThreadDeps & { transcripts?: TranscriptView; config?: Pick<Config, 'settings'> },
+  arg: unknown,
+): Promise<vscode.TextEditor | undefined> {
   const thread = await resolveThread(d, arg);
   if (!thread) return undefined;
+  if (d.transcripts && d.config?.settings.resultView === 'rendered') {
+    await d.transcripts.show(thread);
+    return undefined;
+  }
   const document = await vscode.workspace.openTextDocument(transcriptUri(thread, threadTitle(thread)));
   if (document.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(document, 'markdown');
   return vscode.window.showTextDocument(document, { viewColumn: extensionColumn(), preview: false });
