@@ -8,8 +8,11 @@ export interface UserInterface {
   info(message: string, ...actions: string[]): Thenable<string | undefined>;
   warn(message: string, ...actions: string[]): Thenable<string | undefined>;
   error(message: string, ...actions: string[]): Thenable<string | undefined>;
-  /** A modal question; true only when the user chose `action`. */
-  confirm(message: string, detail: string, action: string): Thenable<boolean>;
+  /**
+   * A question; true only when the user chose `action`. `destructive`: what cannot be undone is not the
+   * focused answer (a pick list with "Keep" first, where Enter keeps), else a modal dialog.
+   */
+  confirm(message: string, detail: string, action: string, options?: { destructive?: boolean }): Thenable<boolean>;
   input(options: vscode.InputBoxOptions): Thenable<string | undefined>;
   pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Thenable<T | undefined>;
   pickMany<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Thenable<readonly T[] | undefined>;
@@ -21,8 +24,13 @@ const windowUserInterface: UserInterface = {
   info: (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
   warn: (message, ...actions) => vscode.window.showWarningMessage(message, ...actions),
   error: (message, ...actions) => vscode.window.showErrorMessage(message, ...actions),
-  confirm: async (message, detail, action) =>
-    (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action,
+  confirm: async (message, detail, action, options) => {
+    if (!options?.destructive) return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
+    // A modal dialog focuses its first button, the destructive one: here Enter and Escape both keep.
+    const keep = { label: `$(close) ${vscode.l10n.t('Keep')}`, yes: false };
+    const go = { label: `$(trash) ${action}`, detail, yes: true };
+    return (await vscode.window.showQuickPick([keep, go], { title: message, placeHolder: detail })) === go;
+  },
   input: options => vscode.window.showInputBox(options),
   pick: (items, options) => vscode.window.showQuickPick(items, { ...options, canPickMany: false }),
   pickMany: (items, options) => vscode.window.showQuickPick(items, { ...options, canPickMany: true }),
@@ -48,8 +56,8 @@ export class SwappableUserInterface implements UserInterface {
   error(m: string, ...a: string[]) {
     return this.target.error(this.redact(m), ...a);
   }
-  confirm(m: string, d: string, a: string) {
-    return this.target.confirm(this.redact(m), this.redact(d), a);
+  confirm(m: string, d: string, a: string, o?: { destructive?: boolean }) {
+    return this.target.confirm(this.redact(m), this.redact(d), a, o);
   }
   input(o: vscode.InputBoxOptions) {
     return this.target.input(o);
