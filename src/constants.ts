@@ -52,7 +52,11 @@ export const Commands = {
 
 export const ContextKeys = {
   hasApiKey: 'multiAgent.hasApiKey',
+  /** Set once the stored key was read: until then the views say "Loading…", not "Set an API key". */
+  keyRead: 'multiAgent.keyRead',
   hasAttachments: 'multiAgent.hasAttachments',
+  /** A task has completed with a result (the walkthrough's last step). */
+  hasResult: 'multiAgent.hasResult',
 } as const;
 
 export const SecretKeys = {

@@ -55,6 +55,7 @@ export class KeyStore extends Disposable {
     this.cachedGateway = (await this.secrets.get(SecretKeys.gatewayKey)) || undefined;
     this.loaded = true;
     await vscode.commands.executeCommand('setContext', ContextKeys.hasApiKey, !!this.cached);
+    await vscode.commands.executeCommand('setContext', ContextKeys.keyRead, true);
   }
 
   async getApiKey(): Promise<string | undefined> {

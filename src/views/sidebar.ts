@@ -61,11 +61,27 @@ export function createSidebar(d: SidebarDeps): Sidebar {
         .filter(Boolean)
         .join(' · ') || undefined;
   };
+  // The walkthrough's "See the result" step is done once a task completed (a context key, not a click).
+  let hasResult = false;
+  const noteResults = () => {
+    const now = d.store.all().some(t => t.status === 'completed' && !t.error);
+    if (now && !hasResult) void vscode.commands.executeCommand('setContext', ContextKeys.hasResult, true);
+    hasResult ||= now;
+  };
+  noteResults();
   const onAttachmentsChanged = () => {
     renderTasksChrome();
     void vscode.commands.executeCommand('setContext', ContextKeys.hasAttachments, d.basket.count > 0);
   };
   renderTasksChrome();
+  // Until the key and the first page are known, the view says so: no "Set an API key", no "No threads yet".
+  const showLoading = (view: vscode.TreeView<unknown>, provider: { loading: boolean }, text: string) => () => {
+    view.message = provider.loading ? text : undefined;
+  };
+  const threadsLoading = showLoading(views.threads, threads, vscode.l10n.t('Loading threads…'));
+  const filesLoading = showLoading(views.files, files, vscode.l10n.t('Loading files…'));
+  threadsLoading();
+  filesLoading();
   // The label needs the service's list: read once when the view is first shown with a model chosen
   // (never at activation), then the header says "GLM 5.2", not a cut "zai/glm-5.2-…".
   const labelModel = () => {
@@ -85,7 +101,11 @@ export function createSidebar(d: SidebarDeps): Sidebar {
     views.tasks,
     views.threads,
     views.files,
-    d.store.onDidChange(e => e.kind !== 'progress' && renderTasksChrome()),
+    d.store.onDidChange(e => {
+      if (e.kind === 'progress') return;
+      renderTasksChrome();
+      noteResults();
+    }),
     d.basket.onDidChange(onAttachmentsChanged),
     d.config.onDidChange(change => {
       if (!change.affects('modelId')) return;
@@ -93,6 +113,8 @@ export function createSidebar(d: SidebarDeps): Sidebar {
       labelModel();
     }),
     views.tasks.onDidChangeVisibility(labelModel),
+    threads.onDidChangeLoading(threadsLoading),
+    files.onDidChangeLoading(filesLoading),
     vscode.commands.registerCommand(Commands.refreshTasks, () => tasks.refresh()),
     vscode.commands.registerCommand(Commands.refreshThreads, () => d.threads.refresh()),
     vscode.commands.registerCommand(Commands.loadMoreThreads, () => d.threads.loadMore().catch(() => d.threads.refresh())),
