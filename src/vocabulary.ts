@@ -284,9 +284,11 @@ export function keyRejectedPause(): string {
   return vscode.l10n.t('Paused: the service rejected the API key.');
 }
 
-/** A new key the service refused when it was checked. */
-export function newKeyRejected(): string {
-  return vscode.l10n.t('The service rejected this key; it was not saved.');
+/** A new key the service refused when it was checked: in a notification, or in the key's input box. */
+export function newKeyRejected(where: 'notification' | 'box' = 'notification'): string {
+  return where === 'box'
+    ? vscode.l10n.t('The service rejected this key; it was not saved. Correct it, or press Escape.')
+    : vscode.l10n.t('The service rejected this key; it was not saved.');
 }
 
 /** No key is set. `where`: the chat participant, the language model tool (a model reads it), the usage panel, the key prompt. */

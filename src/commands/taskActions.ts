@@ -13,6 +13,7 @@ import { sendOrOfferAttachment } from './ask';
 import { codeColumn } from '../documents/editorGroups';
 import { toRange } from '../documents/sourceRanges';
 import { codeFrom } from '../tasks/code';
+import { lineCount } from '../tasks/resultText';
 import { resolveTask, taskIdFrom } from './resolve';
 
 export interface TaskActionDeps {
@@ -134,10 +135,11 @@ async function confirmRunAgain(
   settings: { modelId?: string; agentCount: number },
 ): Promise<boolean> {
   const where = context.lines ? vscode.l10n.t('{0}, lines {1}–{2}', context.label, context.lines.start, context.lines.end) : context.label;
-  const lines = context.code.split('\n').length;
+  // A selection ending at column 1 of a line does not take that line: "lines 1–10" is 10 lines, not 11.
+  const lines = context.lines ? context.lines.end - context.lines.start + 1 : lineCount(context.code);
   const detail = [
     vscode.l10n.t('Instruction: {0}', task.instruction),
-    vscode.l10n.t('Code: {0} ({1} lines, as it is now)', where, lines),
+    lines === 1 ? vscode.l10n.t('Code: {0} (1 line, as it is now)', where) : vscode.l10n.t('Code: {0} ({1} lines, as it is now)', where, lines),
     vscode.l10n.t('Model: {0} · {1} agents', settings.modelId ?? vscode.l10n.t('service default'), settings.agentCount),
     task.threadId ? vscode.l10n.t('In thread {0}', task.threadId) : '',
     vscode.l10n.t('The setting multiAgent.confirmRunAgain turns this question off.'),

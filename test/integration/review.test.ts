@@ -182,8 +182,10 @@ describe('review and apply', () => {
         return 'tfai_wrong_key_0000000000';
       },
     ];
+    // The rejection shows in the box, which stays open (issue 20); Escape (no more input) keeps the stored key.
     assert.strictEqual(await vscode.commands.executeCommand('multiAgent.setApiKey'), false);
-    assert.ok(ctx.user.messages('error').includes('The service rejected this key; it was not saved.'), JSON.stringify(ctx.user.shown));
+    assert.ok(ctx.user.messages('inputProblem').includes('The service rejected this key; it was not saved. Correct it, or press Escape.'), JSON.stringify(ctx.user.shown));
+    assert.strictEqual(ctx.user.messages('error').length, 0, 'no toast');
     assert.strictEqual(await ctx.api.keys.getApiKey(), ctx.emulator.apiKey);
     ctx.user.inputs = [ctx.emulator.apiKey];
     assert.strictEqual(await vscode.commands.executeCommand('multiAgent.setApiKey'), true);
