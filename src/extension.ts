@@ -129,7 +129,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const statusBar = new TaskStatusBar(store, attachments, pollerStatus);
   const notifier = new CompletionNotifier(store, ui, log, config, resultPanels);
   const approvals = new ApprovalNotifier(store, ui, log, () => api.client().addresses.platformUrl);
-  const usagePanel = new UsagePanel(services.usage);
+  const usagePanel = new UsagePanel(services.usage, store);
   const sidebar = createSidebar({ store, threads, files, basket: attachments, config, models: services.models, polling: pollerStatus });
   const guard = new WorkspaceAddressGuard(context.workspaceState, ui, log, config);
 
