@@ -72,8 +72,8 @@ export interface LineEdit {
 
 /**
  * How `code` goes in at `cursor` (a character offset in `lineText`). One line goes in at the cursor. Several
- * lines go on lines of their own, never glued to the line's code: re-indented like the cursor's line, in
- * place of a blank line, before the line when the cursor is in its indentation, else after it. Linear.
+ * lines go on lines of their own, never glued to the line's code: re-indented like the cursor's line,
+ * before the line when the cursor is in its indentation (or the line is blank), else after it. Linear.
  */
 export function blockInsertion(lineText: string, cursor: number, code: string, eol: string): LineEdit {
   const body = code.replace(/\r?\n$/, '');
@@ -94,7 +94,7 @@ export function blockInsertion(lineText: string, cursor: number, code: string, e
   }
   const cut = common?.length ?? 0;
   const block = lines.map(line => (line.trim() ? indent + line.slice(cut) : '')).join(eol);
-  if (!lineText.trim()) return { start: 0, end: lineText.length, text: block };
+  // In the indentation (always, on a blank line): the block goes before the line, which keeps its place.
   if (cursor <= indent.length) return { start: 0, end: 0, text: block + eol };
   return { start: lineText.length, end: lineText.length, text: eol + block };
 }

@@ -55,7 +55,7 @@ export function createSidebar(d: SidebarDeps): Sidebar {
     const model = d.config.settings.modelId;
     views.tasks.description =
       [
-        model ? vscode.l10n.t('model: {0}', d.models?.labelOf(model) ?? shortModelName(model)) : undefined,
+        model ? vscode.l10n.t('model: {0}', d.models?.labelOf(model) ?? model) : undefined,
         attached ? (attached === 1 ? vscode.l10n.t('1 file attached') : vscode.l10n.t('{0} files attached', attached)) : undefined,
       ]
         .filter(Boolean)
@@ -124,7 +124,3 @@ export function createSidebar(d: SidebarDeps): Sidebar {
   return { tasks, threads, files, views, dispose: () => disposable.dispose() };
 }
 
-/** A model id without its provider ("zai/glm-5.2" → "glm-5.2") while its label is not known. */
-function shortModelName(modelId: string): string {
-  return modelId.slice(modelId.lastIndexOf('/') + 1) || modelId;
-}

@@ -16,6 +16,8 @@ export interface Shown {
   kind: 'info' | 'warn' | 'error' | 'confirm' | 'input' | 'inputProblem' | 'pick' | 'pickMany';
   message: string;
   actions: string[];
+  /** A confirmation's detail line. */
+  detail?: string;
 }
 
 type Answer<T> = T | ((shown: Shown, ...rest: unknown[]) => T);
@@ -44,8 +46,8 @@ export class ScriptedUser implements UserInterface {
   async error(message: string, ...actions: string[]) {
     return this.onMessage(this.record('error', message, actions));
   }
-  async confirm(message: string, _detail: string, action: string) {
-    this.record('confirm', message, [action]);
+  async confirm(message: string, detail: string, action: string) {
+    this.record('confirm', message, [action]).detail = detail;
     return this.confirms.shift() ?? false;
   }
   async input(options: vscode.InputBoxOptions) {

@@ -23,10 +23,10 @@ describe('issue 20: Insert at Cursor places a block on lines of its own', () => 
     assert.equal(applied('  foo();', 8, '\t\tif (a) {\n\t\t\tb();\n\t\t}\n'), '  foo();\n  if (a) {\n  \tb();\n  }');
   });
 
-  it('in place of a blank line, and before a line when the cursor is in its indentation', () => {
-    assert.equal(applied('    ', 2, block), '    export function add(a: number, b: number): number {\n      return a + b;\n    }');
+  it('before a blank line (which keeps its place), and before a line when the cursor is in its indentation', () => {
+    assert.equal(applied('    ', 2, block), '    export function add(a: number, b: number): number {\n      return a + b;\n    }\n    ');
     assert.equal(applied('  mean();', 1, 'a();\nb();\n'), '  a();\n  b();\n  mean();');
-    assert.equal(applied('', 0, 'a();\n\nb();\n'), 'a();\n\nb();', 'an empty line of the block stays empty (no trailing spaces)');
+    assert.equal(applied('', 0, 'a();\n\nb();\n'), 'a();\n\nb();\n', 'an empty line of the block stays empty (no trailing spaces)');
   });
 
   it('one line goes in at the cursor; CRLF files get CRLF', () => {
