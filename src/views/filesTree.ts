@@ -22,6 +22,8 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
   private readonly loadingChanged = this._register(new vscode.EventEmitter<void>());
   /** `loading` changed. */
   readonly onDidChangeLoading = this.loadingChanged.event;
+  /** Reads under way that started with nothing on screen (a newer one may supersede an older one). */
+  private firstReads = 0;
   private loadingNow = true;
   /** Whether the last list shown had rows: a refresh then keeps them on screen instead of saying "Loading…". */
   private shownRows = false;
@@ -44,13 +46,19 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
 
   async getChildren(element?: FilesTreeNode): Promise<FilesTreeNode[]> {
     if (element) return [];
-    if (!this.shownRows) this.setLoading(true);
+    const first = !this.shownRows;
+    if (first) {
+      this.firstReads++;
+      this.setLoading(true);
+    }
     try {
       const nodes = await this.roots();
       this.shownRows = nodes.length > 0;
       return nodes;
     } finally {
-      this.setLoading(false);
+      if (first) this.firstReads--;
+      // A read that a refresh superseded must not clear "Loading…" while the newer one is still out.
+      this.setLoading(this.firstReads > 0);
     }
   }
 

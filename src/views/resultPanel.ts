@@ -11,18 +11,23 @@ import { extensionColumn } from '../documents/editorGroups';
 import { displayLines } from '../documents/rangeMath';
 import { Disposable } from '../disposable';
 import { formatDuration } from '../format';
-import { type TrackedTask, isFinished, modelOf } from '../tasks/model';
+import { type TrackedTask, isAwaitingApproval, isFinished, modelOf } from '../tasks/model';
 import { codeBlocks } from '../tasks/resultText';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
 import { escapeHtml, renderMarkdown } from './markdown';
 import { nonce, webviewPage } from './webviewPage';
 import { validMessage } from './resultMessages';
 import type { PollingState } from './statusBar';
-import { taskStatusText } from '../vocabulary';
 
 interface Open {
   panel: vscode.WebviewPanel;
   blocks: string[];
+  /**
+   * The status the page shows while it is the running view: progress then goes to the page as a message,
+   * not as a new page. A new page per event flickers, loses the scroll and can take the focus (a quick
+   * input the user is typing in closes).
+   */
+  live?: string;
 }
 
 export class ResultPanels extends Disposable {
@@ -102,6 +107,10 @@ export class ResultPanels extends Disposable {
     const entry = this.open.get(e.task.id);
     if (!entry) return;
     if (e.kind === 'removed') return entry.panel.dispose();
+    if (e.kind === 'progress' && entry.live === e.task.status && !this.polling?.pausedReason) {
+      void entry.panel.webview.postMessage(progressMessage(e.task));
+      return;
+    }
     await this.render(e.task);
   }
 
@@ -111,7 +120,9 @@ export class ResultPanels extends Disposable {
     const result = task.status === 'completed' ? await this.store.readResult(task.id) : undefined;
     entry.blocks = result ? codeBlocks(result).map(b => b.code) : [];
     entry.panel.title = titleOf(task);
-    entry.panel.webview.html = renderResultHtml(task, result, entry.panel.webview.cspSource, nonce(), this.polling?.pausedReason);
+    const waiting = this.polling?.pausedReason;
+    entry.live = !isFinished(task) && !waiting ? task.status : undefined;
+    entry.panel.webview.html = renderResultHtml(task, result, entry.panel.webview.cspSource, nonce(), waiting);
   }
 
   private async onMessage(taskId: string, entry: Open, message: unknown): Promise<void> {
@@ -137,6 +148,20 @@ const FORWARDED = {
   source: Commands.revealSource,
 } as const;
 
+/** What a running page updates in place (see `Open.live`): the model, the agents and their progress. */
+function progressMessage(task: TrackedTask): { type: 'progress'; model: string; agentCount: string; agents: { label: string; status: string; pct?: number }[] } {
+  return {
+    type: 'progress',
+    model: modelOf(task) ?? vscode.l10n.t('service default'),
+    agentCount: String(task.agents?.length ?? task.agentCount ?? '—'),
+    agents: (task.agents ?? []).map(a => ({
+      label: vscode.l10n.t('Agent {0}', a.id),
+      status: a.status,
+      pct: a.progress !== undefined ? Math.round(a.progress * 100) : undefined,
+    })),
+  };
+}
+
 /** Tells reruns apart: the title and the time it was sent. */
 function titleOf(task: Pick<TrackedTask, 'title' | 'submittedAt'>): string {
   const time = new Date(task.submittedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
@@ -157,8 +182,8 @@ function renderResultHtml(task: TrackedTask, result: string | undefined, cspSour
   const t = (s: string) => escapeHtml(s);
   const running = !isFinished(task);
   const meta: string[] = [];
-  meta.push(`<dt>${t(vscode.l10n.t('Model'))}</dt><dd>${t(modelOf(task) ?? vscode.l10n.t('service default'))}</dd>`);
-  meta.push(`<dt>${t(vscode.l10n.t('Agents'))}</dt><dd>${t(String(task.agents?.length ?? task.agentCount ?? '—'))}</dd>`);
+  meta.push(`<dt>${t(vscode.l10n.t('Model'))}</dt><dd id="model">${t(modelOf(task) ?? vscode.l10n.t('service default'))}</dd>`);
+  meta.push(`<dt>${t(vscode.l10n.t('Agents'))}</dt><dd id="agent-count">${t(String(task.agents?.length ?? task.agentCount ?? '—'))}</dd>`);
   const elapsed = formatDuration((task.finishedAt ?? Date.now()) - task.submittedAt);
   meta.push(
     `<dt>${t(running ? vscode.l10n.t('Running for') : vscode.l10n.t('Took'))}</dt><dd><span id="elapsed" data-start="${task.submittedAt}" data-running="${running}">${t(elapsed)}</span></dd>`,
@@ -252,6 +277,32 @@ ${body}
     };
     tick();
   }
+  // A running page is updated in place (the extension's own messages; text only, never markup).
+  window.addEventListener('message', event => {
+    const m = event.data;
+    if (!m || m.type !== 'progress' || !Array.isArray(m.agents)) return;
+    const set = (id, text) => { const el = document.getElementById(id); if (el) el.textContent = String(text); };
+    set('model', m.model);
+    set('agent-count', m.agentCount);
+    const table = document.getElementById('agents');
+    if (!table) return;
+    table.replaceChildren(...m.agents.map(a => {
+      const row = document.createElement('tr');
+      const cell = text => { const td = document.createElement('td'); td.textContent = String(text); row.appendChild(td); return td; };
+      cell(a.label);
+      cell(a.status);
+      const bar = cell('');
+      if (typeof a.pct === 'number') {
+        const progress = document.createElement('progress');
+        progress.max = 100;
+        progress.value = a.pct;
+        bar.append(progress, ' ' + a.pct + '%');
+      }
+      return row;
+    }));
+    const waiting = document.getElementById('agents-waiting');
+    if (waiting) waiting.hidden = m.agents.length > 0;
+  });
 })();
 `,
   });
@@ -260,11 +311,16 @@ ${body}
 function runningHtml(task: TrackedTask, waiting: string | undefined): string {
   const t = (s: string) => escapeHtml(s);
   // The last progress is stale while the status cannot be read: say why, do not look busy.
-  if (waiting) return `<p role="status" class="warning">${t(waiting)}</p><p class="muted">${t(vscode.l10n.t('The agents may still be working on the service; their last reported state was:'))}</p>${agentTable(task)}`;
-  const status = taskStatusText(task);
-  return `<p role="status">${t(vscode.l10n.t('The agents are working ({0}). The answer appears here when they finish.', status))}</p>${
-    task.agents?.length ? agentTable(task) : `<p class="muted">${t(vscode.l10n.t('Waiting for the agents to report…'))}</p>`
-  }`;
+  if (waiting) {
+    const last = task.agents?.length ? `<p class="muted">${t(vscode.l10n.t('The agents may still be working on the service; their last reported state was:'))}</p>${agentTable(task)}` : '';
+    return `<p role="status" class="warning">${t(waiting)}</p>${last}`;
+  }
+  const working = isAwaitingApproval(task)
+    ? vscode.l10n.t('The agents are waiting for your approval in the web console. The answer appears here when they finish.')
+    : vscode.l10n.t('The agents are working. The answer appears here when they finish.');
+  return `<p role="status">${t(working)}</p>${agentTable(task)}<p class="muted" id="agents-waiting"${
+    task.agents?.length ? ' hidden' : ''
+  }>${t(vscode.l10n.t('Waiting for the agents to report…'))}</p>`;
 }
 
 function agentTable(task: TrackedTask): string {
@@ -275,5 +331,5 @@ function agentTable(task: TrackedTask): string {
       pct !== undefined ? `<progress max="100" value="${pct}"></progress> ${pct}%` : ''
     }</td></tr>`;
   });
-  return rows.length ? `<table class="agents">${rows.join('')}</table>` : '';
+  return `<table class="agents" id="agents">${rows.join('')}</table>`;
 }
