@@ -37,6 +37,8 @@ export interface Settings {
   resultView: 'rendered' | 'markdown';
   /** Ask before "Run Again" sends a task. */
   confirmRunAgain: boolean;
+  /** Append the landing instruction (tasks/prompt.ts) to prompts that carry code. */
+  askForLandableChanges: boolean;
   useStream: boolean;
   /** Per-request timeout, ms. */
   requestTimeoutMs: number;
@@ -145,6 +147,7 @@ export function readSettings(options: { trusted?: boolean } = {}): SettingsReadi
     openResultOnSubmit: bool('openResultOnSubmit', true),
     resultView: str('resultView') === 'markdown' ? 'markdown' : 'rendered',
     confirmRunAgain: bool('confirmRunAgain', true),
+    askForLandableChanges: bool('askForLandableChanges', true),
     useStream: bool('useStream', true),
     requestTimeoutMs: int('requestTimeoutSeconds', 30, 1, 600) * 1000,
   };

@@ -12,6 +12,8 @@ export const Commands = {
   insertResult: 'multiAgent.insertResult',
   cancelTask: 'multiAgent.cancelTask',
   applyToSource: 'multiAgent.applyToSource',
+  reviewChanges: 'multiAgent.reviewChanges',
+  openAllChanges: 'multiAgent.openAllChanges',
   acceptProposal: 'multiAgent.acceptProposal',
   discardProposal: 'multiAgent.discardProposal',
   openRawResult: 'multiAgent.openRawResult',
@@ -79,6 +81,12 @@ export const Views = {
   files: 'multiAgent.files',
 } as const;
 
+/**
+ * What a task keeps of the files it sent, for Review Changes' three-way merge (bytes of UTF-8 text): per file,
+ * and for all of a task's files together. Above them the review merges against the file as it is now.
+ */
+export const SENT_TEXT_LIMITS = { fileMaxBytes: 1024 * 1024, taskMaxBytes: 4 * 1024 * 1024 } as const;
+
 /** URI scheme of the read-only result documents. */
 export const RESULT_SCHEME = 'multi-agent-result';
 /** URI scheme of the read-only thread transcripts. */
@@ -87,6 +95,8 @@ export const THREAD_SCHEME = 'multi-agent-thread';
 export const FILE_SCHEME = 'multi-agent-file';
 /** URI scheme of the two sides of an "Apply to Source" diff. */
 export const PROPOSAL_SCHEME = 'multi-agent-proposal';
+/** URI scheme of Review Changes' read-only documents: each file now and proposed, and the review's notes. */
+export const REVIEW_SCHEME = 'multi-agent-review';
 /** URI scheme of the "Show Prompt Sent" documents. */
 export const PROMPT_SCHEME = 'multi-agent-prompt';
 /** View type of the rendered result webview. */

@@ -12,10 +12,11 @@ import { registerChat } from './chat/index';
 import { registerCommands } from './commands/index';
 import { showDescribed } from './commands/run';
 import { Config, ScriptableTrust } from './config';
-import { FILE_SCHEME, PROMPT_SCHEME, PROPOSAL_SCHEME, RESULT_SCHEME, THREAD_SCHEME } from './constants';
+import { FILE_SCHEME, PROMPT_SCHEME, PROPOSAL_SCHEME, RESULT_SCHEME, REVIEW_SCHEME, THREAD_SCHEME } from './constants';
 import { FileDocumentProvider } from './documents/files';
 import { PromptDocumentProvider } from './documents/prompts';
 import { ProposalDocuments } from './documents/proposals';
+import { ReviewDocuments } from './documents/reviews';
 import { SourceRangeTracker } from './documents/sourceRanges';
 import { ResultDocumentProvider } from './documents/results';
 import { ThreadTranscriptProvider } from './documents/transcripts';
@@ -62,6 +63,7 @@ export type TestApi = Services & {
   editors: CodeEditors;
   tracker: SourceRangeTracker;
   proposals: ProposalDocuments;
+  reviews: ReviewDocuments;
 };
 
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
@@ -124,6 +126,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const tracker = new SourceRangeTracker(store, context.workspaceState);
   const editors = new CodeEditors();
   const proposals = new ProposalDocuments();
+  const reviews = new ReviewDocuments(store);
   const resultPanels = new ResultPanels(store, pollerStatus);
   const transcriptPanels = new TranscriptPanels(threads);
   const statusBar = new TaskStatusBar(store, attachments, pollerStatus);
@@ -153,15 +156,17 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     guard,
     tracker,
     proposals,
+    reviews,
     resultPanels,
     transcriptPanels,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, proposals),
+    vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, reviews),
     vscode.workspace.registerTextDocumentContentProvider(PROMPT_SCHEME, new PromptDocumentProvider(store)),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, new ResultDocumentProvider(store)),
     vscode.workspace.registerTextDocumentContentProvider(FILE_SCHEME, services.fileDocuments),
     registerTranscripts(threads),
     editors,
-    registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, transcripts: transcriptPanels, tracker, proposals, editors }),
+    registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, transcripts: transcriptPanels, tracker, proposals, reviews, editors }),
     registerChat({ log, ui, keys, store, pipeline, threads, editors, extensionUri: context.extensionUri }),
     pollerStatus.onDidFindProblem(problem => showDescribed(ui, problem)),
     keys.onDidChange(which => {
@@ -201,7 +206,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     log.info(`activated in ${(load + run).toFixed(1)} ms (bundle load ${load.toFixed(1)} ms + activate ${run.toFixed(1)} ms)`);
   }
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? { ...services, loadApi, trust, pollerSettings, sidebar, statusBar, usagePanel, notifier, resultPanels, transcriptPanels, editors, tracker, proposals }
+    ? { ...services, loadApi, trust, pollerSettings, sidebar, statusBar, usagePanel, notifier, resultPanels, transcriptPanels, editors, tracker, proposals, reviews }
     : undefined;
 }
 

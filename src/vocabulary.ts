@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { RateLimitScope } from './api/conditions';
 import { LIMITS } from './api/requests';
 import { PLATFORM_BODY_LIMIT_BYTES } from './api/uploads';
+import { SENT_TEXT_LIMITS } from './constants';
 import { formatBytes } from './format';
 
 // Buttons -------------------------------------------------------------------------------------------
@@ -164,6 +165,25 @@ export function fileTooLarge(name: string, bytes: number, use: 'send' | 'attach'
       return vscode.l10n.t('{0} is {1}; the service takes attachments up to {2}, sent in one request. Nothing was uploaded.', name, overLimitSize(bytes), attachmentLimit());
     case 'upload':
       return vscode.l10n.t('{0} is {1}; the service accepts files up to {2}. Nothing was uploaded.', name, overLimitSize(bytes), uploadLimit());
+  }
+}
+
+/**
+ * Why Review Changes merges a file against the file as it is now (two ways, nothing can conflict) instead of
+ * three ways: no text of it was kept when the task was sent (SENT_TEXT_LIMITS), or it was not sent at all.
+ */
+export function mergedTwoWay(reason: 'fileBound' | 'taskBound' | 'notText' | 'unreadable' | 'notSent' | undefined): string {
+  switch (reason) {
+    case 'fileBound':
+      return vscode.l10n.t('merged against the file as it is now: it was over {0} when sent, so its text was not kept', formatBytes(SENT_TEXT_LIMITS.fileMaxBytes));
+    case 'taskBound':
+      return vscode.l10n.t("merged against the file as it is now: the task's files were over {0} together, so its text was not kept", formatBytes(SENT_TEXT_LIMITS.taskMaxBytes));
+    case 'notText':
+      return vscode.l10n.t('merged against the file as it is now: it was not read as text when sent');
+    case 'notSent':
+      return vscode.l10n.t('merged against the file as it is now: it was not sent with the task');
+    default:
+      return vscode.l10n.t('merged against the file as it is now: the text kept of it could not be read');
   }
 }
 

@@ -3,7 +3,7 @@
  * size, follows redirects only where the key stays private, retries by the policy, maps every failure to
  * the typed error family, redacts secrets from whatever the server says, and validates every JSON body.
  */
-import axios, { type AxiosResponse } from 'axios';
+import axios, { type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Readable } from 'node:stream';
@@ -88,8 +88,13 @@ interface Attempt {
 }
 
 const MAX_REDIRECTS = 5;
-/** Below the usual 5 s keep-alive timeout of Node servers, so a reused socket is rarely one the server just closed. */
-const FREE_SOCKET_TIMEOUT_MS = 4_000;
+/**
+ * How long an idle kept-alive connection waits for the next request: longer than the poll intervals (10 s
+ * focused, 30 s in the background), so that polls reuse one connection instead of opening one each. A
+ * server that says it closes sooner (`Keep-Alive: timeout=5` from Node) is believed (Node's agent does);
+ * one that closes without saying so costs one resend (`staleConnection`).
+ */
+const FREE_SOCKET_TIMEOUT_MS = 50_000;
 
 export class Transport {
   private readonly http = axios.create();
@@ -226,7 +231,7 @@ export class Transport {
     for (let hop = 0; ; hop++) {
       const sameOrigin = url.origin === origin;
       const t0 = Date.now();
-      const response = await this.http.request({
+      const config: AxiosRequestConfig = {
         method: spec.method,
         url: url.toString(),
         data: hop === 0 ? spec.body : undefined,
@@ -254,6 +259,12 @@ export class Transport {
         // https) proxies remote origins properly.
         proxy: false,
         ...(isLoopbackHost(url.hostname) ? this.loopbackAgents : {}),
+      };
+      const response = await this.http.request(config).catch((e: unknown) => {
+        // The kept-alive connection was closed by the server as this request went out: nothing was read, a
+        // safe request goes once more on a new connection.
+        if (!staleConnection(e) || !spec.idempotent || isStream(config.data) || signal.aborted) throw e;
+        return this.http.request(config);
       });
       // axios destroys this body when `signal` aborts (timeout or caller), also after the headers.
       const body = response.data as Readable;
@@ -298,6 +309,16 @@ export class Transport {
     if (/[\r\n]/.test(key)) throw new AuthenticationError('The API key contains a line break; set it again.');
     return key.trim();
   }
+}
+
+/** A request that failed because the kept-alive connection it reused had been closed by the server. */
+function staleConnection(error: unknown): boolean {
+  const e = error as { code?: unknown; request?: { reusedSocket?: unknown } } | undefined;
+  return e?.request?.reusedSocket === true && (e.code === 'ECONNRESET' || e.code === 'EPIPE');
+}
+
+function isStream(body: unknown): boolean {
+  return typeof (body as { pipe?: unknown } | undefined)?.pipe === 'function';
 }
 
 function parseJson(spec: RequestSpec, text: string): unknown {

@@ -35,6 +35,8 @@ export interface ChatDeps {
 export interface TaskCode {
   context: CodeContext;
   source: SourceRef;
+  /** The whole document's text when the code was taken (kept for Review Changes). */
+  documentText?: string;
 }
 
 /** A whole document or a range of it as task code (an empty or whole-document range sends the whole file). */

@@ -98,7 +98,7 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       }
       stream.progress(vscode.l10n.t('Sending to the agents…'));
       let lastLine = '';
-      const { task, result } = await runTask(deps, { instruction: withExtraCode(instruction, rest), code: first, threadId }, token, {
+      const { task, result } = await runTask(deps, { instruction: withExtraCode(instruction, rest), code: first, extraCode: rest, threadId }, token, {
         onSent: task => {
           metadata.taskId = task.id;
           stream.progress(vscode.l10n.t('The agents are working on "{0}" (see the Tasks view)…', task.title));
@@ -115,6 +115,9 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       }
       stream.markdown(inert(result));
       stream.button({ command: Commands.openResult, title: vscode.l10n.t('Open in a Tab'), arguments: [task.id] });
+      if (task.namedFiles) {
+        stream.button({ command: Commands.reviewChanges, title: vscode.l10n.t('Review Changes…'), arguments: [task.id] });
+      }
       if (task.source) {
         stream.button({ command: Commands.applyToSource, title: vscode.l10n.t('Apply to Source'), arguments: [task.id] });
       }

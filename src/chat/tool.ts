@@ -91,7 +91,7 @@ export class MultiAgentTool implements vscode.LanguageModelTool<ToolInput> {
     try {
       const { task, result } = await runTask(
         this.deps,
-        { instruction: withExtraCode(input.prompt, rest), code: first },
+        { instruction: withExtraCode(input.prompt, rest), code: first, extraCode: rest },
         token,
         {
           settings: { agentCount: input.agentCount, modelId: input.modelId },

@@ -10,6 +10,7 @@ import type { Config } from '../config';
 import { Commands, Views } from '../constants';
 import type { FileDocumentProvider } from '../documents/files';
 import type { ProposalDocuments } from '../documents/proposals';
+import type { ReviewDocuments } from '../documents/reviews';
 import type { SourceRangeTracker } from '../documents/sourceRanges';
 import type { Logger } from '../log';
 import type { FileStore } from '../stores/fileStore';
@@ -31,6 +32,7 @@ import { type KeyVerdict, clearApiKey, clearGatewayKey, setApiKey, setGatewayKey
 import { refreshModels, selectModel } from './models';
 import { orchestrateFile, orchestrateSelection } from './orchestrate';
 import { type ResultView, copyResult, insertResult, openOnSubmit, openRawResult, openResult, showPromptSent } from './results';
+import { openAllChanges, reviewChanges } from './review';
 import { registerCommand } from './run';
 import { cancelTask, checkAgain, clearFinished, removeTask, revealSource, runAgain, stopTracking } from './taskActions';
 import { type TranscriptView, newThread, openTranscript, runInThread } from './threads';
@@ -61,6 +63,7 @@ export interface CommandDeps {
   proposals: ProposalDocuments;
   /** The last editor holding code: what a command sends when a webview or the panel has the focus. */
   editors: CodeEditors;
+  reviews: ReviewDocuments;
   /** Replaces the service check of a new API key (tests). */
   checkKey?: (key: string) => Promise<KeyVerdict>;
 }
@@ -75,6 +78,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
   const orchestrate = { ui, keys, pipeline, recent, editors: d.editors };
   // Sent from the editor: the result view opens beside the code at once (multiAgent.openResultOnSubmit).
   const submitted = <T extends TrackedTask | undefined>(task: T) => openOnSubmit(results, task);
+  const review = { ui, store, tracker, reviews: d.reviews, log: d.log, activeResult: apply.activeResult };
   const fileActions = new FileActions({ ui, log: d.log, keys, files: d.files, fileDocuments: d.fileDocuments });
 
   return vscode.Disposable.from(
@@ -93,6 +97,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     bind(Commands.openRawResult, (arg?: unknown) => openRawResult(results, arg)),
     bind(Commands.showPromptSent, (arg?: unknown) => showPromptSent(results, arg)),
     bind(Commands.applyToSource, (arg?: unknown, block?: unknown) => applyToSource(apply, arg, block)),
+    bind(Commands.reviewChanges, (arg?: unknown) => reviewChanges(review, arg)),
+    bind(Commands.openAllChanges, (arg?: unknown) => openAllChanges(review, arg)),
     bind(Commands.acceptProposal, (arg?: unknown) => acceptProposal(apply, arg)),
     bind(Commands.discardProposal, (arg?: unknown) => discardProposal(apply, arg)),
     bind(Commands.cancelTask, (arg?: unknown) => cancelTask({ ui, store, poller, canceller: d.canceller }, arg)),

@@ -115,7 +115,11 @@ export async function runAgain(
   const next = await sendOrOfferAttachment(
     d.ui,
     d.pipeline,
-    { instruction: task.instruction, code: { context: code.context, source: { ...task.source, languageId: document.languageId, range: code.source.range } }, threadId: task.threadId },
+    {
+      instruction: task.instruction,
+      code: { context: code.context, source: { ...task.source, languageId: document.languageId, range: code.source.range }, documentText: code.documentText },
+      threadId: task.threadId,
+    },
     settings,
   );
   return next;

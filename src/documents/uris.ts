@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { readableName } from '../api/filenames';
-import { FILE_SCHEME, RESULT_SCHEME, THREAD_SCHEME } from '../constants';
+import { FILE_SCHEME, RESULT_SCHEME, REVIEW_SCHEME, THREAD_SCHEME } from '../constants';
 
 export { readableName };
 
@@ -53,4 +53,24 @@ export function fileIdOfDocument(uri: vscode.Uri): string | undefined {
 export function fileNameOfDocument(uri: vscode.Uri): string {
   const parts = uri.path.split('/').filter(Boolean);
   return parts[parts.length - 1] ?? '';
+}
+
+/**
+ * Review Changes' documents: `multi-agent-review:/src/a.ts?now/task_123` (the file as it is) and
+ * `…/src/a.ts?proposed/task_123` (with the offered hunks), `/Review of <title>.md?notes/task_123` (what is
+ * offered and what not). Both sides of a file share its workspace-relative path, which keeps the language
+ * and icon and lets a multi-file diff show them as one file changed (not renamed).
+ */
+export type ReviewSide = 'now' | 'proposed' | 'notes';
+
+export function reviewUri(taskId: string, side: ReviewSide, path: string): vscode.Uri {
+  const name = side === 'notes' ? `${readableName(path, 'Review')}.md` : path.split('/').map(s => readableName(s, '_', 255)).join('/');
+  return vscode.Uri.from({ scheme: REVIEW_SCHEME, path: `/${name}`, query: `${side}/${taskId}` });
+}
+export function parseReviewUri(uri: vscode.Uri): { taskId: string; side: ReviewSide } | undefined {
+  if (uri.scheme !== REVIEW_SCHEME) return undefined;
+  const slash = uri.query.indexOf('/');
+  const side = uri.query.slice(0, slash);
+  const taskId = uri.query.slice(slash + 1);
+  return slash > 0 && taskId && (side === 'now' || side === 'proposed' || side === 'notes') ? { taskId, side } : undefined;
 }

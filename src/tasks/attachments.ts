@@ -37,6 +37,8 @@ export interface AttachmentPlan {
   uploads: vscode.Uri[];
   /** Every file the plan covers, to drop from the basket once the task is sent. */
   files: vscode.Uri[];
+  /** The text of the files read for the plan (the small ones), by URI string: what the agents see of them. */
+  texts?: Map<string, string>;
 }
 
 export class AttachmentBasket extends Disposable {
@@ -113,7 +115,8 @@ export class AttachmentBasket extends Disposable {
     }
     const { prompt: withInline, inlined } = inlineFiles(prompt, small, LIMITS.promptMaxChars);
     for (const file of small) if (!inlined.includes(file.label)) uploads.push(file.uri);
-    return { prompt: withInline, inlined, uploads, files: [...this.files] };
+    const texts = new Map(small.map(f => [f.uri.toString(), f.text]));
+    return { prompt: withInline, inlined, uploads, files: [...this.files], texts };
   }
 
   /** Drops the files that went with a task that was sent. */

@@ -14,13 +14,17 @@ function lineSpan(range: vscode.Range): { start: number; end: number } {
   return { start: range.start.line + 1, end: endLine + 1 };
 }
 
-/** The code of `range` (or the whole document) for a prompt, and where it came from for the task record. */
+/**
+ * The code of `range` (or the whole document) for a prompt, where it came from for the task record, and the
+ * whole document's text at this moment (the base of Review Changes' three-way merge).
+ */
 export function codeFrom(
   document: vscode.TextDocument,
   range: vscode.Range | undefined,
   label = labelOf(document.uri),
-): { context: CodeContext; source: SourceRef } {
+): { context: CodeContext; source: SourceRef; documentText: string } {
   return {
+    documentText: document.getText(),
     context: { code: document.getText(range), languageId: document.languageId, label, lines: range ? lineSpan(range) : undefined },
     source: {
       uri: document.uri.toString(),

@@ -1,6 +1,7 @@
 /** The tracked-task record and the pure rules about it. No vscode here: the poller is tested in plain Node. */
 import { isTerminalStatus } from '../api/status';
 import type { EndReason } from '../vocabulary';
+import type { SentFile } from './sentTexts';
 
 export interface SourceRef {
   /** The document's URI as a string. */
@@ -61,6 +62,13 @@ export interface TrackedTask {
   notified?: boolean;
   /** The prompt exactly as it went to the service (at most the service's prompt limit). */
   prompt?: string;
+  /**
+   * The files the task sent (the source's document, attached workspace files), with the stored text's hash,
+   * or why no text was kept (sentTexts.ts): the base of Review Changes' three-way merge.
+   */
+  sent?: SentFile[];
+  /** Blocks of the answer that name a file (landable or not): Review Changes is offered when there are any. */
+  namedFiles?: number;
 }
 
 /** Completed, failed or canceled (the api layer's one list; `awaiting_approval` is a pause, not an end). */

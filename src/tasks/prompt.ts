@@ -62,3 +62,16 @@ export function inlineFiles(prompt: string, files: { label: string; languageId?:
   }
   return { prompt: out, inlined };
 }
+
+/**
+ * The landing instruction (issue 16; the contract is LANDING-FORMAT in the team notes, and the emulator knows
+ * it by its middle words): asks the agents to name each changed file, so Review Changes can land the answer
+ * hunk by hunk. Sent to the agents, so never localized. One paragraph.
+ */
+export const LANDING_INSTRUCTION =
+  'When you change files, give each changed file as its own fenced code block whose info string names its workspace-relative path, like ```ts path=src/a.ts: either the whole new file, or a unified diff (```diff path=src/a.ts). Do not rename or delete files.';
+
+/** The prompt with the landing instruction after its body, separated by a blank line. */
+export function withLandingInstruction(prompt: string): string {
+  return `${prompt.replace(/\s+$/, '')}\n\n${LANDING_INSTRUCTION}\n`;
+}

@@ -11,19 +11,27 @@ import { LIMITS, promptLength } from '../api/requests';
 import type { ApiService, Client } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
 import type { Config, Settings } from '../config';
+import { SENT_TEXT_LIMITS } from '../constants';
 import { UserFacingError, errorKind, inert, messageOf, submissionMayHaveArrived } from '../errors';
 import { Actions, promptTooLong, tooManyUploads } from '../vocabulary';
 import type { Logger } from '../log';
 import type { AttachmentBasket, AttachmentPlan } from './attachments';
 import { type SourceRef, type TrackedTask, titleFrom } from './model';
-import { type CodeContext, buildAttachmentPrompt, buildPrompt } from './prompt';
+import { looksBinary } from './code';
+import { type CodeContext, buildAttachmentPrompt, buildPrompt, withLandingInstruction } from './prompt';
+import type { SentCandidate } from './sentTexts';
 import type { TaskStore } from './taskStore';
 import { checkOutgoingBytes, checkOutgoingFile } from './uploadCheck';
 
 export interface TaskRequest {
   instruction: string;
-  /** The code and where it came from; absent for a bare instruction. */
-  code?: { context: CodeContext; source: SourceRef };
+  /**
+   * The code and where it came from; absent for a bare instruction. `documentText` is the whole document when
+   * the code was taken (kept for Review Changes); without it the document's text at submission is kept.
+   */
+  code?: { context: CodeContext; source: SourceRef; documentText?: string };
+  /** More code the instruction already carries (chat references beyond the first): only kept for Review Changes. */
+  extraCode?: { context: CodeContext; source: SourceRef; documentText?: string }[];
   /** Run inside this thread (no attachments there). */
   threadId?: string;
   /** Send the basket's files with it (Orchestrate does; Run Again and thread runs do not). */
@@ -72,6 +80,8 @@ export class SubmissionPipeline {
 
   async send(request: TaskRequest, settings: Settings = this.settings()): Promise<SendOutcome> {
     const { basket, api, log } = this.deps;
+    // Taken first, before anything waits: the text the agents' code comes from, not what is typed meanwhile.
+    const sources = sourceTexts(request);
     const inThread = request.threadId !== undefined;
     const attachedName = request.code && request.codeAsAttachment ? attachmentNameOf(request.code.source) : undefined;
     const base = !request.code
@@ -91,6 +101,15 @@ export class SubmissionPipeline {
       const refusal = attachmentRefusal(request.code, settings);
       return { kind: 'tooLong', length, canAttach: !refusal, attachRefusal: refusal };
     }
+    let prompt = plan.prompt;
+    const carriesCode = !!request.code || !!request.extraCode?.length || plan.files.length > 0;
+    if (settings.askForLandableChanges && carriesCode) {
+      // The instruction counts toward the limit; it never makes a prompt too long to send.
+      const asked = withLandingInstruction(prompt);
+      const askedLength = promptLength(asked);
+      if (askedLength <= LIMITS.promptMaxChars) prompt = asked;
+      else log.info(`landing instruction left out: with it the prompt would have ${askedLength} characters (the limit is ${LIMITS.promptMaxChars})`);
+    }
     const uploads: Upload[] = plan.uploads.map(uri => {
       const name = path.basename(uri.path);
       return { name, source: uri.scheme === 'file' ? { path: uri.fsPath, filename: name } : { uri, filename: name } };
@@ -109,15 +128,18 @@ export class SubmissionPipeline {
     }
 
     const client = api.client();
+    const sent = [...sources, ...(await attachedTexts(plan))];
     const attachmentIds: string[] = [];
     for (const upload of uploads) attachmentIds.push(await this.upload(client, upload, settings.modelId));
     const attachmentNames = [...plan.inlined, ...uploads.map(u => u.name)];
 
     const task = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: inThread ? vscode.l10n.t('Sending to the thread…') : vscode.l10n.t('Sending to the agents…') },
-      () => this.submit(client, settings, request, plan.prompt, attachmentIds, attachmentNames),
+      () => this.submit(client, settings, request, prompt, attachmentIds, attachmentNames),
     );
     basket.clearSent(plan);
+    // After the task is stored: keeping the texts must never lose a submission.
+    await this.deps.store.recordSent(task.id, sent).catch(e => log.warn(`task ${task.id}: the files sent could not be kept for review: ${messageOf(e)}`));
     log.info(
       `task ${task.id} sent: "${task.title}" (${task.promptChars} characters${attachmentIds.length ? `, ${attachmentIds.length} attachments` : ''}${
         inThread ? `, thread ${request.threadId}` : ''
@@ -208,6 +230,52 @@ function refusedExtraField(error: unknown, settings: Settings, gatewayKey: strin
     ),
     settings.roleModels ? [Actions.openSettings()] : [],
   );
+}
+
+/**
+ * The whole text of each document the request's code comes from, as it was when the code was taken (or, for
+ * a caller that did not say, as it is now when that still holds the code that goes).
+ */
+function sourceTexts(request: TaskRequest): SentCandidate[] {
+  const out: SentCandidate[] = [];
+  for (const code of [request.code, ...(request.extraCode ?? [])]) {
+    if (!code) continue;
+    let text = code.documentText;
+    if (text === undefined) {
+      const document = vscode.workspace.textDocuments.find(d => d.uri.toString() === code.source.uri);
+      const range = code.source.range;
+      const now = document?.getText(range && new vscode.Range(range.startLine, range.startCharacter, range.endLine, range.endCharacter));
+      if (document && now === code.context.code) text = document.getText();
+    }
+    if (text !== undefined) out.push({ uri: code.source.uri, label: code.source.label, text });
+  }
+  return out;
+}
+
+/** The attached files' text as sent: the plan's for the small ones, read now (bounded) for the uploads. */
+async function attachedTexts(plan: AttachmentPlan): Promise<SentCandidate[]> {
+  const out: SentCandidate[] = [];
+  for (const uri of plan.files) {
+    const label = vscode.workspace.asRelativePath(uri, false);
+    const known = plan.texts?.get(uri.toString());
+    if (known !== undefined) {
+      out.push({ uri: uri.toString(), label, text: known });
+      continue;
+    }
+    try {
+      const size = (await vscode.workspace.fs.stat(uri)).size;
+      if (size > SENT_TEXT_LIMITS.fileMaxBytes) {
+        out.push({ uri: uri.toString(), label, bytes: size });
+        continue;
+      }
+      const bytes = await vscode.workspace.fs.readFile(uri);
+      if (looksBinary(bytes)) out.push({ uri: uri.toString(), label, bytes: bytes.byteLength, notText: true });
+      else out.push({ uri: uri.toString(), label, text: new TextDecoder().decode(bytes) });
+    } catch {
+      out.push({ uri: uri.toString(), label, notText: true });
+    }
+  }
+  return out;
 }
 
 /** Why the service would refuse this code as an attachment, or undefined when it would take it. */

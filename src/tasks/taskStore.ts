@@ -7,11 +7,18 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { StateKeys } from '../constants';
 import { Disposable } from '../disposable';
+import { parseAnswer } from '../review';
 import { endReason, notFollowed, serviceEndReason } from '../vocabulary';
 import { type ObservedState, type TrackedTask, agentsOf, isFinished, meanProgress } from './model';
 import type { PollerStore } from './poller';
+import { type SentCandidate, type SentFile, boundSent, sha256 } from './sentTexts';
 
 const PROGRESS_SAVE_MS = 1000;
+/**
+ * A task's 'progress' change events come at most this often (the latest state wins): the status bar and the
+ * trees redraw on each one, and a server may push thousands a second. Other changes are never held back.
+ */
+export const PROGRESS_EVENT_MS = 200;
 
 export type TaskChangeKind = 'added' | 'progress' | 'finished' | 'removed' | 'updated';
 
@@ -31,8 +38,10 @@ export class TaskStore extends Disposable implements PollerStore {
   private progressTimer: NodeJS.Timeout | undefined;
   /** Tasks whose outcome a waiting caller shows itself (see `claim`). */
   private readonly claimed = new Set<string>();
-  /** State writes sent to the memento, for tests and benchmarks. */
-  readonly stats = { writes: 0 };
+  /** Per task: when its last 'progress' event fired, and the timer of the one held back since. */
+  private readonly progressEvents = new Map<string, { firedAt: number; timer?: NodeJS.Timeout }>();
+  /** State writes sent to the memento and change events fired, for tests and benchmarks. */
+  readonly stats = { writes: 0, events: 0 };
 
   /**
    * `redact` cuts secrets out of server text (a failure reason, a result) before it is stored: a server
@@ -45,6 +54,7 @@ export class TaskStore extends Disposable implements PollerStore {
   ) {
     super();
     this._register({ dispose: () => this.flushProgress() });
+    this._register({ dispose: () => this.progressEvents.forEach(p => clearTimeout(p.timer)) });
     for (const task of memento.get<TrackedTask[]>(StateKeys.tasks, [])) {
       if (task && typeof task.id === 'string') this.tasks.set(task.id, task);
     }
@@ -65,14 +75,16 @@ export class TaskStore extends Disposable implements PollerStore {
 
   async add(task: TrackedTask): Promise<void> {
     this.tasks.set(task.id, task);
-    this.changed.fire({ kind: 'added', task });
+    this.fire({ kind: 'added', task });
     await this.save();
   }
 
   observe(taskId: string, state: ObservedState): void {
     const task = this.tasks.get(taskId);
     if (!task || isFinished(task)) return;
-    const agents = agentsOf(state);
+    // A state that lists no agents (`agent_statuses: []`, a stream's `start`, a /status over 3 MiB) says
+    // nothing about them: keep the ones known.
+    const agents = agentsOf(state) ?? task.agents;
     const progress = meanProgress(agents);
     // A pause for approval in the web console: the same task resumes afterwards (kind 'progress', status
     // 'awaiting_approval', `approval` set; back to 'processing' clears it).
@@ -90,8 +102,37 @@ export class TaskStore extends Disposable implements PollerStore {
       delete next.error;
     }
     this.tasks.set(taskId, next);
-    this.changed.fire({ kind: 'progress', task: next });
+    // A new status (a pause for approval, running again) is told at once; progress within one is coalesced.
+    if (task.status !== next.status || !sameApproval) this.fireProgressNow(taskId);
+    else this.fireProgress(taskId);
     this.progressTimer ??= setTimeout(() => this.flushProgress(), PROGRESS_SAVE_MS);
+  }
+
+  /** Fires the task's 'progress' event now, or once PROGRESS_EVENT_MS after the last one, with the latest state. */
+  private fireProgress(taskId: string): void {
+    const last = this.progressEvents.get(taskId);
+    if (last?.timer) return; // the held-back event reads the latest state when it fires
+    const wait = last ? last.firedAt + PROGRESS_EVENT_MS - Date.now() : 0;
+    if (wait <= 0) return this.fireProgressNow(taskId);
+    this.progressEvents.set(taskId, { firedAt: last!.firedAt, timer: setTimeout(() => this.fireProgressNow(taskId), wait) });
+  }
+
+  private fireProgressNow(taskId: string): void {
+    clearTimeout(this.progressEvents.get(taskId)?.timer);
+    const task = this.tasks.get(taskId);
+    if (!task || isFinished(task)) return void this.progressEvents.delete(taskId);
+    this.progressEvents.set(taskId, { firedAt: Date.now() });
+    this.fire({ kind: 'progress', task });
+  }
+
+  /** A change that is not progress: a held-back progress event of the task is dropped (this one is newer). */
+  private fire(change: TaskChange): void {
+    if (change.kind !== 'progress') {
+      clearTimeout(this.progressEvents.get(change.task.id)?.timer);
+      this.progressEvents.delete(change.task.id);
+    }
+    this.stats.events++;
+    this.changed.fire(change);
   }
 
   /** Writes progress that is waiting for its timer (also on dispose, so a reload keeps the latest). */
@@ -120,6 +161,7 @@ export class TaskStore extends Disposable implements PollerStore {
       modelUsed: this.modelSaid(state) ?? task.modelUsed,
       error: this.redact(said || serviceEndReason(state.status) || '') || undefined,
       resultChars: result?.length,
+      namedFiles: result !== undefined ? namedFilesOf(result) : undefined,
       finishedAt: Date.now(),
       updatedAt: Date.now(),
     };
@@ -128,7 +170,7 @@ export class TaskStore extends Disposable implements PollerStore {
     if (state.status === 'completed' && result !== undefined) delete next.error;
     if (state.status === 'completed' && result === undefined) next.error = this.redact(said || endReason({ kind: 'noResult' }));
     this.tasks.set(taskId, next);
-    this.changed.fire({ kind: 'finished', task: next });
+    this.fire({ kind: 'finished', task: next });
     await this.save();
   }
 
@@ -175,7 +217,7 @@ export class TaskStore extends Disposable implements PollerStore {
     const next: TrackedTask = { ...task, status: 'canceled', trackingStopped: true, notified: true, error: notFollowed('sentence'), finishedAt: now, updatedAt: now };
     delete next.approval;
     this.tasks.set(taskId, next);
-    this.changed.fire({ kind: 'finished', task: next });
+    this.fire({ kind: 'finished', task: next });
     await this.save();
   }
 
@@ -217,7 +259,7 @@ export class TaskStore extends Disposable implements PollerStore {
       StateKeys.tasks,
       this.memento.get<TrackedTask[]>(StateKeys.tasks, []).map(t => (t?.id === taskId ? next : t)),
     );
-    this.changed.fire({ kind: 'updated', task: next });
+    this.fire({ kind: 'updated', task: next });
     await this.save();
     return true;
   }
@@ -227,9 +269,51 @@ export class TaskStore extends Disposable implements PollerStore {
     if (!task) return;
     this.tasks.delete(taskId);
     this.removed.add(taskId);
-    this.changed.fire({ kind: 'removed', task });
+    this.fire({ kind: 'removed', task });
     await vscode.workspace.fs.delete(this.resultUri(taskId)).then(undefined, () => undefined);
+    await vscode.workspace.fs.delete(this.sentFolder(taskId), { recursive: true }).then(undefined, () => undefined);
     await this.save();
+  }
+
+  /**
+   * Keeps the text of the files a task sent (bounded, see sentTexts.ts) as files under globalStorage, and
+   * their hashes in the task's record. A text that cannot be written is listed as not recorded.
+   */
+  async recordSent(taskId: string, candidates: readonly SentCandidate[]): Promise<SentFile[] | undefined> {
+    if (!candidates.length || !this.tasks.has(taskId)) return undefined;
+    const { files, texts } = boundSent(candidates);
+    if (texts.size) {
+      await vscode.workspace.fs.createDirectory(this.sentFolder(taskId));
+      for (const [hash, text] of texts) await vscode.workspace.fs.writeFile(this.sentUri(taskId, hash), new TextEncoder().encode(text));
+    }
+    const task = this.tasks.get(taskId);
+    if (!task) {
+      // Removed while the texts were written: they go too.
+      await vscode.workspace.fs.delete(this.sentFolder(taskId), { recursive: true }).then(undefined, () => undefined);
+      return undefined;
+    }
+    this.tasks.set(taskId, { ...task, sent: files });
+    await this.save();
+    return files;
+  }
+
+  /** The text a task sent of `file`, or undefined when none was kept (or it no longer matches its hash). */
+  async readSent(taskId: string, file: SentFile): Promise<string | undefined> {
+    if (!file.sha256 || !/^[0-9a-f]{64}$/.test(file.sha256)) return undefined;
+    try {
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(this.sentUri(taskId, file.sha256)));
+      return sha256(text) === file.sha256 ? text : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private sentFolder(taskId: string): vscode.Uri {
+    return vscode.Uri.joinPath(this.storageUri, 'sent', fileNameOf(taskId));
+  }
+
+  private sentUri(taskId: string, hash: string): vscode.Uri {
+    return vscode.Uri.joinPath(this.sentFolder(taskId), `${hash}.txt`);
   }
 
   /** The cached result text, or undefined when there is none. */
@@ -243,8 +327,7 @@ export class TaskStore extends Disposable implements PollerStore {
 
   /** One file per task id: ids of safe characters name it as they are, any other id by its SHA-256 (`~…`). */
   resultUri(taskId: string): vscode.Uri {
-    const name = /^[A-Za-z0-9_-]{1,200}$/.test(taskId) ? taskId : `~${createHash('sha256').update(taskId, 'utf8').digest('hex')}`;
-    return vscode.Uri.joinPath(this.storageUri, 'results', `${name}.md`);
+    return vscode.Uri.joinPath(this.storageUri, 'results', `${fileNameOf(taskId)}.md`);
   }
 
   private async writeResult(taskId: string, text: string): Promise<void> {
@@ -278,14 +361,25 @@ export class TaskStore extends Disposable implements PollerStore {
       const mine = this.tasks.get(theirs.id);
       if (!mine) {
         this.tasks.set(theirs.id, theirs);
-        this.changed.fire({ kind: 'added', task: theirs });
+        this.fire({ kind: 'added', task: theirs });
       } else if (theirs.updatedAt > mine.updatedAt || (theirs.notified && !mine.notified)) {
         const merged = { ...(theirs.updatedAt > mine.updatedAt ? theirs : mine), notified: mine.notified || theirs.notified };
         this.tasks.set(theirs.id, merged);
-        this.changed.fire({ kind: 'updated', task: merged });
+        this.fire({ kind: 'updated', task: merged });
       }
     }
   }
+}
+
+/** A task id as a file name: ids of safe characters as they are, any other id by its SHA-256 (`~…`). */
+function fileNameOf(taskId: string): string {
+  return /^[A-Za-z0-9_-]{1,200}$/.test(taskId) ? taskId : `~${createHash('sha256').update(taskId, 'utf8').digest('hex')}`;
+}
+
+/** How many blocks of an answer name a file (landable or not). Linear in the answer. */
+function namedFilesOf(result: string): number | undefined {
+  const parsed = parseAnswer(result);
+  return parsed.proposals.length + parsed.rejected.length || undefined;
 }
 
 function approvalOf(state: ObservedState): NonNullable<TrackedTask['approval']> {

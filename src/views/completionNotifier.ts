@@ -60,11 +60,15 @@ export class CompletionNotifier extends Disposable {
         const open = vscode.l10n.t('Open');
         const copy = vscode.l10n.t('Copy');
         const apply = vscode.l10n.t('Apply to Source…');
-        const buttons = [...(opened ? [] : [open]), copy, ...(task.source ? [apply] : [])];
+        // An answer that names files is reviewed hunk by hunk in the Refactor Preview (nothing written before Apply).
+        const review = vscode.l10n.t('Review Changes…');
+        const landing = task.namedFiles ? [review] : task.source ? [apply] : [];
+        const buttons = [...(opened ? [] : [open]), copy, ...landing];
         const action = await this.ui.info(vscode.l10n.t('Multi-Agent task done: {0}', inert(task.title)), ...buttons);
         if (action === open) await run(Commands.openResult);
         if (action === copy) await run(Commands.copyResult);
         if (action === apply) await run(Commands.applyToSource);
+        if (action === review) await run(Commands.reviewChanges);
       } else {
         // The reason is server text: shown inert, never as a link or a command.
         const reason = task.error ? inert(task.error) : noReasonGiven();

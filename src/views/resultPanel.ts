@@ -146,6 +146,8 @@ const FORWARDED = {
   prompt: Commands.showPromptSent,
   raw: Commands.openRawResult,
   source: Commands.revealSource,
+  review: Commands.reviewChanges,
+  allChanges: Commands.openAllChanges,
 } as const;
 
 /** What a running page updates in place (see `Open.live`): the model, the agents and their progress. */
@@ -195,6 +197,9 @@ function renderResultHtml(task: TrackedTask, result: string | undefined, cspSour
   );
 
   const actions = [
+    // An answer that names files: reviewed hunk by hunk (the blocks' own Apply… stays for any block).
+    result !== undefined && task.namedFiles ? `<button data-action="review">${t(vscode.l10n.t('Review Changes…'))}</button>` : '',
+    result !== undefined && task.namedFiles ? `<button data-action="allChanges" class="secondary">${t(vscode.l10n.t('Open All Changes'))}</button>` : '',
     `<button data-action="prompt">${t(vscode.l10n.t('Show Prompt Sent'))}</button>`,
     result !== undefined ? `<button data-action="raw">${t(vscode.l10n.t('Open Raw Markdown'))}</button>` : '',
     result !== undefined ? `<button data-action="copyAll" class="secondary">${t(vscode.l10n.t('Copy All'))}</button>` : '',

@@ -48,7 +48,7 @@ const ATTACHMENTS_NODE: AttachmentsNode = { kind: 'attachments' };
 /** How often running rows are redrawn for their elapsed time, ms. */
 const TICK_MS = 5000;
 
-/** The contextValue's status part, for menus: `task.<status>[.stopped][.source]`. */
+/** The contextValue's status part, for menus: `task.<status>[.stopped][.source][.changes]` (`.changes`: the answer names files). */
 function statusKey(task: Pick<TrackedTask, 'status'>): string {
   return isFinished(task) ? task.status : 'running';
 }
@@ -171,7 +171,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     const said = waiting ? taskWaiting() : running ? (isAwaitingApproval(task) ? taskStatusText(task) : undefined) : task.status === 'completed' ? undefined : taskStatusText(task);
     item.description = [said, pct, elapsed, task.threadId ? vscode.l10n.t('thread') : undefined].filter(Boolean).join(' · ');
     item.tooltip = tooltipOf(task, waiting || undefined);
-    item.contextValue = `task.${statusKey(task)}${task.trackingStopped ? '.stopped' : ''}${task.source ? '.source' : ''}`;
+    item.contextValue = `task.${statusKey(task)}${task.trackingStopped ? '.stopped' : ''}${task.source ? '.source' : ''}${task.status === 'completed' && task.namedFiles ? '.changes' : ''}`;
     item.accessibilityInformation = { label: `${task.title}, ${waiting ? taskWaiting() : taskStatusText(task)}, ${elapsed}` };
     if (task.status === 'completed' || (running && this.config.settings.resultView === 'rendered')) {
       item.command = { command: Commands.openResult, title: vscode.l10n.t('Open Result'), arguments: [task.id] };

@@ -119,6 +119,9 @@ interface LatencyRow {
   connectionsPerTask: number;
 }
 
+/** The official SDK's poll period, ms (the spec: 2 s after each answer). */
+const SDK_POLL_MS = 2000;
+
 /**
  * The official SDK's loop as the spec describes it: first status read at once, then 2 s after each answer,
  * up to 150 reads; a 408/429/5xx is retried up to 3 times with 0.5-8 s backoff (Retry-After honoured).
@@ -126,7 +129,7 @@ interface LatencyRow {
  */
 async function sdkFollow(client: DeveloperApiClient, taskId: string): Promise<ObservedState> {
   for (let read = 0; read < 150; read++) {
-    if (read) await sleep(2000);
+    if (read) await sleep(SDK_POLL_MS);
     let state: ObservedState | undefined;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -163,7 +166,10 @@ async function latency(durations: number[], reps: number): Promise<LatencyRow[]>
         const tasks: { id: string; seconds: number; at: number }[] = [];
         for (const seconds of durations) {
           for (let i = 0; i < reps; i++) {
-            emulator.setNextTask({ durationMs: seconds * 1000 });
+            // A real task does not end on the SDK's 2 s grid: the reps of one length are spread over one SDK
+            // poll period (0, 1/3, 2/3, … s past the nominal length for 6 reps), so each p50 samples its phases
+            // instead of one lucky or unlucky alignment. The delay is measured from each task's own end.
+            emulator.setNextTask({ durationMs: seconds * 1000 + Math.round((i * SDK_POLL_MS) / reps) });
             const { taskId } = await client.submitTask({ prompt: `bench ${mode} ${seconds}s #${i}` });
             tasks.push({ id: taskId, seconds, at: Date.now() });
           }
@@ -345,7 +351,7 @@ async function transfer() {
 
 async function main() {
   const durations = (process.env.BENCH_DURATIONS ?? '3,15,60,120').split(',').map(Number);
-  const reps = Number(process.env.BENCH_REPS ?? 3);
+  const reps = Number(process.env.BENCH_REPS ?? 6);
   // Transfer first, while the process is quiet, so other work does not blur its memory numbers.
   const files = await transfer();
   const [rows, burst, rateLimit] = await Promise.all([

@@ -98,6 +98,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     main: createServer((req, res) => void handle(req, res, 'main')),
     other: createServer((req, res) => void handle(req, res, 'other')),
   };
+  // Idle connections stay open as long as the service's own Go server keeps them (IdleTimeout 120 s in its
+  // packages/adapters/pkg/server/server.go), not Node's 5 s, so a client can reuse one between polls.
+  for (const server of Object.values(servers)) server.keepAliveTimeout = 120_000;
   const ports: Record<Listener, number> = { main: options.port ?? 0, other: 0 };
   const originOf = (port: number): string => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let origin = '';

@@ -163,6 +163,9 @@ describe('chat: the @agents participant', function () {
     assert.ok(stream.progress.some(p => /Agent \w+: /.test(p)), `agent progress shown: ${stream.progress.join(' | ')}`);
     assert.deepStrictEqual(stream.markdown, [inert((await ctx.api.store.readResult(task.id))!)]);
     assert.deepStrictEqual(stream.buttons.find(b => b.command === Commands.openResult)?.arguments, [task.id]);
+    // The answer names files (the landing format): it can be reviewed hunk by hunk; Apply to Source stays.
+    assert.deepStrictEqual(stream.buttons.map(b => b.command), [Commands.openResult, Commands.reviewChanges, Commands.applyToSource]);
+    assert.deepStrictEqual(stream.buttons.find(b => b.command === Commands.reviewChanges)?.arguments, [task.id]);
   });
 
   it('a follow-up continues the same service thread; /thread starts a new one', async () => {

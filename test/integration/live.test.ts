@@ -77,7 +77,7 @@ describe('live service', () => {
     assert.strictEqual(runPosts(ctx).length, 1, 'never sent again');
   });
 
-  it('429s without Retry-After: polling backs off from about a second, not 30 s, and the task completes', async () => {
+  it('429s without Retry-After: polling backs off from half a second, not 30 s, and the task completes', async () => {
     const undo = await withSetting('useStream', false);
     try {
       ctx.emulator.addFault({ kind: 'status', method: 'GET', path: '/status/', status: 429, times: 2 });
@@ -85,7 +85,7 @@ describe('live service', () => {
       const task = (await orchestrate(ctx, 'Rate limited'))!;
       await completedWithResult(ctx, task.id);
       assert.strictEqual(statusGets(ctx).filter(r => r.status === 429).length, 2);
-      // 1.5 s of task plus two backoffs from about a second; a 30 s pause per 429 would take a minute.
+      // 1.5 s of task plus two backoffs from half a second; a 30 s pause per 429 would take a minute.
       assert.ok(Date.now() - t0 < 15_000, `took ${Date.now() - t0} ms`);
     } finally {
       await undo();

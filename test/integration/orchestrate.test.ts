@@ -35,8 +35,9 @@ describe('orchestrate from the editor', () => {
     assert.strictEqual(tab.label, 'Find edge cases in mean().md');
     assert.strictEqual(ctx.api.store.get(task.id)?.status, 'completed');
     await waitFor(() => ctx.user.messages('info').some(m => m.includes('task done')), 'the done notification');
-    // The result opened on completion: the toast offers no Open (issue 20).
-    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done'))?.actions, ['Copy', 'Apply to Source…']);
+    // The emulator answers in the landing format (issue 16): the answer names files, so the toast offers a review;
+    // the result opened on completion, so it offers no Open (issue 20).
+    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done'))?.actions, ['Copy', 'Review Changes…']);
     const cached = await ctx.api.store.readResult(task.id);
     assert.strictEqual(cached, document.getText());
   });

@@ -1,44 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { type ObservedState, type TrackedTask, isFinished } from '../../src/tasks/model';
-import { APPROVAL_POLL_MS, type Clock, MONTHLY_QUOTA_PAUSE_MS, type PollerApi, type PollerEvent, type PollerSettings, type PollerStore, TaskPoller, rateLimitScope } from '../../src/tasks/poller';
-
-/** A manual clock: timers fire only when the test advances time. */
-class FakeClock implements Clock {
-  private t = 1_000_000;
-  private timers: { at: number; fn: () => void; id: number }[] = [];
-  private ids = 0;
-  now() {
-    return this.t;
-  }
-  setTimeout(fn: () => void, ms: number) {
-    const id = ++this.ids;
-    this.timers.push({ at: this.t + ms, fn, id });
-    return id;
-  }
-  clearTimeout(handle: unknown) {
-    this.timers = this.timers.filter(t => t.id !== handle);
-  }
-  get pending() {
-    return this.timers.length;
-  }
-  /** Advances time, firing due timers in order and letting promises settle between them. */
-  async advance(ms: number) {
-    const end = this.t + ms;
-    for (;;) {
-      await flush();
-      const next = this.timers.filter(t => t.at <= end).sort((a, b) => a.at - b.at)[0];
-      if (!next) break;
-      this.timers = this.timers.filter(t => t !== next);
-      this.t = Math.max(this.t, next.at);
-      next.fn();
-    }
-    this.t = end;
-    await flush();
-  }
-}
-const flush = async () => {
-  for (let i = 0; i < 10; i++) await Promise.resolve();
-};
+import { FakeClock } from './fakeClock';
+import { APPROVAL_POLL_MS, MONTHLY_QUOTA_PAUSE_MS, type PollerApi, type PollerEvent, type PollerSettings, type PollerStore, TaskPoller, rateLimitScope } from '../../src/tasks/poller';
 
 class MemoryStore implements PollerStore {
   tasks = new Map<string, TrackedTask>();
@@ -252,7 +215,7 @@ describe('poller', () => {
     second.poller.wake();
     await second.clock.advance(60_000);
     assert.equal(second.store.finished[0].state.status, 'failed');
-    assert.match(String(second.store.finished[0].state.error), /no longer knows/);
+    assert.deepEqual(second.store.finished[0].state.reason, { kind: 'unknownTask', detail: 'notFound' }, 'the reason as data, worded by the store');
   });
 
   it('reports a 403 (disabled account, quota), keeps the task and backs off', async () => {
@@ -275,7 +238,7 @@ describe('poller', () => {
     poller.wake();
     await clock.advance(120_000);
     assert.equal(store.finished[0]?.state.status, 'failed');
-    assert.match(String(store.finished[0].state.error), /keeps answering/);
+    assert.deepEqual(store.finished[0].state.reason, { kind: 'statusKeepsFailing', detail: 'responseFormat' });
   });
 
   it('a Retry-After weeks away pauses without spinning, and a settings change keeps the pause', async () => {
@@ -419,7 +382,7 @@ describe('poller', () => {
     assert.equal(rateLimitScope('Too Many Requests'), 'unknown');
   });
 
-  it('a 429 without Retry-After backs off from about a second, doubling, and says when it retries', async () => {
+  it('a 429 without Retry-After backs off from half a second, doubling, and says when it retries', async () => {
     const { clock, store, api, poller, fullEvents } = setup();
     store.add('t1', clock.now());
     api.completesAt.set('t1', clock.now());
@@ -428,15 +391,15 @@ describe('poller', () => {
     await clock.advance(20_000);
     assert.equal(store.finished[0]?.state.status, 'completed');
     const gaps = api.calls.slice(1).map((c, i) => c.at - api.calls[i].at);
-    assert.deepEqual(gaps, [1000, 2000, 4000], 'about 1 s, 2 s, 4 s (jitter fixed at its middle)');
+    assert.deepEqual(gaps, [375, 750, 1500], '0.5 s, 1 s, 2 s less a quarter (jitter fixed at its middle)');
     const limited = fullEvents.filter(e => e.kind === 'rateLimited');
     assert.equal(limited.length, 3);
     for (const e of limited) if (e.kind === 'rateLimited') assert.deepEqual([e.scope, e.retryAfter], ['hourly', false]);
     const first = limited[0];
-    assert.ok(first.kind === 'rateLimited' && first.untilMs === api.calls[0].at + 1000, 'untilMs is when polling retries');
+    assert.ok(first.kind === 'rateLimited' && first.untilMs === api.calls[0].at + 375, 'untilMs is when polling retries');
   });
 
-  it('the backoff starts again at a second after a success', async () => {
+  it('the backoff starts again at half a second after a success', async () => {
     const { clock, store, api, poller } = setup();
     store.add('t1', clock.now());
     api.completesAt.set('t1', clock.now() + 60_000);
@@ -448,7 +411,7 @@ describe('poller', () => {
     await clock.advance(10_000);
     const i = before;
     const gapAfterThird = api.calls[i + 1].at - api.calls[i].at;
-    assert.equal(gapAfterThird, 1000, 'a second again, not 4 s');
+    assert.equal(gapAfterThird, 375, 'the first step again, not the third');
   });
 
   it('a monthly-quota 429 stops polling for a long time and says so; a new key resumes at once', async () => {

@@ -2,7 +2,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { resultTabs, useExtensionWithEmulator, waitFor } from '../helpers';
-import { completedWithResult, orchestrate, runPosts, shownMessage, statusGets, useSettings } from './common';
+import { completedWithResult, finished, orchestrate, runPosts, shownMessage, statusGets, useSettings } from './common';
 import { kase } from './table';
 
 describe('faults: 3 payloads', () => {
@@ -35,6 +35,32 @@ describe('faults: 3 payloads', () => {
     assert.match(ctx.api.statusBar.item.text, /Agents (working|\d+%) · /);
     assert.match(ctx.api.statusBar.item.accessibilityInformation?.label ?? '', /1 task running/);
     await completedWithResult(ctx, task!.id);
+  });
+
+  kase('3 a failure with error: "" is told with a reason in words, never an empty one', async () => {
+    ctx.emulator.setNextTask({ outcome: 'failed', durationMs: 300, error: '' });
+    const task = await orchestrate(ctx, 'Fails without words');
+    const done = await finished(ctx, task!.id);
+    assert.strictEqual(done.status, 'failed');
+    assert.match(done.error ?? '', /\w{4,}/, `the stored reason: ${JSON.stringify(done.error)}`);
+    const shown = await shownMessage(ctx, /Fails without words/);
+    assert.ok(!/:\s*$/.test(shown.message) && shown.message.includes(done.error!), shown.message);
+  });
+
+  kase('3 agent_statuses: [] keeps the agents known (no blank progress)', async () => {
+    const now = Date.now();
+    const task = { id: 'task_no_agents', title: 'No agents', instruction: 'No agents', promptChars: 1, submittedAt: now, updatedAt: now, status: 'processing' };
+    await ctx.api.store.add(task);
+    ctx.api.poller.forget(task.id);
+    const agents = [{ agent_id: 1, status: 'completed', progress: 1 }, { agent_id: 2, status: 'running', progress: 0.5 }];
+    ctx.api.store.observe(task.id, { status: 'processing', agentStatuses: agents });
+    ctx.api.store.observe(task.id, { status: 'processing', agentStatuses: [] });
+    ctx.api.store.observe(task.id, { status: 'processing' });
+    const kept = ctx.api.store.get(task.id)!;
+    assert.strictEqual(kept.agents?.length, 2);
+    assert.strictEqual(kept.progress, 0.75);
+    await ctx.api.store.finish(task.id, { status: 'completed', result: 'r', agentStatuses: [] });
+    assert.strictEqual(ctx.api.store.get(task.id)?.agents?.length, 2);
   });
 
   kase('3 a 5 MB result opens without freezing the window', async () => {

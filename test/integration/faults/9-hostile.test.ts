@@ -85,6 +85,42 @@ describe('faults: 9 hostile server', () => {
     assert.strictEqual(saved?.progress, 0.999, 'the last state is what was written');
   });
 
+  kase('9 a flood of progress events costs a bounded number of change events (redraws), the latest state last, the end at once', async () => {
+    const now = Date.now();
+    const task = { id: 'task_redraws', title: 'Redraws', instruction: 'Redraws', promptChars: 1, submittedAt: now, updatedAt: now, status: 'processing' };
+    await ctx.api.store.add(task);
+    ctx.api.poller.forget(task.id);
+    const seen: { kind: string; progress?: number; status: string }[] = [];
+    const listener = ctx.api.store.onDidChange(e => e.task.id === task.id && seen.push({ kind: e.kind, progress: e.task.progress, status: e.task.status }));
+    try {
+      // 20,000 progress events over about a second, in batches, as a server pushing without pause would.
+      const agents = (i: number) => [{ agent_id: 1, status: 'running', progress: (i % 1000) / 1000 }, { agent_id: 2, status: 'running', progress: 0.5 }];
+      const t0 = Date.now();
+      for (let i = 1; i <= 20_000; i++) {
+        ctx.api.store.observe(task.id, { status: 'processing', agentStatuses: agents(i) });
+        if (i % 200 === 0) await sleep(10);
+      }
+      const seconds = (Date.now() - t0) / 1000;
+      await sleep(400);
+      const progress = seen.filter(e => e.kind === 'progress');
+      assert.ok(progress.length <= Math.ceil(seconds / 0.2) + 3, `${progress.length} change events for 20,000 progress events in ${seconds.toFixed(1)} s`);
+      assert.ok(progress.length >= 2, 'the first and the latest are told');
+      assert.strictEqual(progress[progress.length - 1].progress, (0 + 0.5) / 2, 'the latest state is the last one told');
+      // A pause for approval and the end are told at once, never held back.
+      ctx.api.store.observe(task.id, { status: 'processing', agentStatuses: agents(7) });
+      ctx.api.store.observe(task.id, { status: 'awaiting_approval', agentStatuses: agents(8), pendingApproval: { agentName: 'Agent 2' } });
+      assert.strictEqual(seen[seen.length - 1].status, 'awaiting_approval', 'the pause is told at once');
+      const finishing = ctx.api.store.finish(task.id, { status: 'completed', result: 'done' });
+      await finishing;
+      assert.strictEqual(seen[seen.length - 1].kind, 'finished');
+      const count = seen.length;
+      await sleep(400);
+      assert.strictEqual(seen.length, count, 'no progress event after the end');
+    } finally {
+      listener.dispose();
+    }
+  });
+
   kase('9 task ids that differ only in unsafe characters keep separate cached results', async () => {
     const now = Date.now();
     for (const id of ['task:1', 'task_1', 'task?1']) {
