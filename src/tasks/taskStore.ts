@@ -235,14 +235,6 @@ export class TaskStore extends Disposable implements PollerStore {
     return this.claimed.has(taskId);
   }
 
-  /** Marks a task that Stop Tracking ended here (not the service). */
-  async markTrackingStopped(taskId: string): Promise<void> {
-    const task = this.tasks.get(taskId);
-    if (!task) return;
-    this.tasks.set(taskId, { ...task, trackingStopped: true });
-    await this.save();
-  }
-
   /**
    * Follows a task again that Stop Tracking ended here: it is running once more (the poller picks it up)
    * and its outcome is announced as usual. Returns false for any other task.
