@@ -33,6 +33,8 @@ export interface Settings {
   /** Poll interval while the window is in the background, ms. */
   unfocusedPollIntervalMs: number;
   openResultOnCompletion: boolean;
+  /** Open the (running) result view beside the code as soon as a task is sent from the editor. */
+  openResultOnSubmit: boolean;
   /** How results open: rendered in a result view, or as raw markdown. */
   resultView: 'rendered' | 'markdown';
   /** Ask before "Run Again" sends a task. */
@@ -153,6 +155,7 @@ export function readSettings(options: { trusted?: boolean } = {}): SettingsReadi
     maxPollIntervalMs: Math.max(pollIntervalMs, int('maxPollIntervalMs', 10_000, 1000, 300_000)),
     unfocusedPollIntervalMs: int('unfocusedPollIntervalMs', 30_000, 1000, 600_000),
     openResultOnCompletion: bool('openResultOnCompletion', true),
+    openResultOnSubmit: bool('openResultOnSubmit', true),
     resultView: str('resultView') === 'markdown' ? 'markdown' : 'rendered',
     confirmRunAgain: bool('confirmRunAgain', true),
     askForLandableChanges: bool('askForLandableChanges', true),

@@ -61,7 +61,11 @@ export const Commands = {
 
 export const ContextKeys = {
   hasApiKey: 'multiAgent.hasApiKey',
+  /** Set once the stored key was read: until then the views say "Loading…", not "Set an API key". */
+  keyRead: 'multiAgent.keyRead',
   hasAttachments: 'multiAgent.hasAttachments',
+  /** A task has completed with a result (the walkthrough's last step). */
+  hasResult: 'multiAgent.hasResult',
 } as const;
 
 export const SecretKeys = {
@@ -104,4 +108,6 @@ export const REVIEW_SCHEME = 'multi-agent-review';
 export const PROMPT_SCHEME = 'multi-agent-prompt';
 /** View type of the rendered result webview. */
 export const RESULT_VIEW_TYPE = 'multiAgent.result';
+/** View type of the rendered thread transcript webview. */
+export const TRANSCRIPT_VIEW_TYPE = 'multiAgent.transcript';
 export const OUTPUT_CHANNEL_NAME = 'Multi-Agent Tasks';

@@ -29,6 +29,7 @@ import { TraceStore } from './stores/traceStore';
 import { UsageStore } from './stores/usageStore';
 import { AttachmentBasket } from './tasks/attachments';
 import { TaskCanceller } from './tasks/canceller';
+import { CodeEditors } from './tasks/codeEditors';
 import { TaskDetails } from './tasks/details';
 import { recoverFromThread } from './tasks/threadAnswer';
 import { type PollerSettings, TaskPoller } from './tasks/poller';
@@ -40,6 +41,7 @@ import { SwappableUserInterface } from './ui';
 import { ApprovalNotifier } from './views/approvalNotifier';
 import { CompletionNotifier } from './views/completionNotifier';
 import { ResultPanels } from './views/resultPanel';
+import { TranscriptPanels } from './views/transcriptPanel';
 import { type Sidebar, createSidebar } from './views/sidebar';
 import { TaskStatusBar } from './views/statusBar';
 import { UsagePanel } from './views/usagePanel';
@@ -60,6 +62,8 @@ export type TestApi = Services & {
   usagePanel: UsagePanel;
   notifier: CompletionNotifier;
   resultPanels: ResultPanels;
+  transcriptPanels: TranscriptPanels;
+  editors: CodeEditors;
   tracker: SourceRangeTracker;
   proposals: ProposalDocuments;
   traces: TraceStore;
@@ -128,16 +132,18 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   };
 
   const tracker = new SourceRangeTracker(store, context.workspaceState);
+  const editors = new CodeEditors();
   const proposals = new ProposalDocuments();
   const traces = new TraceStore(api, store, context.globalStorageUri);
   const details = new TaskDetails(store, () => api.client(), log);
   const reviews = new ReviewDocuments(store);
-  const resultPanels = new ResultPanels(store, traces);
+  const resultPanels = new ResultPanels(store, traces, pollerStatus);
+  const transcriptPanels = new TranscriptPanels(threads);
   const statusBar = new TaskStatusBar(store, attachments, pollerStatus);
   const notifier = new CompletionNotifier(store, ui, log, config, resultPanels);
   const approvals = new ApprovalNotifier(store, ui, log, () => api.client().addresses.platformUrl);
-  const usagePanel = new UsagePanel(services.usage);
-  const sidebar = createSidebar({ store, threads, files, basket: attachments, config });
+  const usagePanel = new UsagePanel(services.usage, store);
+  const sidebar = createSidebar({ store, threads, files, basket: attachments, config, models: services.models, polling: pollerStatus });
   const guard = new WorkspaceAddressGuard(context.workspaceState, ui, log, config);
 
   context.subscriptions.push(
@@ -164,14 +170,16 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     resultPanels,
     traces,
     details,
+    transcriptPanels,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, proposals),
     vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, reviews),
     vscode.workspace.registerTextDocumentContentProvider(PROMPT_SCHEME, new PromptDocumentProvider(store)),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, new ResultDocumentProvider(store)),
     vscode.workspace.registerTextDocumentContentProvider(FILE_SCHEME, services.fileDocuments),
     registerTranscripts(threads),
-    registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, traceView: resultPanels, tracker, proposals, reviews }),
-    registerChat({ log, keys, store, pipeline, threads, extensionUri: context.extensionUri }),
+    editors,
+    registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, traceView: resultPanels, transcripts: transcriptPanels, tracker, proposals, reviews, editors }),
+    registerChat({ log, ui, keys, store, pipeline, threads, editors, extensionUri: context.extensionUri }),
     pollerStatus.onDidFindProblem(problem => showDescribed(ui, problem)),
     keys.onDidChange(which => {
       if (which !== 'apiKey') return;
@@ -210,7 +218,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     log.info(`activated in ${(load + run).toFixed(1)} ms (bundle load ${load.toFixed(1)} ms + activate ${run.toFixed(1)} ms)`);
   }
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? { ...services, loadApi, trust, pollerSettings, sidebar, statusBar, usagePanel, notifier, resultPanels, tracker, proposals, reviews, traces, details }
+    ? { ...services, loadApi, trust, pollerSettings, sidebar, statusBar, usagePanel, notifier, resultPanels, transcriptPanels, editors, tracker, proposals, reviews, traces, details }
     : undefined;
 }
 

@@ -8,9 +8,17 @@ export interface UserInterface {
   info(message: string, ...actions: string[]): Thenable<string | undefined>;
   warn(message: string, ...actions: string[]): Thenable<string | undefined>;
   error(message: string, ...actions: string[]): Thenable<string | undefined>;
-  /** A modal question; true only when the user chose `action`. */
-  confirm(message: string, detail: string, action: string): Thenable<boolean>;
+  /**
+   * A question; true only when the user chose `action`. `destructive`: what cannot be undone is not the
+   * focused answer (a pick list with "Keep" first, where Enter keeps), else a modal dialog.
+   */
+  confirm(message: string, detail: string, action: string, options?: { destructive?: boolean }): Thenable<boolean>;
   input(options: vscode.InputBoxOptions): Thenable<string | undefined>;
+  /**
+   * An input box that stays open while `accept` checks the value: a problem it returns shows in the box
+   * (the user corrects it or presses Escape); undefined accepts. The accepted value, or undefined.
+   */
+  inputUntil(options: vscode.InputBoxOptions, accept: (value: string) => Promise<string | undefined>): Thenable<string | undefined>;
   pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Thenable<T | undefined>;
   pickMany<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Thenable<readonly T[] | undefined>;
   saveDialog(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
@@ -21,9 +29,15 @@ const windowUserInterface: UserInterface = {
   info: (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
   warn: (message, ...actions) => vscode.window.showWarningMessage(message, ...actions),
   error: (message, ...actions) => vscode.window.showErrorMessage(message, ...actions),
-  confirm: async (message, detail, action) =>
-    (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action,
+  confirm: async (message, detail, action, options) => {
+    if (!options?.destructive) return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
+    // A modal dialog focuses its first button, the destructive one: here Enter and Escape both keep.
+    const keep = { label: `$(close) ${vscode.l10n.t('Keep')}`, yes: false };
+    const go = { label: `$(trash) ${action}`, detail, yes: true };
+    return (await vscode.window.showQuickPick([keep, go], { title: message, placeHolder: detail })) === go;
+  },
   input: options => vscode.window.showInputBox(options),
+  inputUntil: (options, accept) => inputUntilAccepted(options, accept),
   pick: (items, options) => vscode.window.showQuickPick(items, { ...options, canPickMany: false }),
   pickMany: (items, options) => vscode.window.showQuickPick(items, { ...options, canPickMany: true }),
   saveDialog: options => vscode.window.showSaveDialog(options),
@@ -48,11 +62,17 @@ export class SwappableUserInterface implements UserInterface {
   error(m: string, ...a: string[]) {
     return this.target.error(this.redact(m), ...a);
   }
-  confirm(m: string, d: string, a: string) {
-    return this.target.confirm(this.redact(m), this.redact(d), a);
+  confirm(m: string, d: string, a: string, o?: { destructive?: boolean }) {
+    return this.target.confirm(this.redact(m), this.redact(d), a, o);
   }
   input(o: vscode.InputBoxOptions) {
     return this.target.input(o);
+  }
+  inputUntil(o: vscode.InputBoxOptions, accept: (value: string) => Promise<string | undefined>) {
+    return this.target.inputUntil(o, async value => {
+      const problem = await accept(value);
+      return problem === undefined ? undefined : this.redact(problem);
+    });
   }
   pick<T extends vscode.QuickPickItem>(i: readonly T[], o: vscode.QuickPickOptions) {
     return this.target.pick(i, o);
@@ -66,4 +86,43 @@ export class SwappableUserInterface implements UserInterface {
   openDialog(o: vscode.OpenDialogOptions) {
     return this.target.openDialog(o);
   }
+}
+
+/** `inputUntil` on VS Code's input box: busy while `accept` runs, open until it accepts or the user leaves. */
+function inputUntilAccepted(options: vscode.InputBoxOptions, accept: (value: string) => Promise<string | undefined>): Promise<string | undefined> {
+  return new Promise(resolve => {
+    const box = vscode.window.createInputBox();
+    box.title = options.title;
+    box.prompt = options.prompt;
+    box.placeholder = options.placeHolder;
+    box.password = options.password ?? false;
+    box.ignoreFocusOut = options.ignoreFocusOut ?? false;
+    box.value = options.value ?? '';
+    let done = false;
+    const finish = (value: string | undefined) => {
+      if (done) return;
+      done = true;
+      resolve(value);
+      box.dispose();
+    };
+    const validate = async (value: string) => (options.validateInput ? await options.validateInput(value) : undefined);
+    box.onDidChangeValue(async value => {
+      const problem = await validate(value);
+      box.validationMessage = problem ?? undefined;
+    });
+    box.onDidAccept(async () => {
+      const value = box.value;
+      if (box.busy || (await validate(value))) return;
+      box.busy = true;
+      box.enabled = false;
+      const problem = await accept(value).catch(e => (e instanceof Error ? e.message : String(e)));
+      if (problem === undefined) return finish(value);
+      if (done) return;
+      box.validationMessage = problem;
+      box.busy = false;
+      box.enabled = true;
+    });
+    box.onDidHide(() => finish(undefined));
+    box.show();
+  });
 }

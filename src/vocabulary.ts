@@ -304,9 +304,11 @@ export function keyRejectedPause(): string {
   return vscode.l10n.t('Paused: the service rejected the API key.');
 }
 
-/** A new key the service refused when it was checked. */
-export function newKeyRejected(): string {
-  return vscode.l10n.t('The service rejected this key; it was not saved.');
+/** A new key the service refused when it was checked: in a notification, or in the key's input box. */
+export function newKeyRejected(where: 'notification' | 'box' = 'notification'): string {
+  return where === 'box'
+    ? vscode.l10n.t('The service rejected this key; it was not saved. Correct it, or press Escape.')
+    : vscode.l10n.t('The service rejected this key; it was not saved.');
 }
 
 /** No key is set. `where`: the chat participant, the language model tool (a model reads it), the usage panel, the key prompt. */
@@ -331,10 +333,23 @@ export function unreachable(detail: string, where: 'notification' | 'view' | 'po
     case 'notification':
       return vscode.l10n.t('{0}. Check your connection and the multiAgent.baseUrl setting; nothing was lost.', detail);
     case 'view':
-      return vscode.l10n.t('The service could not be reached: {0}. Check your connection and the multiAgent.baseUrl setting.', detail);
+      return vscode.l10n.t('{0}. Check your connection and the multiAgent.baseUrl setting.', sentence(detail));
     case 'polling':
-      return vscode.l10n.t('Cannot reach the service ({0}); retrying. Nothing is lost.', detail);
+      return vscode.l10n.t('{0}: retrying. Nothing is lost.', sentence(detail));
   }
+}
+
+/**
+ * The api layer's own words already say what failed ("Could not reach the service (connection refused)",
+ * "The service did not answer in time"): the sentences above follow them instead of wrapping them again.
+ */
+function sentence(detail: string): string {
+  return detail.trim().replace(/\.$/, '');
+}
+
+/** Why a running task shows no fresh progress: polling waits (no connection, a rate limit, a rejected key). */
+export function taskWaiting(): string {
+  return vscode.l10n.t('waiting for the service');
 }
 
 /**
@@ -414,7 +429,8 @@ export function endReason(reason: EndReason): string {
     case 'statusKeepsFailing':
       return vscode.l10n.t('The service keeps answering the status check with an error: {0}', reason.detail);
     case 'unknownTask':
-      return vscode.l10n.t('The service no longer knows this task ({0}).', reason.detail);
+      // The service's words ("Task not found") add nothing to this, and may name the raw task id.
+      return vscode.l10n.t('The service no longer knows this task: it was lost or removed there.');
   }
 }
 
@@ -423,6 +439,45 @@ export function serviceEndReason(status: string): string | undefined {
   if (status === 'failed') return vscode.l10n.t('The task failed on the service.');
   if (status === 'canceled') return vscode.l10n.t('The task was canceled on the service.');
   return undefined;
+}
+
+/** A task Stop Tracking ended here: the service was not asked to cancel it. */
+export function notFollowed(form: 'status' | 'sentence' | 'flash', title = ''): string {
+  switch (form) {
+    case 'status':
+      return vscode.l10n.t('no longer followed — still running on the service');
+    case 'sentence':
+      return vscode.l10n.t(
+        'No longer followed here; the task may still be running (and costing) on the service. Check Again follows it once more and opens its result.',
+      );
+    case 'flash':
+      return vscode.l10n.t('No longer followed: {0} (still running on the service)', title);
+  }
+}
+
+/**
+ * A task's state in words, for rows, tooltips and pickers: what the service said, except for a task Stop
+ * Tracking ended here ("canceled" only when the service confirmed it).
+ */
+export function taskStatusText(task: { status: string; trackingStopped?: boolean }): string {
+  if (task.trackingStopped) return notFollowed('status');
+  switch (task.status) {
+    case 'completed':
+      return vscode.l10n.t('completed');
+    case 'failed':
+      return vscode.l10n.t('failed');
+    case 'canceled':
+      return vscode.l10n.t('canceled');
+    case 'awaiting_approval':
+      return vscode.l10n.t('waiting for your approval');
+    case 'processing':
+    case 'queued':
+    case 'pending':
+    case 'running':
+      return vscode.l10n.t('running');
+    default:
+      return task.status.replace(/_/g, ' ');
+  }
 }
 
 /** Shown after "failed:" and the like when a task carries no reason at all. */

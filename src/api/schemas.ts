@@ -52,6 +52,8 @@ export const PendingApprovalSchema = z.looseObject({
  */
 export const TaskStreamEventSchema = z.looseObject({
   type: z.string(),
+  /** `start`: the model the service runs the task with. */
+  model_id: z.optional(z.nullable(z.string())),
   message: z.optional(z.nullable(z.string())),
   error: z.optional(z.nullable(z.string())),
   agent_statuses: list(AgentStatusSchema),

@@ -126,7 +126,7 @@ function readEvent(data: string, endpoint: string): ReadEvent {
     const e = typed.data;
     switch (e.type) {
       case 'start':
-        return { kind: 'state', state: { status: 'processing' } };
+        return { kind: 'state', state: e.model_id ? { status: 'processing', modelId: e.model_id } : { status: 'processing' } };
       case 'progress':
         return {
           kind: 'state',

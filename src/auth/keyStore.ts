@@ -19,12 +19,19 @@ export class KeyStore extends Disposable {
   private loaded = false;
   /** Start-up reading of the store (see `initialize`); reads wait for it so they never race a seeded key. */
   private ready: Promise<void> = Promise.resolve();
+  /**
+   * Settles once `initialize` ran: a view asking for the key before that (a tree at activation) waits,
+   * instead of reading "no key" before the demo key is seeded and showing "Set an API key" for a moment.
+   */
+  private readonly initialized: Promise<void>;
+  private markInitialized: () => void = () => undefined;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly ui: UserInterface,
   ) {
     super();
+    this.initialized = new Promise(resolve => (this.markInitialized = resolve));
     this._register(
       secrets.onDidChange(async e => {
         if (e.key !== SecretKeys.apiKey && e.key !== SecretKeys.gatewayKey) return;
@@ -45,7 +52,7 @@ export class KeyStore extends Disposable {
     this.ready = (async () => {
       if (demoKey && !(await this.secrets.get(SecretKeys.apiKey))) await this.secrets.store(SecretKeys.apiKey, demoKey);
       await this.refresh();
-    })();
+    })().finally(() => this.markInitialized());
     return this.ready;
   }
 
@@ -55,9 +62,11 @@ export class KeyStore extends Disposable {
     this.cachedGateway = (await this.secrets.get(SecretKeys.gatewayKey)) || undefined;
     this.loaded = true;
     await vscode.commands.executeCommand('setContext', ContextKeys.hasApiKey, !!this.cached);
+    await vscode.commands.executeCommand('setContext', ContextKeys.keyRead, true);
   }
 
   async getApiKey(): Promise<string | undefined> {
+    await this.initialized;
     await this.ready.catch(() => undefined);
     if (!this.loaded) await this.refresh();
     return this.cached;

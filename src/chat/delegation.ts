@@ -15,6 +15,8 @@ import { codeFrom } from '../tasks/code';
 import { type CodeContext, describeLocation, fencedBlock } from '../tasks/prompt';
 import type { SubmissionPipeline, TaskRequest } from '../tasks/submission';
 import type { TaskStore } from '../tasks/taskStore';
+import type { CodeEditors } from '../tasks/codeEditors';
+import type { UserInterface } from '../ui';
 import { agentStatusLabel, promptTooLong } from '../vocabulary';
 
 export interface ChatDeps {
@@ -23,6 +25,10 @@ export interface ChatDeps {
   store: TaskStore;
   pipeline: Pick<SubmissionPipeline, 'send' | 'settings'>;
   threads: Pick<ThreadStore, 'create' | 'available'>;
+  /** Asks before a paid task goes with a default instruction; without it, such a request is not sent. */
+  ui?: Pick<UserInterface, 'confirm'>;
+  /** The editor `/file` sends (the last one holding code: the Chat view has the focus). */
+  editors?: Pick<CodeEditors, 'current'>;
 }
 
 /** The code of a task and where it came from (what Apply to Source writes back to). */
@@ -64,8 +70,9 @@ export async function runTask(
   const outcome = await deps.pipeline.send(request, settings);
   if (outcome.kind === 'tooLong') throw new UserFacingError(promptTooLong(outcome.length, 'chat'));
   const sent = outcome.task;
+  // The chat shows the outcome itself: no result tab, no toast for it (it would appear twice).
+  const disposables: vscode.Disposable[] = [deps.store.claim(sent.id)];
   options.onSent?.(sent);
-  const disposables: vscode.Disposable[] = [];
   try {
     const finished = new Promise<TrackedTask | undefined>(resolve => {
       disposables.push(

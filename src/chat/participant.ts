@@ -54,7 +54,7 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
 
     const { code, notes } = await codeOfReferences(request.references);
     if (request.command === Chat.commands.file) {
-      const editor = vscode.window.activeTextEditor;
+      const editor = deps.editors ? deps.editors.current() : vscode.window.activeTextEditor;
       if (!editor) {
         stream.markdown(vscode.l10n.t('`/file` sends the file of the active editor: open one and ask again.'));
         return { metadata: { threadId } satisfies AgentsResultMetadata };
@@ -69,7 +69,25 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       );
       return { metadata: { threadId } satisfies AgentsResultMetadata };
     }
-    const instruction = [prompt || vscode.l10n.t('Review this code.'), ...notes].join('\n\n');
+    if (!prompt) {
+      // A paid task is never sent with words the user did not write without asking first.
+      const fallback = vscode.l10n.t('Review this code.');
+      const what = code.map(c => c.context.label).join(', ');
+      const send = vscode.l10n.t('Send');
+      const ok =
+        !!deps.ui &&
+        (await deps.ui.confirm(
+          vscode.l10n.t('Send {0} to the agents with the instruction "{1}"?', what, fallback),
+          vscode.l10n.t('No instruction was typed. The task runs on your quota. Cancel, then write what the agents should do after @agents.'),
+          send,
+        ));
+      if (!ok) {
+        stream.markdown(vscode.l10n.t('Nothing was sent. Say what the agents should do, for example `@agents review this file for edge cases`.'));
+        return { metadata: { threadId } satisfies AgentsResultMetadata };
+      }
+      prompt = fallback;
+    }
+    const instruction = [prompt, ...notes].join('\n\n');
     const [first, ...rest] = code;
     const metadata: AgentsResultMetadata = { threadId };
 

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { UserFacingError } from '../errors';
 import type { Proposal, ProposalDocuments } from '../documents/proposals';
+import { codeColumn, extensionColumn } from '../documents/editorGroups';
 import { displayLines } from '../documents/rangeMath';
 import type { SourceRangeTracker } from '../documents/sourceRanges';
 import { RESULT_SCHEME } from '../constants';
@@ -117,6 +118,7 @@ async function propose(d: ApplyDeps, task: TrackedTask, where: ApplyTarget, code
     ? vscode.l10n.t('{0} ({1}) ↔ proposal — the code changed since it was sent', name, lines)
     : vscode.l10n.t('{0} ({1}) ↔ proposal', name, lines);
   await vscode.commands.executeCommand('vscode.diff', proposal.left, proposal.right, title, {
+    viewColumn: extensionColumn(),
     preview: false,
     selection: new vscode.Range(range.start, range.start),
   });
@@ -149,11 +151,33 @@ export async function acceptProposal(d: Pick<ApplyDeps, 'ui' | 'proposals'>, arg
   d.proposals.settle(proposal.id);
   await closeDiff(proposal);
   const end = document.positionAt(document.offsetAt(proposal.range.start) + proposal.after.length);
-  const shown = vscode.window.visibleTextEditors.find(e => e.document.uri.toString() === document.uri.toString());
-  const editor = await vscode.window.showTextDocument(document, { viewColumn: shown?.viewColumn, preview: false, selection: new vscode.Range(proposal.range.start, end) });
+  const editor = await vscode.window.showTextDocument(document, { viewColumn: codeColumn(document.uri), preview: false, selection: new vscode.Range(proposal.range.start, end) });
   editor.revealRange(new vscode.Range(proposal.range.start, end), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-  void d.ui.info(vscode.l10n.t('Applied to {0}. Undo (Ctrl+Z) restores it.', path.posix.basename(document.uri.path)));
+  offerUndo(d.ui, document, proposal, end);
   return 'applied';
+}
+
+/**
+ * "Applied", with Undo: puts the code back as it was, if the applied text is still there unchanged (the
+ * toast can outlive later edits; Ctrl+Z in the editor works too). Not awaited: the command is done.
+ */
+function offerUndo(ui: UserInterface, document: vscode.TextDocument, proposal: Proposal, end: vscode.Position): void {
+  const undo = vscode.l10n.t('Undo');
+  const name = path.posix.basename(document.uri.path);
+  void Promise.resolve(ui.info(vscode.l10n.t('Applied to {0}. Undo (Ctrl+Z) restores it.', name), undo))
+    .then(async choice => {
+      if (choice !== undo) return;
+      const applied = new vscode.Range(proposal.range.start, end);
+      const current = await vscode.workspace.openTextDocument(document.uri);
+      if (current.getText(applied) !== proposal.after) {
+        void ui.warn(vscode.l10n.t('{0} changed since the change was applied: use Undo (Ctrl+Z) in the editor instead.', name));
+        return;
+      }
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(document.uri, applied, proposal.before);
+      await vscode.workspace.applyEdit(edit);
+    })
+    .catch(() => undefined);
 }
 
 export async function discardProposal(d: Pick<ApplyDeps, 'proposals'>, arg?: unknown): Promise<ApplyOutcome> {

@@ -6,14 +6,57 @@ import type { RecentInstructions } from '../tasks/recentInstructions';
 import type { SendOutcome, SubmissionPipeline, TaskRequest } from '../tasks/submission';
 import { promptTooLong } from '../vocabulary';
 import type { TrackedTask } from '../tasks/model';
+import { codeFrom, labelOf } from '../tasks/code';
+import type { CodeContext } from '../tasks/prompt';
 import type { UserInterface } from '../ui';
 
-/** Asks what the agents should do, offering the last instruction to reuse or edit. */
-export async function askInstruction(ui: UserInterface, recent: RecentInstructions): Promise<string | undefined> {
+/** "src/math.ts, lines 1–10" or "src/math.ts". */
+export function codePlace(code: Pick<CodeContext, 'label' | 'lines'>): string {
+  if (!code.lines) return code.label;
+  return code.lines.start === code.lines.end
+    ? vscode.l10n.t('{0}, line {1}', code.label, code.lines.start)
+    : vscode.l10n.t('{0}, lines {1}–{2}', code.label, code.lines.start, code.lines.end);
+}
+
+/** The code that goes with a task, or none (`code` undefined: the instruction goes alone). */
+export type CodeChoice = { code?: ReturnType<typeof codeFrom> };
+
+/**
+ * The one rule for the code a command sends (the editor is the one `CodeEditors` names): the selection;
+ * with nothing selected, the whole file after asking; where an instruction alone makes sense (a thread),
+ * the user may also send no code, and is asked when no code is in view at all. Undefined: the user backed
+ * out (or, without `instructionAlone`, there is no editor: the caller offers to open one).
+ */
+export async function chooseCode(ui: UserInterface, editor: vscode.TextEditor | undefined, options: { instructionAlone: boolean }): Promise<CodeChoice | undefined> {
+  const alone = vscode.l10n.t('Send Instruction Alone');
+  const document = editor?.document;
+  if (!editor || !document?.getText().trim()) {
+    if (!options.instructionAlone) {
+      if (document) throw new UserFacingError(vscode.l10n.t('{0} is empty: there is nothing to send.', labelOf(document.uri)));
+      return undefined;
+    }
+    const choice = await ui.info(vscode.l10n.t('No code is selected: send the instruction alone?'), alone);
+    return choice === alone ? {} : undefined;
+  }
+  const selection = editor.selection;
+  if (!selection.isEmpty && document.getText(selection).trim()) return { code: codeFrom(document, selection) };
+  const wholeFile = vscode.l10n.t('Send Whole File');
+  const choice = options.instructionAlone
+    ? await ui.info(vscode.l10n.t('No code is selected in {0}. Send the whole file, or the instruction alone?', labelOf(document.uri)), wholeFile, alone)
+    : await ui.info(vscode.l10n.t('No code is selected. Send the whole file instead?'), wholeFile);
+  if (choice === wholeFile) return { code: codeFrom(document, undefined) };
+  return choice === alone ? {} : undefined;
+}
+
+/**
+ * Asks what the agents should do, offering the last instruction to reuse or edit. `code` names what goes
+ * with it ("src/math.ts, lines 1–10"); without code the question does not speak of code.
+ */
+export async function askInstruction(ui: UserInterface, recent: RecentInstructions, code?: CodeContext): Promise<string | undefined> {
   const last = recent.latest();
   const value = await ui.input({
     title: vscode.l10n.t('Multi-Agent Tasks'),
-    prompt: vscode.l10n.t('What should the agents do with this code?'),
+    prompt: code ? vscode.l10n.t('What should the agents do with {0}?', codePlace(code)) : vscode.l10n.t('What should the agents do? (No code goes with this task.)'),
     placeHolder: vscode.l10n.t('e.g. Review for bugs and suggest a fix'),
     value: last,
     valueSelection: last ? [0, last.length] : undefined,

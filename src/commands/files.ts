@@ -9,7 +9,8 @@ import type { ApiFile } from '../api';
 import { safeName } from '../api/filenames';
 import type { KeyStore } from '../auth/keyStore';
 import { type FileDocumentProvider, MAX_TEXT_DOCUMENT_BYTES, decodeText, downloadWithProgress } from '../documents/files';
-import { fileDocumentUri } from '../documents/uris';
+import { codeColumn, extensionColumn } from '../documents/editorGroups';
+import { fileDocumentUri, fileIdOfDocument } from '../documents/uris';
 import { UserFacingError } from '../errors';
 import { formatBytes } from '../format';
 import type { Logger } from '../log';
@@ -97,7 +98,7 @@ export class FileActions {
     const uri = fileDocumentUri(file);
     this.d.fileDocuments.put(uri, text);
     const document = await vscode.workspace.openTextDocument(uri);
-    return vscode.window.showTextDocument(document, { preview: false });
+    return vscode.window.showTextDocument(document, { viewColumn: extensionColumn(), preview: false });
   }
 
   /** Streams the content to a file the user chooses. Returns where it went. */
@@ -107,7 +108,7 @@ export class FileActions {
     const target = await this.askTarget(file);
     if (!target) return undefined;
     await downloadWithProgress(this.d.files, file, undefined, download => streamToUri(download.stream, target));
-    void this.d.ui.info(vscode.l10n.t('Saved {0} to {1}.', file.filename, vscode.workspace.asRelativePath(target, false)));
+    this.offerToOpen(target, vscode.l10n.t('Saved {0} to {1}.', file.filename, vscode.workspace.asRelativePath(target, false)));
     return target;
   }
 
@@ -118,9 +119,15 @@ export class FileActions {
       vscode.l10n.t('Delete {0} from the service?', file.filename),
       vscode.l10n.t('Tasks and threads can no longer use it. This cannot be undone.'),
       vscode.l10n.t('Delete'),
+      { destructive: true },
     );
     if (!ok) return false;
     await this.d.files.delete(file.id);
+    // Its open copy is gone from the service too: the tab would show what no longer exists.
+    const tabs = vscode.window.tabGroups.all
+      .flatMap(group => group.tabs)
+      .filter(tab => tab.input instanceof vscode.TabInputText && fileIdOfDocument(tab.input.uri) === file.id);
+    if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
     return true;
   }
 
@@ -159,8 +166,16 @@ export class FileActions {
     const target = await this.askTarget(file);
     if (!target) return undefined;
     await vscode.workspace.fs.writeFile(target, bytes);
-    void this.d.ui.info(vscode.l10n.t('{0} is not text: saved it to {1}.', file.filename, vscode.workspace.asRelativePath(target, false)));
+    this.offerToOpen(target, vscode.l10n.t('{0} is not text: saved it to {1}.', file.filename, vscode.workspace.asRelativePath(target, false)));
     return target;
+  }
+
+  /** Says where the copy went, with "Open" (not awaited: the command is done). */
+  private offerToOpen(target: vscode.Uri, message: string): void {
+    const open = vscode.l10n.t('Open');
+    void Promise.resolve(this.d.ui.info(message, open)).then(async choice => {
+      if (choice === open) await vscode.commands.executeCommand('vscode.open', target, { viewColumn: codeColumn(), preview: false });
+    }).catch(e => this.d.log.warn(`could not open ${target.toString()}: ${(e as Error).message}`));
   }
 }
 

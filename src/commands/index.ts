@@ -18,6 +18,8 @@ import type { ModelCatalog } from '../stores/modelCatalog';
 import type { ThreadStore } from '../stores/threadStore';
 import type { AttachmentBasket } from '../tasks/attachments';
 import type { TaskCanceller } from '../tasks/canceller';
+import type { CodeEditors } from '../tasks/codeEditors';
+import type { TrackedTask } from '../tasks/model';
 import type { TaskPoller } from '../tasks/poller';
 import type { RecentInstructions } from '../tasks/recentInstructions';
 import type { SubmissionPipeline } from '../tasks/submission';
@@ -29,12 +31,12 @@ import { FileActions } from './files';
 import { type KeyVerdict, clearApiKey, clearGatewayKey, setApiKey, setGatewayKey } from './keys';
 import { refreshModels, selectModel } from './models';
 import { orchestrateFile, orchestrateSelection } from './orchestrate';
-import { type ResultView, copyResult, insertResult, openRawResult, openResult, showPromptSent } from './results';
+import { type ResultView, copyResult, insertResult, openOnSubmit, openRawResult, openResult, showPromptSent } from './results';
 import { openAllChanges, reviewChanges } from './review';
 import { registerCommand } from './run';
 import { cancelTask, checkAgain, clearFinished, removeTask, revealSource, runAgain, stopTracking } from './taskActions';
 import { type TraceShower, attachProducedFile, continueInThread, openProducedFile, openSource, saveProducedFileAs, showTrace } from './team';
-import { newThread, openTranscript, runInThread } from './threads';
+import { type TranscriptView, newThread, openTranscript, runInThread } from './threads';
 
 export interface CommandDeps {
   ui: UserInterface;
@@ -56,8 +58,12 @@ export interface CommandDeps {
   usage: { show(): Promise<unknown> };
   /** The rendered result view (a view). */
   resultView?: ResultView;
+  /** The rendered transcript view (a view). */
+  transcripts?: TranscriptView;
   tracker: SourceRangeTracker;
   proposals: ProposalDocuments;
+  /** The last editor holding code: what a command sends when a webview or the panel has the focus. */
+  editors: CodeEditors;
   reviews: ReviewDocuments;
   /** Replaces the service check of a new API key (tests). */
   checkKey?: (key: string) => Promise<KeyVerdict>;
@@ -74,6 +80,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
   const { resultView, tracker, proposals } = d;
   const results = { ui, store, resultView, config: d.config };
   const apply = { ui, store, tracker, proposals, activeResult: () => resultView?.activeTaskId() };
+  const orchestrate = { ui, keys, pipeline, recent, editors: d.editors };
+  // Sent from the editor: the result view opens beside the code at once (multiAgent.openResultOnSubmit).
+  const submitted = <T extends TrackedTask | undefined>(task: T) => openOnSubmit(results, task);
   const review = { ui, store, tracker, reviews: d.reviews, log: d.log, activeResult: apply.activeResult };
   const fileActions = new FileActions({ ui, log: d.log, keys, files: d.files, fileDocuments: d.fileDocuments });
   const team = {
@@ -87,14 +96,15 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     basket,
     pipeline,
     recent,
+    editors: d.editors,
     resultView: d.traceView,
     storageUri: d.context.globalStorageUri,
   };
 
   return vscode.Disposable.from(
     // Orchestrate
-    bind(Commands.orchestrateSelection, () => orchestrateSelection({ ui, keys, pipeline, recent })),
-    bind(Commands.orchestrateFile, (uri?: unknown) => orchestrateFile({ ui, keys, pipeline, recent }, uri)),
+    bind(Commands.orchestrateSelection, async () => submitted(await orchestrateSelection(orchestrate))),
+    bind(Commands.orchestrateFile, async (uri?: unknown) => submitted(await orchestrateFile(orchestrate, uri))),
     // Keys
     bind(Commands.setApiKey, () => setApiKey({ ui, keys, api: d.api, check: d.checkKey })),
     bind(Commands.clearApiKey, () => clearApiKey({ ui, keys })),
@@ -115,7 +125,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     bind(Commands.checkAgain, (arg?: unknown) => checkAgain({ ui, store, poller }, arg)),
     bind(Commands.stopTracking, (arg?: unknown) => stopTracking({ ui, store, poller }, arg)),
     bind(Commands.revealSource, (arg: unknown) => revealSource({ store }, arg)),
-    bind(Commands.runAgain, (arg: unknown) => runAgain({ ui, store, keys, pipeline }, arg)),
+    bind(Commands.runAgain, async (arg: unknown) => submitted(await runAgain({ ui, store, keys, pipeline }, arg))),
     bind(Commands.removeTask, (arg: unknown) => removeTask({ store, poller }, arg)),
     bind(Commands.clearFinished, () => clearFinished({ store, ui })),
     bind(Commands.showLog, () => d.log.show()),
@@ -128,8 +138,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     }),
     // Threads
     bind(Commands.newThread, () => newThread({ ui, keys, threads })),
-    bind(Commands.runInThread, (arg: unknown) => runInThread({ ui, keys, threads, pipeline, recent }, arg)),
-    bind(Commands.openTranscript, (arg: unknown) => openTranscript({ ui, keys, threads }, arg)),
+    bind(Commands.runInThread, async (arg: unknown) => submitted(await runInThread({ ui, keys, threads, pipeline, recent, editors: d.editors }, arg))),
+    bind(Commands.openTranscript, (arg: unknown) => openTranscript({ ui, keys, threads, transcripts: d.transcripts, config: d.config }, arg)),
     // Files
     bind(Commands.uploadFile, (uri: unknown, uris: unknown) => fileActions.upload(uri, uris)),
     bind(Commands.openFile, (arg: unknown) => fileActions.open(arg)),

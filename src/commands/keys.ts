@@ -47,21 +47,22 @@ async function checkApiKey(api: SetKeyDeps['api'], key: string): Promise<KeyVerd
 
 export async function setApiKey(d: SetKeyDeps): Promise<boolean> {
   const stored = !!(await d.keys.getApiKey());
+  // The box stays open while the key is checked; a key the service rejects says so there, not in a toast.
+  let verdict: KeyVerdict | undefined;
   const key = await askApiKey(
     d.ui,
     stored
       ? vscode.l10n.t('A key is stored. Enter a new key to replace it, or press Escape to keep the stored one.')
       : vscode.l10n.t('No key is stored yet. Enter your Developer API key (create one in the web console, developer settings).'),
+    async candidate => {
+      verdict = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Checking the key with the service…') },
+        () => (d.check ? d.check(candidate) : checkApiKey(d.api, candidate)),
+      );
+      return verdict === 'rejected' ? newKeyRejected('box') : undefined;
+    },
   );
-  if (!key) return false;
-  const verdict = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Checking the key with the service…') },
-    () => (d.check ? d.check(key) : checkApiKey(d.api, key)),
-  );
-  if (verdict === 'rejected') {
-    void d.ui.error(newKeyRejected());
-    return false;
-  }
+  if (!key || !verdict) return false;
   if (verdict === 'unreachable' || verdict === 'disabled') {
     const keep = vscode.l10n.t('Save Anyway');
     const ask = verdict === 'disabled' ? keyAccountDisabled : keyUncheckedUnreachable;

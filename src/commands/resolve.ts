@@ -5,6 +5,7 @@ import { UserFacingError } from '../errors';
 import type { TrackedTask } from '../tasks/model';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
+import { taskStatusText } from '../vocabulary';
 
 /** Tree items pass their node; the palette passes nothing; code passes an id or a result URI. */
 export function taskIdFrom(arg: unknown): string | undefined {
@@ -31,7 +32,7 @@ export async function resolveTask(
   const candidates = d.store.all().filter(filter);
   if (!candidates.length) throw new UserFacingError(vscode.l10n.t('There is no such task yet. Orchestrate a selection first.'));
   const picked = await d.ui.pick(
-    candidates.map(t => ({ label: t.title, description: t.status, detail: t.source?.label, task: t })),
+    candidates.map(t => ({ label: t.title, description: taskStatusText(t), detail: t.source?.label, task: t })),
     { placeHolder },
   );
   return picked?.task;

@@ -6,7 +6,7 @@ import { showPrompt } from '../documents/prompts';
 import { showResult } from '../documents/results';
 import { UserFacingError } from '../errors';
 import type { TrackedTask } from '../tasks/model';
-import { insertableText } from '../tasks/resultText';
+import { blockInsertion, insertableText } from '../tasks/resultText';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
 import { type ApplyDeps, type ApplyOutcome, applyToSource } from './apply';
@@ -33,6 +33,16 @@ async function readResult(d: ResultDeps, taskId: string): Promise<string> {
   const text = await d.store.readResult(taskId);
   if (text === undefined) throw new UserFacingError(vscode.l10n.t('No result is stored for this task.'));
   return text;
+}
+
+/**
+ * A task just sent from the editor: its result view opens beside the code at once, showing each agent and
+ * the time (`multiAgent.openResultOnSubmit`), without taking the focus from the editor. Returns the task.
+ */
+export async function openOnSubmit<T extends TrackedTask | undefined>(d: Pick<ResultDeps, 'resultView' | 'config'>, task: T): Promise<T> {
+  const { openResultOnSubmit, resultView } = d.config.settings;
+  if (task && d.resultView && openResultOnSubmit && resultView === 'rendered') await d.resultView.show(task, { preserveFocus: true });
+  return task;
 }
 
 /**
@@ -114,7 +124,12 @@ export async function insertResult(d: ResultDeps & Partial<ApplyDeps>, arg?: unk
       });
     }
   }
+  // Several lines go on lines of their own, indented like the cursor's line (never glued to its code).
   const at = selection.active;
-  await editor.edit(edit => edit.insert(at, text));
+  const line = editor.document.lineAt(at.line);
+  const eol = editor.document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+  const place = blockInsertion(line.text, at.character, text, eol);
+  const range = new vscode.Range(at.line, place.start, at.line, place.end);
+  if (!(await editor.edit(edit => edit.replace(range, place.text)))) throw new UserFacingError(vscode.l10n.t('The result could not be inserted (is the file read-only?).'));
   return 'inserted';
 }

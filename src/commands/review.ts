@@ -13,6 +13,7 @@
  * and 1.139, and in the e2e tests in a real browser.
  */
 import * as vscode from 'vscode';
+import { extensionColumn } from '../documents/editorGroups';
 import { type PreparedReview, folderOf, prepareReview } from '../documents/reviewPlan';
 import type { ReviewDocuments } from '../documents/reviews';
 import type { SourceRangeTracker } from '../documents/sourceRanges';
@@ -119,7 +120,7 @@ export async function openAllChanges(d: ReviewDeps, arg?: unknown): Promise<numb
       sides.map(s => [s.resource, s.file.kind === 'create' ? undefined : s.left, s.right]),
     );
   } else {
-    const column = vscode.window.tabGroups.activeTabGroup.viewColumn;
+    const column = extensionColumn();
     for (const s of sides) {
       await vscode.commands.executeCommand('vscode.diff', s.left, s.right, vscode.l10n.t('{0} ↔ proposed', s.file.path), { preview: false, viewColumn: column });
     }
@@ -273,7 +274,7 @@ async function tellNothing(d: ReviewDeps, review: PreparedReview, skipped: NotOf
 export async function showNotes(review: PreparedReview): Promise<vscode.TextEditor> {
   const document = await vscode.workspace.openTextDocument(notesUri(review));
   if (document.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(document, 'markdown');
-  return vscode.window.showTextDocument(document, { preview: true });
+  return vscode.window.showTextDocument(document, { viewColumn: extensionColumn(), preview: true });
 }
 
 function notesUri(review: PreparedReview): vscode.Uri {

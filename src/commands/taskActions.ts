@@ -10,8 +10,10 @@ import type { SubmissionPipeline } from '../tasks/submission';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
 import { sendOrOfferAttachment } from './ask';
+import { codeColumn } from '../documents/editorGroups';
 import { toRange } from '../documents/sourceRanges';
 import { codeFrom } from '../tasks/code';
+import { lineCount } from '../tasks/resultText';
 import { resolveTask, taskIdFrom } from './resolve';
 
 export interface TaskActionDeps {
@@ -60,23 +62,19 @@ export async function cancelTask(d: TaskActionDeps & { canceller: TaskCanceller 
 }
 
 async function offerStopTracking(d: TaskActionDeps, task: TrackedTask, why: string): Promise<undefined> {
-  const stop = vscode.l10n.t('Stop Tracking');
-  if ((await d.ui.warn(vscode.l10n.t('{0} Stop tracking it instead? The service may still finish it.', why), stop)) === stop) {
+  const stop = vscode.l10n.t('Stop Following');
+  if ((await d.ui.warn(vscode.l10n.t('{0} Stop following it here instead? It may keep running, and costing, on the service.', why), stop)) === stop) {
     await stopTracking(d, task.id);
   }
   return undefined;
 }
 
+/** Stops following a task here; the service is not asked to cancel it (Cancel Task does that). */
 export async function stopTracking(d: TaskActionDeps, arg?: unknown): Promise<void> {
-  const task = await resolveTask(d, arg, t => !isFinished(t), vscode.l10n.t('Stop tracking which task?'));
+  const task = await resolveTask(d, arg, t => !isFinished(t), vscode.l10n.t('Stop following which task? It keeps running on the service.'));
   if (!task) return;
   d.poller.forget(task.id);
-  await d.store.markNotified(task.id); // the user's own action: no "task canceled" popup
-  await d.store.finish(task.id, {
-    status: 'canceled',
-    error: vscode.l10n.t('Tracking stopped; the task may still run on the service. "Check Again" in the Tasks view fetches its result.'),
-  });
-  await d.store.markTrackingStopped(task.id);
+  await d.store.stopFollowing(task.id);
 }
 
 /** Follows a task again that Stop Tracking ended: the service is asked for it, and its result opens as usual. */
@@ -95,7 +93,7 @@ export async function revealSource(d: Pick<TaskActionDeps, 'store'>, arg: unknow
   const document = await openSource(task.source);
   const range = rangeOf(task.source);
   const selection = range && document.validateRange(range);
-  const editor = await vscode.window.showTextDocument(document, { selection, preview: false });
+  const editor = await vscode.window.showTextDocument(document, { viewColumn: codeColumn(document.uri), selection, preview: false });
   if (selection) editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   return editor;
 }
@@ -141,10 +139,11 @@ async function confirmRunAgain(
   settings: { modelId?: string; agentCount: number },
 ): Promise<boolean> {
   const where = context.lines ? vscode.l10n.t('{0}, lines {1}–{2}', context.label, context.lines.start, context.lines.end) : context.label;
-  const lines = context.code.split('\n').length;
+  // A selection ending at column 1 of a line does not take that line: "lines 1–10" is 10 lines, not 11.
+  const lines = context.lines ? context.lines.end - context.lines.start + 1 : lineCount(context.code);
   const detail = [
     vscode.l10n.t('Instruction: {0}', task.instruction),
-    vscode.l10n.t('Code: {0} ({1} lines, as it is now)', where, lines),
+    lines === 1 ? vscode.l10n.t('Code: {0} (1 line, as it is now)', where) : vscode.l10n.t('Code: {0} ({1} lines, as it is now)', where, lines),
     vscode.l10n.t('Model: {0} · {1} agents', settings.modelId ?? vscode.l10n.t('service default'), settings.agentCount),
     task.threadId ? vscode.l10n.t('In thread {0}', task.threadId) : '',
     vscode.l10n.t('The setting multiAgent.confirmRunAgain turns this question off.'),

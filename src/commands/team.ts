@@ -14,6 +14,7 @@ import { UserFacingError } from '../errors';
 import type { FileStore } from '../stores/fileStore';
 import type { ThreadStore } from '../stores/threadStore';
 import type { AttachmentBasket } from '../tasks/attachments';
+import type { CodeEditors } from '../tasks/codeEditors';
 import type { ProducedFile, TrackedTask } from '../tasks/model';
 import type { RecentInstructions } from '../tasks/recentInstructions';
 import type { SubmissionPipeline } from '../tasks/submission';
@@ -41,6 +42,7 @@ export interface TeamDeps {
   basket: AttachmentBasket;
   pipeline: SubmissionPipeline;
   recent: RecentInstructions;
+  editors: Pick<CodeEditors, 'current'>;
   resultView?: TraceShower;
   /** Where produced files are kept while they wait to be attached (globalStorage). */
   storageUri: vscode.Uri;
@@ -64,7 +66,7 @@ export async function continueInThread(d: TeamDeps, arg?: unknown): Promise<Trac
   if (task.status !== 'completed') throw new UserFacingError(vscode.l10n.t('Only a completed task is saved to a thread; "{0}" is {1}.', task.title, task.status.replace(/_/g, ' ')));
   if (!(await d.keys.ensureApiKey())) return undefined;
   const threadId = await threadIdOf(d, task);
-  return runInThread({ ui: d.ui, keys: d.keys, threads: d.threads, pipeline: d.pipeline, recent: d.recent }, threadId);
+  return runInThread({ ui: d.ui, keys: d.keys, threads: d.threads, pipeline: d.pipeline, recent: d.recent, editors: d.editors }, threadId);
 }
 
 async function threadIdOf(d: TeamDeps, task: TrackedTask): Promise<string> {

@@ -2,6 +2,8 @@
 import * as vscode from 'vscode';
 import type { Thread } from '../api';
 import type { KeyStore } from '../auth/keyStore';
+import type { Config } from '../config';
+import { extensionColumn } from '../documents/editorGroups';
 import { transcriptUri } from '../documents/uris';
 import { UserFacingError } from '../errors';
 import { Actions, threadsNeedCurrentForm } from '../vocabulary';
@@ -10,8 +12,8 @@ import type { RecentInstructions } from '../tasks/recentInstructions';
 import type { SubmissionPipeline, TaskRequest } from '../tasks/submission';
 import { type ThreadStore, threadTitle } from '../stores/threadStore';
 import type { UserInterface } from '../ui';
-import { askInstruction, sendOrOfferAttachment } from './ask';
-import { codeFrom } from '../tasks/code';
+import { askInstruction, chooseCode, sendOrOfferAttachment } from './ask';
+import type { CodeEditors } from '../tasks/codeEditors';
 
 export interface ThreadDeps {
   ui: UserInterface;
@@ -33,31 +35,44 @@ export async function newThread(d: ThreadDeps): Promise<Thread | undefined> {
 
 /** An instruction plus the selection (or the whole active file, or nothing) as a task in the thread. */
 export async function runInThread(
-  d: ThreadDeps & { pipeline: SubmissionPipeline; recent: RecentInstructions },
+  d: ThreadDeps & { pipeline: SubmissionPipeline; recent: RecentInstructions; editors: Pick<CodeEditors, 'current'> },
   arg: unknown,
 ): Promise<TrackedTask | undefined> {
   const settings = d.pipeline.settings();
   if (!(await d.keys.ensureApiKey())) return undefined;
   const thread = await resolveThread(d, arg);
   if (!thread) return undefined;
-  const instruction = await askInstruction(d.ui, d.recent);
+  // The same rule as Orchestrate Selection: the code in view, asked when nothing is selected, never dropped silently.
+  const choice = await chooseCode(d.ui, d.editors.current(), { instructionAlone: true });
+  if (!choice) return undefined;
+  const instruction = await askInstruction(d.ui, d.recent, choice.code?.context);
   if (!instruction) return undefined;
-
-  const request: TaskRequest = { instruction, threadId: String(thread.id) };
-  const editor = vscode.window.activeTextEditor;
-  if (editor && editor.document.uri.scheme !== 'output' && editor.document.getText().trim()) {
-    const { document, selection } = editor;
-    request.code = codeFrom(document, selection.isEmpty || !document.getText(selection).trim() ? undefined : selection);
-  }
+  const request: TaskRequest = { instruction, threadId: String(thread.id), code: choice.code };
   return sendOrOfferAttachment(d.ui, d.pipeline, request, settings);
 }
 
-export async function openTranscript(d: ThreadDeps, arg: unknown): Promise<vscode.TextEditor | undefined> {
+/** The rendered transcript view (a view): commands only ask it to show a thread. */
+export interface TranscriptView {
+  show(thread: Thread): Promise<unknown>;
+}
+
+/**
+ * The thread's transcript: rendered like a result (`multiAgent.resultView` "rendered"), else as read-only
+ * markdown; returns the markdown editor when one was opened.
+ */
+export async function openTranscript(
+  d: ThreadDeps & { transcripts?: TranscriptView; config?: Pick<Config, 'settings'> },
+  arg: unknown,
+): Promise<vscode.TextEditor | undefined> {
   const thread = await resolveThread(d, arg);
   if (!thread) return undefined;
+  if (d.transcripts && d.config?.settings.resultView === 'rendered') {
+    await d.transcripts.show(thread);
+    return undefined;
+  }
   const document = await vscode.workspace.openTextDocument(transcriptUri(thread, threadTitle(thread)));
   if (document.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(document, 'markdown');
-  return vscode.window.showTextDocument(document, { preview: false });
+  return vscode.window.showTextDocument(document, { viewColumn: extensionColumn(), preview: false });
 }
 
 /** A thread node, a message node or id (then the thread is read), or a pick from the loaded threads. */

@@ -11,7 +11,7 @@ import { looksBinary } from '../tasks/code';
 import { describeForView, downloadStopped, inert, isCancellation } from '../errors';
 import { formatBytes } from '../format';
 import type { FileStore } from '../stores/fileStore';
-import { fileIdOfDocument } from './uris';
+import { fileIdOfDocument, fileNameOfDocument } from './uris';
 
 /** A reopened file document downloads again; more than this is not shown as text. */
 export const MAX_TEXT_DOCUMENT_BYTES = 20 * 1024 * 1024;
@@ -48,7 +48,7 @@ export class FileDocumentProvider extends Disposable implements vscode.TextDocum
     if (known !== undefined) return known;
     const id = fileIdOfDocument(uri);
     if (!id) return '';
-    const name = uri.path.split('/')[2] || id;
+    const name = fileNameOfDocument(uri) || id;
     try {
       const bytes = await downloadWithProgress(this.files, { id, filename: name }, MAX_TEXT_DOCUMENT_BYTES, download => readCapped(download.stream, MAX_TEXT_DOCUMENT_BYTES), token);
       if (bytes === undefined) {

@@ -5,9 +5,10 @@
 import * as vscode from 'vscode';
 import { promptLength } from '../api/requests';
 import { PROMPT_SCHEME } from '../constants';
-import type { TrackedTask } from '../tasks/model';
+import { type TrackedTask, modelOf } from '../tasks/model';
 import { fencedBlock } from '../tasks/prompt';
 import type { TaskStore } from '../tasks/taskStore';
+import { extensionColumn } from './editorGroups';
 import { readableName } from './uris';
 
 function promptUri(task: { id: string; title: string }): vscode.Uri {
@@ -17,7 +18,7 @@ function promptUri(task: { id: string; title: string }): vscode.Uri {
 function renderPromptDocument(task: TrackedTask): string {
   const out = [`# ${vscode.l10n.t('Prompt sent: {0}', task.title)}`, ''];
   out.push(`- ${vscode.l10n.t('Sent: {0}', new Date(task.submittedAt).toLocaleString())}`);
-  out.push(`- ${vscode.l10n.t('Model: {0}', task.modelId ?? vscode.l10n.t('service default'))}`);
+  out.push(`- ${vscode.l10n.t('Model: {0}', modelOf(task) ?? vscode.l10n.t('service default'))}`);
   if (task.agentCount) out.push(`- ${vscode.l10n.t('Agents: {0}', task.agentCount)}`);
   out.push(`- ${task.attachmentNames?.length ? vscode.l10n.t('Attachments: {0}', task.attachmentNames.join(', ')) : vscode.l10n.t('Attachments: none')}`);
   out.push('');
@@ -41,5 +42,5 @@ export class PromptDocumentProvider implements vscode.TextDocumentContentProvide
 export async function showPrompt(task: TrackedTask): Promise<vscode.TextEditor> {
   const document = await vscode.workspace.openTextDocument(promptUri(task));
   if (document.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(document, 'markdown');
-  return vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+  return vscode.window.showTextDocument(document, { viewColumn: extensionColumn(), preview: true });
 }

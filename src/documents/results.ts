@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { TrackedTask } from '../tasks/model';
 import type { TaskStore } from '../tasks/taskStore';
+import { extensionColumn } from './editorGroups';
 import { resultUri, taskIdOfResult } from './uris';
 
 export class ResultDocumentProvider implements vscode.TextDocumentContentProvider {
@@ -31,7 +32,7 @@ export async function showResult(
   // Opening takes a few awaits: a task removed meanwhile (Remove, Clear Finished) must not pop up a tab.
   if (options.stillWanted && !options.stillWanted()) return undefined;
   return vscode.window.showTextDocument(document, {
-    viewColumn: vscode.ViewColumn.Beside,
+    viewColumn: extensionColumn(),
     preview: false,
     preserveFocus: options.preserveFocus ?? false,
   });

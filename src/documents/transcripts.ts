@@ -7,6 +7,7 @@ import type { Thread, ThreadMessage } from '../api';
 import { Disposable } from '../disposable';
 import { describeForView } from '../errors';
 import { type ThreadStore, threadTitle } from '../stores/threadStore';
+import { shiftHeadings } from '../tasks/resultText';
 import { threadIdOfTranscript } from './uris';
 
 /** "You", "Agents", or the service's role name. */
@@ -67,7 +68,8 @@ export function renderTranscript(thread: Thread, messages: readonly ThreadMessag
     const who = roleName(m.role);
     const when = m.created_at ? ` · ${new Date(m.created_at).toLocaleString()}` : '';
     out.push(`## ${who}${when}`, '');
-    if (m.content) out.push(m.content.trimEnd(), '');
+    // The message's own headings sit under this one: "# Proposal" becomes "### Proposal".
+    if (m.content) out.push(shiftHeadings(m.content.trimEnd(), 2), '');
     if (m.error) out.push(`> ${vscode.l10n.t('Error: {0}', m.error)}`, '');
   }
   if (!messages.length && !truncated) out.push(vscode.l10n.t('No messages yet.'), '');

@@ -33,12 +33,26 @@ export function threadIdOfTranscript(uri: vscode.Uri): string | undefined {
   return idOf(uri, THREAD_SCHEME);
 }
 
-/** `multi-agent-file:/file_123/notes.txt` */
+/**
+ * `multi-agent-file:/notes (service copy).txt?file_123`: the tab says it is the service's copy (and keeps
+ * the extension, so the language and icon are right); the id rides in the query, so the tab's hover shows
+ * no internal path.
+ */
 export function fileDocumentUri(file: { id: string; filename: string }): vscode.Uri {
-  return vscode.Uri.from({ scheme: FILE_SCHEME, path: `/${file.id}/${readableName(file.filename, file.id, 200)}` });
+  const name = readableName(file.filename, file.id, 200);
+  const dot = name.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  return vscode.Uri.from({ scheme: FILE_SCHEME, path: `/${stem} (${vscode.l10n.t('service copy')})${ext}`, query: file.id });
 }
+/** The file id of a service file document (also of the older `/file_123/notes.txt` form, for tabs restored from before). */
 export function fileIdOfDocument(uri: vscode.Uri): string | undefined {
-  return idOf(uri, FILE_SCHEME);
+  if (uri.scheme !== FILE_SCHEME) return undefined;
+  return uri.query || idOf(uri, FILE_SCHEME);
+}
+/** The file's name as the tab shows it. */
+export function fileNameOfDocument(uri: vscode.Uri): string {
+  const parts = uri.path.split('/').filter(Boolean);
+  return parts[parts.length - 1] ?? '';
 }
 
 /**

@@ -4,6 +4,8 @@ import type { ApiService } from '../apiService';
 
 export class ModelCatalog {
   private cached: Promise<ModelList> | undefined;
+  /** The last list read, for labels shown without a request. */
+  private known: ModelList | undefined;
 
   constructor(private readonly api: ApiService) {}
 
@@ -12,6 +14,7 @@ export class ModelCatalog {
     if (refresh || !this.cached) {
       const pending = this.api.client().listModels();
       this.cached = pending;
+      pending.then(list => (this.known = list), () => undefined);
       pending.catch(() => {
         if (this.cached === pending) this.cached = undefined;
       });
@@ -22,5 +25,16 @@ export class ModelCatalog {
   /** The address changed: the next list comes from there. */
   invalidate(): void {
     this.cached = undefined;
+    this.known = undefined;
+  }
+
+  /** A model's label from the list last read, without asking the service; undefined when not known. */
+  labelOf(modelId: string): string | undefined {
+    return this.known?.options?.find(m => m.id === modelId)?.label || undefined;
+  }
+
+  /** Whether a list was read (so a missing label means the model is not in it). */
+  get loaded(): boolean {
+    return this.known !== undefined;
   }
 }

@@ -74,6 +74,8 @@ export interface TrackedTask {
   /** The workspace folder URI the task was sent from, to list this workspace's tasks first. */
   workspace?: string;
   modelId?: string;
+  /** The model the service says it runs the task with (the stream's `start`, a status read), when it says. */
+  modelUsed?: string;
   agentCount?: number;
   threadId?: string;
   attachmentNames?: string[];
@@ -156,6 +158,8 @@ export interface ObservedState {
   budgetUsage?: { initialUsd?: number | null; consumedUsd?: number | null; remainingUsd?: number | null } | null;
   conversationId?: string | number | null;
   traceId?: string | null;
+  /** The model the service runs the task with, when it says. */
+  modelId?: string;
   /** Why the client ended the task (the poller has no words: the store words this when it is stored). */
   reason?: EndReason;
 }
@@ -235,6 +239,11 @@ export function meanProgress(agents: AgentProgress[] | undefined): number | unde
 
 function clamp01(n: number): number {
   return Math.max(0, Math.min(1, n));
+}
+
+/** The model to name for a task: the one the service said it used, else the one asked for. */
+export function modelOf(task: Pick<TrackedTask, 'modelId' | 'modelUsed'>): string | undefined {
+  return task.modelUsed || task.modelId;
 }
 
 /** A label from the first line of the instruction. */

@@ -62,3 +62,63 @@ export function lineCount(code: string): number {
   for (let i = 0; i < code.length - 1; i++) if (code.charCodeAt(i) === 10) n++;
   return n;
 }
+
+/** What Insert at Cursor writes into the cursor's line: the characters `start`..`end` of it become `text`. */
+export interface LineEdit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * How `code` goes in at `cursor` (a character offset in `lineText`). One line goes in at the cursor. Several
+ * lines go on lines of their own, never glued to the line's code: re-indented like the cursor's line,
+ * before the line when the cursor is in its indentation (or the line is blank), else after it. Linear.
+ */
+export function blockInsertion(lineText: string, cursor: number, code: string, eol: string): LineEdit {
+  const body = code.replace(/\r?\n$/, '');
+  if (!body.includes('\n')) return { start: cursor, end: cursor, text: body };
+  const indent = /^[ \t]*/.exec(lineText)![0];
+  const lines = body.split(/\r?\n/);
+  let common: string | undefined;
+  for (const line of lines) {
+    if (!line.trim()) continue;
+    const own = /^[ \t]*/.exec(line)![0];
+    if (common === undefined) {
+      common = own;
+      continue;
+    }
+    let i = 0;
+    while (i < common.length && i < own.length && common[i] === own[i]) i++;
+    common = common.slice(0, i);
+  }
+  const cut = common?.length ?? 0;
+  const block = lines.map(line => (line.trim() ? indent + line.slice(cut) : '')).join(eol);
+  // In the indentation (always, on a blank line): the block goes before the line, which keeps its place.
+  if (cursor <= indent.length) return { start: 0, end: 0, text: block + eol };
+  return { start: lineText.length, end: lineText.length, text: eol + block };
+}
+
+/**
+ * The text with every ATX heading outside fenced code `by` levels deeper (at most `######`): a message's
+ * own `# Title` under a transcript's `## Agents` becomes `### Title`. Linear.
+ */
+export function shiftHeadings(text: string, by: number): string {
+  let fence: { char: string; size: number } | undefined;
+  return text
+    .split('\n')
+    .map(line => {
+      const marker = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line.replace(/\r$/, ''));
+      if (fence) {
+        if (marker && marker[1][0] === fence.char && marker[1].length >= fence.size && !marker[2].trim()) fence = undefined;
+        return line;
+      }
+      if (marker && !(marker[1][0] === '`' && marker[2].includes('`'))) {
+        fence = { char: marker[1][0], size: marker[1].length };
+        return line;
+      }
+      const heading = /^( {0,3})(#{1,6})(\s)/.exec(line);
+      return heading ? `${heading[1]}${'#'.repeat(Math.min(6, heading[2].length + by))}${line.slice(heading[1].length + heading[2].length)}` : line;
+    })
+    .join('\n');
+}

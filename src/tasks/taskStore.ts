@@ -9,7 +9,7 @@ import { StateKeys } from '../constants';
 import { Disposable } from '../disposable';
 import { isBudgetExceeded } from '../api/conditions';
 import { parseAnswer } from '../review';
-import { budgetRanOut, endReason, serviceEndReason } from '../vocabulary';
+import { budgetRanOut, endReason, notFollowed, serviceEndReason } from '../vocabulary';
 import { sameDetails, withDetails } from './activity';
 import { type ObservedState, type TrackedTask, agentsOf, isFinished, meanProgress } from './model';
 import type { PollerStore } from './poller';
@@ -38,6 +38,8 @@ export class TaskStore extends Disposable implements PollerStore {
   private saving: Promise<void> = Promise.resolve();
   /** Progress is written at most once per PROGRESS_SAVE_MS: a flood of events must not flood the disk. */
   private progressTimer: NodeJS.Timeout | undefined;
+  /** Tasks whose outcome a waiting caller shows itself (see `claim`). */
+  private readonly claimed = new Set<string>();
   /** Per task: when its last 'progress' event fired, and the timer of the one held back since. */
   private readonly progressEvents = new Map<string, { firedAt: number; timer?: NodeJS.Timeout }>();
   /** State writes sent to the memento and change events fired, for tests and benchmarks. */
@@ -92,8 +94,10 @@ export class TaskStore extends Disposable implements PollerStore {
     const sameApproval = task.approval?.agentName === approval?.agentName && task.approval?.permission === approval?.permission;
     // Tool activity, files, sources, budget and thread come with the state too (tasks/activity.ts).
     const detailed = withDetails(task, state);
-    if (task.status === state.status && task.progress === progress && sameAgents(task.agents, agents) && sameApproval && sameDetails(task, detailed)) return;
+    const modelUsed = this.modelSaid(state) ?? task.modelUsed;
+    if (task.status === state.status && task.progress === progress && sameAgents(task.agents, agents) && sameApproval && sameDetails(task, detailed) && task.modelUsed === modelUsed) return;
     const next: TrackedTask = { ...detailed, status: state.status, progress, agents, updatedAt: Date.now() };
+    if (modelUsed) next.modelUsed = modelUsed;
     if (approval) next.approval = approval;
     else delete next.approval;
     // A record from an earlier version that took the pause for an end: it is running again.
@@ -159,7 +163,8 @@ export class TaskStore extends Disposable implements PollerStore {
       ...withDetails(task, state),
       status: state.status,
       progress: state.status === 'completed' ? 1 : task.progress,
-      agents: agentsOf(state) ?? task.agents,
+      agents: endedAgents(agentsOf(state) ?? task.agents, state.status),
+      modelUsed: this.modelSaid(state) ?? task.modelUsed,
       error: this.redact(said || serviceEndReason(state.status) || '') || undefined,
       resultChars: result?.length,
       namedFiles: result !== undefined ? namedFilesOf(result) : undefined,
@@ -167,6 +172,7 @@ export class TaskStore extends Disposable implements PollerStore {
       updatedAt: Date.now(),
     };
     delete next.approval;
+    if (!next.modelUsed) delete next.modelUsed;
     if (state.status === 'completed' && result !== undefined) delete next.error;
     if (state.status === 'completed' && result === undefined) next.error = this.redact(said || endReason({ kind: 'noResult' }));
     this.tasks.set(taskId, next);
@@ -215,6 +221,12 @@ export class TaskStore extends Disposable implements PollerStore {
     await this.save();
   }
 
+  /** The model the service names in a state, if it does (server text: bounded and redacted). */
+  private modelSaid(state: ObservedState): string | undefined {
+    const model = typeof state.modelId === 'string' ? state.modelId.trim() : '';
+    return model && model.length <= 200 ? this.redact(model) : undefined;
+  }
+
   private isOpen(taskId: string): boolean {
     const task = this.tasks.get(taskId);
     return !!task && !isFinished(task);
@@ -241,12 +253,33 @@ export class TaskStore extends Disposable implements PollerStore {
     return true;
   }
 
-  /** Marks a task that Stop Tracking ended here (not the service). */
-  async markTrackingStopped(taskId: string): Promise<void> {
+  /**
+   * Stop Tracking: the task ends here, not on the service, in one transition (the views see it as no longer
+   * followed, never as canceled) and without a completion popup: it was the user's own action.
+   */
+  async stopFollowing(taskId: string): Promise<void> {
     const task = this.tasks.get(taskId);
-    if (!task) return;
-    this.tasks.set(taskId, { ...task, trackingStopped: true });
+    if (!task || isFinished(task)) return;
+    const now = Date.now();
+    const next: TrackedTask = { ...task, status: 'canceled', trackingStopped: true, notified: true, error: notFollowed('sentence'), finishedAt: now, updatedAt: now };
+    delete next.approval;
+    this.tasks.set(taskId, next);
+    this.fire({ kind: 'finished', task: next });
     await this.save();
+  }
+
+  /**
+   * A caller that shows this task's outcome itself while it waits (a chat answer, the tool's result): the
+   * completion notifier then opens no tab and shows no toast. In memory only: after a reload nobody waits.
+   */
+  claim(taskId: string): vscode.Disposable {
+    this.claimed.add(taskId);
+    return { dispose: () => this.claimed.delete(taskId) };
+  }
+
+  /** Whether a caller shows this task's outcome itself (see `claim`). */
+  isClaimed(taskId: string): boolean {
+    return this.claimed.has(taskId);
   }
 
   /**
@@ -394,6 +427,12 @@ function approvalOf(state: ObservedState): NonNullable<TrackedTask['approval']> 
   if (typeof pending?.agentName === 'string' && pending.agentName) approval.agentName = pending.agentName;
   if (typeof pending?.permission === 'string' && pending.permission) approval.permission = pending.permission;
   return approval;
+}
+
+/** A task that failed or was canceled stopped its agents too: none of them reads "running 52%" any more. */
+function endedAgents(agents: TrackedTask['agents'], status: string): TrackedTask['agents'] {
+  if (!agents || status === 'completed') return agents;
+  return agents.map(a => (a.status === 'completed' || a.status === 'failed' ? a : { ...a, status }));
 }
 
 function sameAgents(a: TrackedTask['agents'], b: TrackedTask['agents']): boolean {

@@ -8,7 +8,7 @@ import { Disposable } from '../disposable';
 import type { Config } from '../config';
 import { showResult } from '../documents/results';
 import { inert } from '../errors';
-import { Actions, noReasonGiven } from '../vocabulary';
+import { Actions, noReasonGiven, taskStatusText } from '../vocabulary';
 import type { Logger } from '../log';
 import type { TrackedTask } from '../tasks/model';
 import type { TaskStore } from '../tasks/taskStore';
@@ -21,7 +21,7 @@ export class CompletionNotifier extends Disposable {
     private readonly log: Logger,
     private readonly config: Pick<Config, 'settings'>,
     /** The rendered result view; without it (or with resultView "markdown") results open as markdown. */
-    private readonly resultView?: { show(task: TrackedTask, options?: { preserveFocus?: boolean }): Promise<unknown> },
+    private readonly resultView?: { show(task: TrackedTask, options?: { preserveFocus?: boolean }): Promise<unknown>; panelOf?(taskId: string): unknown },
   ) {
     super();
     this._register(store.onDidChange(e => e.kind === 'finished' && void this.announce(e.task)));
@@ -37,36 +37,52 @@ export class CompletionNotifier extends Disposable {
 
   private async announce(task: TrackedTask): Promise<void> {
     try {
+      // A chat answer or the tool's result shows this outcome already: a tab and a toast would repeat it.
+      const shownElsewhere = this.store.isClaimed(task.id);
       if (!(await this.store.markNotified(task.id))) return;
-      this.log.info(`task ${task.id} ${task.status}${task.error ? `: ${task.error}` : ''}`);
+      this.log.info(`task ${task.id} ${task.status}${task.error ? `: ${task.error}` : ''}${shownElsewhere ? ' (shown in chat)' : ''}`);
+      if (shownElsewhere) return;
+      // A button pressed after the task was removed (Clear Finished) does nothing: a toast cannot be closed.
+      const run = async (command: string) => {
+        if (this.store.get(task.id)) await vscode.commands.executeCommand(command, task.id);
+      };
       if (task.status === 'completed' && !task.error) {
         const { openResultOnCompletion, resultView } = this.config.settings;
+        const rendered = !!this.resultView && resultView === 'rendered';
+        let opened = rendered && !!this.resultView?.panelOf?.(task.id);
         if (openResultOnCompletion) {
-          if (this.resultView && resultView === 'rendered') await this.resultView.show(task, { preserveFocus: true });
+          if (rendered) await this.resultView!.show(task, { preserveFocus: true });
           else await showResult(task, { preserveFocus: true, stillWanted: () => this.store.get(task.id) !== undefined });
+          opened = true;
         }
         // No button changes a file without a preview: "Apply to Source…" opens a diff to accept or discard.
+        // "Open" only when the result is not open already.
         const open = vscode.l10n.t('Open');
         const copy = vscode.l10n.t('Copy');
         const apply = vscode.l10n.t('Apply to Source…');
         // An answer that names files is reviewed hunk by hunk in the Refactor Preview (nothing written before Apply).
         const review = vscode.l10n.t('Review Changes…');
-        const buttons = task.namedFiles ? [open, copy, review] : task.source ? [open, copy, apply] : [open, copy];
+        const landing = task.namedFiles ? [review] : task.source ? [apply] : [];
+        const buttons = [...(opened ? [] : [open]), copy, ...landing];
         const action = await this.ui.info(vscode.l10n.t('Multi-Agent task done: {0}', inert(task.title)), ...buttons);
-        if (action === open) await vscode.commands.executeCommand(Commands.openResult, task.id);
-        if (action === copy) await vscode.commands.executeCommand(Commands.copyResult, task.id);
-        if (action === apply) await vscode.commands.executeCommand(Commands.applyToSource, task.id);
-        if (action === review) await vscode.commands.executeCommand(Commands.reviewChanges, task.id);
+        if (action === open) await run(Commands.openResult);
+        if (action === copy) await run(Commands.copyResult);
+        if (action === apply) await run(Commands.applyToSource);
+        if (action === review) await run(Commands.reviewChanges);
       } else {
         // The reason is server text: shown inert, never as a link or a command.
         const reason = task.error ? inert(task.error) : noReasonGiven();
         const showLog = Actions.showLog();
+        // A task sent from code can go again (Run Again asks first and shows what goes).
+        const runAgain = vscode.l10n.t('Run Again');
         const action = await this.ui.error(
           task.status === 'completed'
             ? vscode.l10n.t('Multi-Agent task "{0}" has no result: {1}', inert(task.title), reason)
-            : vscode.l10n.t('Multi-Agent task "{0}" {1}: {2}', inert(task.title), inert(task.status), reason),
+            : vscode.l10n.t('Multi-Agent task "{0}" {1}: {2}', inert(task.title), taskStatusText(task), reason),
+          ...(task.source ? [runAgain] : []),
           showLog,
         );
+        if (action === runAgain) await run(Commands.runAgain);
         if (action === showLog) await vscode.commands.executeCommand(Commands.showLog);
       }
     } catch (e) {

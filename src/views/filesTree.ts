@@ -19,13 +19,50 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
   private readonly changed = this._register(new vscode.EventEmitter<FilesTreeNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
 
+  private readonly loadingChanged = this._register(new vscode.EventEmitter<void>());
+  /** `loading` changed. */
+  readonly onDidChangeLoading = this.loadingChanged.event;
+  /** Reads under way that started with nothing on screen (a newer one may supersede an older one). */
+  private firstReads = 0;
+  private loadingNow = true;
+  /** Whether the last list shown had rows: a refresh then keeps them on screen instead of saying "Loading…". */
+  private shownRows = false;
+
   constructor(private readonly store: FileStore) {
     super();
     this._register(store.onDidChange(() => this.changed.fire(undefined)));
   }
 
+  /** True while the first page (or one after an empty list) is read: the view then says "Loading…". */
+  get loading(): boolean {
+    return this.loadingNow;
+  }
+
+  private setLoading(loading: boolean): void {
+    if (this.loadingNow === loading) return;
+    this.loadingNow = loading;
+    this.loadingChanged.fire();
+  }
+
   async getChildren(element?: FilesTreeNode): Promise<FilesTreeNode[]> {
     if (element) return [];
+    const first = !this.shownRows;
+    if (first) {
+      this.firstReads++;
+      this.setLoading(true);
+    }
+    try {
+      const nodes = await this.roots();
+      this.shownRows = nodes.length > 0;
+      return nodes;
+    } finally {
+      if (first) this.firstReads--;
+      // A read that a refresh superseded must not clear "Loading…" while the newer one is still out.
+      this.setLoading(this.firstReads > 0);
+    }
+  }
+
+  private async roots(): Promise<FilesTreeNode[]> {
     try {
       const list = await this.store.list();
       if (list.kind === 'noKey') return []; // the welcome content offers "Set API Key"

@@ -14,6 +14,8 @@ export interface RenderOptions {
   blockHeader?: (index: number, info: string) => string;
   /** Characters of input rendered at most; the rest is left out with a note. */
   maxChars?: number;
+  /** Levels added to every heading (at most h6): an answer's `#` under a transcript's own `h2` is an `h3`. */
+  headingOffset?: number;
 }
 
 /** Renders `text` to an HTML fragment. Fenced code blocks are numbered in the order `codeBlocks()` finds them. */
@@ -63,7 +65,7 @@ export function renderMarkdown(text: string, options: RenderOptions = {}): strin
     const heading = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
     if (heading) {
       closeAll();
-      const level = heading[1].length;
+      const level = Math.min(6, heading[1].length + (options.headingOffset ?? 0));
       out.push(`<h${level}>${renderInline(heading[2])}</h${level}>`);
       continue;
     }

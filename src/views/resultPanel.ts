@@ -7,10 +7,11 @@
  */
 import * as vscode from 'vscode';
 import { Commands, RESULT_VIEW_TYPE } from '../constants';
+import { extensionColumn } from '../documents/editorGroups';
 import { displayLines } from '../documents/rangeMath';
 import { Disposable } from '../disposable';
 import { formatDuration } from '../format';
-import { type TrackedTask, isFinished } from '../tasks/model';
+import { type TrackedTask, isAwaitingApproval, isFinished, modelOf } from '../tasks/model';
 import { codeBlocks } from '../tasks/resultText';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
 import { escapeHtml, renderMarkdown } from './markdown';
@@ -20,6 +21,7 @@ import type { TraceReading, TraceStore } from '../stores/traceStore';
 import { agentStatusLabel } from '../vocabulary';
 import { TEAM_STYLE, finishedTeamHtml, runningTeamHtml, teamActions, teamMeta, traceBody } from './teamSections';
 import { type TeamAction, validTeamMessage } from './teamMessages';
+import type { PollingState } from './statusBar';
 
 interface Open {
   panel: vscode.WebviewPanel;
@@ -27,6 +29,12 @@ interface Open {
   /** The trace as last read into this view, and whether its section is open. */
   trace?: TraceReading;
   traceOpen?: boolean;
+  /**
+   * The status the page shows while it is the running view: progress then goes to the page as a message,
+   * not as a new page. A new page per event flickers, loses the scroll and can take the focus (a quick
+   * input the user is typing in closes).
+   */
+  live?: string;
 }
 
 export class ResultPanels extends Disposable {
@@ -35,9 +43,21 @@ export class ResultPanels extends Disposable {
   constructor(
     private readonly store: TaskStore,
     private readonly traces?: TraceStore,
+    /** Why polling waits: a running view then says so instead of looking busy. */
+    private readonly polling?: PollingState,
   ) {
     super();
     this._register(store.onDidChange(e => void this.onStoreChange(e)));
+    if (polling) {
+      this._register(
+        polling.onDidChange(() => {
+          for (const id of this.open.keys()) {
+            const task = store.get(id);
+            if (task && !isFinished(task)) void this.render(task);
+          }
+        }),
+      );
+    }
     this._register(
       vscode.window.registerWebviewPanelSerializer(RESULT_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state: unknown) => {
@@ -72,7 +92,7 @@ export class ResultPanels extends Disposable {
     const panel = vscode.window.createWebviewPanel(
       RESULT_VIEW_TYPE,
       titleOf(task),
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: options.preserveFocus ?? false },
+      { viewColumn: extensionColumn(), preserveFocus: options.preserveFocus ?? false },
       { enableScripts: true, enableCommandUris: false, localResourceRoots: [], enableFindWidget: true },
     );
     await this.adopt(panel, task);
@@ -99,6 +119,11 @@ export class ResultPanels extends Disposable {
     if (e.kind === 'finished' && entry.trace?.kind === 'loaded' && entry.trace.partial && this.traces) {
       entry.trace = await this.traces.load(e.task.id, { refresh: true });
     }
+    // Progress goes into the running page in place (see `Open.live`).
+    if (e.kind === 'progress' && entry.live === e.task.status && !this.polling?.pausedReason) {
+      void entry.panel.webview.postMessage(progressMessage(e.task));
+      return;
+    }
     await this.render(e.task);
   }
 
@@ -114,7 +139,9 @@ export class ResultPanels extends Disposable {
       running: runningTeamHtml(task),
       finished: finishedTeamHtml(task, entry.trace, entry.traceOpen ?? false),
     };
-    entry.panel.webview.html = renderResultHtml(task, result, entry.panel.webview.cspSource, nonce(), team);
+    const waiting = this.polling?.pausedReason;
+    entry.live = !isFinished(task) && !waiting ? task.status : undefined;
+    entry.panel.webview.html = renderResultHtml(task, result, entry.panel.webview.cspSource, nonce(), team, waiting);
   }
 
   /** Opens the task's view with its trace section open, loading the trace (Show How the Team Worked). */
@@ -182,6 +209,24 @@ interface TeamHtml {
   finished: string;
 }
 
+/** What a running page updates in place (see `Open.live`): the model, the agents and their progress. */
+function progressMessage(task: TrackedTask): { type: 'progress'; model: string; agentCount: string; agents: { label: string; status: string; pct?: number; preview: string }[]; teamMeta: string; teamRunning: string } {
+  return {
+    type: 'progress',
+    // Markup from the team sections' own escaping renderer (teamSections.ts), as the trace is sent.
+    teamMeta: teamMeta(task),
+    teamRunning: runningTeamHtml(task),
+    model: modelOf(task) ?? vscode.l10n.t('service default'),
+    agentCount: String(task.agents?.length ?? task.agentCount ?? '—'),
+    agents: (task.agents ?? []).map(a => ({
+      label: vscode.l10n.t('Agent {0}', a.id),
+      status: agentStatusLabel(a.status),
+      pct: a.progress !== undefined ? Math.round(a.progress * 100) : undefined,
+      preview: a.preview ?? '',
+    })),
+  };
+}
+
 /** Tells reruns apart: the title and the time it was sent. */
 function titleOf(task: Pick<TrackedTask, 'title' | 'submittedAt'>): string {
   const time = new Date(task.submittedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
@@ -197,13 +242,13 @@ function sourceText(task: TrackedTask): string | undefined {
 }
 
 /** The whole page. Pure apart from l10n: its output is checked by the tests. */
-function renderResultHtml(task: TrackedTask, result: string | undefined, cspSource: string, nonce: string, team: TeamHtml): string {
+function renderResultHtml(task: TrackedTask, result: string | undefined, cspSource: string, nonce: string, team: TeamHtml, waiting?: string): string {
   const csp = `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'none'; font-src ${cspSource}`;
   const t = (s: string) => escapeHtml(s);
   const running = !isFinished(task);
   const meta: string[] = [];
-  meta.push(`<dt>${t(vscode.l10n.t('Model'))}</dt><dd>${t(task.modelId ?? vscode.l10n.t('service default'))}</dd>`);
-  meta.push(`<dt>${t(vscode.l10n.t('Agents'))}</dt><dd>${t(String(task.agents?.length ?? task.agentCount ?? '—'))}</dd>`);
+  meta.push(`<dt>${t(vscode.l10n.t('Model'))}</dt><dd id="model">${t(modelOf(task) ?? vscode.l10n.t('service default'))}</dd>`);
+  meta.push(`<dt>${t(vscode.l10n.t('Agents'))}</dt><dd id="agent-count">${t(String(task.agents?.length ?? task.agentCount ?? '—'))}</dd>`);
   const elapsed = formatDuration((task.finishedAt ?? Date.now()) - task.submittedAt);
   meta.push(
     `<dt>${t(running ? vscode.l10n.t('Running for') : vscode.l10n.t('Took'))}</dt><dd><span id="elapsed" data-start="${task.submittedAt}" data-running="${running}">${t(elapsed)}</span></dd>`,
@@ -213,7 +258,7 @@ function renderResultHtml(task: TrackedTask, result: string | undefined, cspSour
   meta.push(
     `<dt>${t(vscode.l10n.t('Attached'))}</dt><dd>${task.attachmentNames?.length ? task.attachmentNames.map(n => `<code>${t(n)}</code>`).join(', ') : t(vscode.l10n.t('nothing'))}</dd>`,
   );
-  meta.push(team.meta);
+  meta.push(`<div id="team-meta" class="contents">${team.meta}</div>`);
 
   const actions = [
     // An answer that names files: reviewed hunk by hunk (the blocks' own Apply… stays for any block).
@@ -226,7 +271,7 @@ function renderResultHtml(task: TrackedTask, result: string | undefined, cspSour
   ].join('');
 
   let body: string;
-  if (running) body = runningHtml(task) + team.running;
+  if (running) body = runningHtml(task, waiting) + `<div id="team-running">${team.running}</div>`;
   else if (result !== undefined) {
     body = renderMarkdown(result, {
       blockHeader: (i, info) =>
@@ -267,12 +312,14 @@ pre code { background: none; padding: 0; }
 blockquote { border-left: 3px solid var(--vscode-textBlockQuote-border); margin: 4px 0; padding-left: 10px; color: var(--vscode-descriptionForeground); }
 .muted { color: var(--vscode-descriptionForeground); }
 .error { color: var(--vscode-errorForeground); }
+.warning { color: var(--vscode-editorWarning-foreground); }
 table.agents td { padding: 2px 12px 2px 0; }
 progress { width: 120px; }
+.contents { display: contents; }
 ${TEAM_STYLE}`,
     body: `<header>
 <h1 class="title">${t(task.title)}</h1>
-<p class="instruction">${t(task.instruction)}</p>
+${task.instruction.trim() === task.title ? '' : `<p class="instruction">${t(task.instruction)}</p>`}
 <dl>${meta.join('')}</dl>
 <div class="actions">${actions}</div>
 </header>
@@ -320,21 +367,63 @@ ${team.finished}`,
     };
     tick();
   }
+  // A running page is updated in place (the extension's own messages: text, and the team sections' escaped markup).
+  window.addEventListener('message', event => {
+    const m = event.data;
+    if (!m || m.type !== 'progress' || !Array.isArray(m.agents)) return;
+    const set = (id, text) => { const el = document.getElementById(id); if (el) el.textContent = String(text); };
+    set('model', m.model);
+    set('agent-count', m.agentCount);
+    const table = document.getElementById('agents');
+    if (!table) return;
+    table.replaceChildren(...m.agents.map(a => {
+      const row = document.createElement('tr');
+      const cell = text => { const td = document.createElement('td'); td.textContent = String(text); row.appendChild(td); return td; };
+      cell(a.label);
+      cell(a.status);
+      const bar = cell('');
+      if (typeof a.pct === 'number') {
+        const progress = document.createElement('progress');
+        progress.max = 100;
+        progress.value = a.pct;
+        bar.append(progress, ' ' + a.pct + '%');
+      }
+      cell(a.preview).className = 'muted';
+      return row;
+    }));
+    const waiting = document.getElementById('agents-waiting');
+    if (waiting) waiting.hidden = m.agents.length > 0;
+    const html = (id, markup) => { const el = document.getElementById(id); if (el && typeof markup === 'string') el.innerHTML = markup; };
+    html('team-meta', m.teamMeta);
+    html('team-running', m.teamRunning);
+  });
 })();
 `,
   });
 }
 
-function runningHtml(task: TrackedTask): string {
+function runningHtml(task: TrackedTask, waiting: string | undefined): string {
   const t = (s: string) => escapeHtml(s);
-  const status = task.status.replace(/_/g, ' ');
+  // The last progress is stale while the status cannot be read: say why, do not look busy.
+  if (waiting) {
+    const last = task.agents?.length ? `<p class="muted">${t(vscode.l10n.t('The agents may still be working on the service; their last reported state was:'))}</p>${agentTable(task)}` : '';
+    return `<p role="status" class="warning">${t(waiting)}</p>${last}`;
+  }
+  const working = isAwaitingApproval(task)
+    ? vscode.l10n.t('The agents are waiting for your approval in the web console. The answer appears here when they finish.')
+    : vscode.l10n.t('The agents are working. The answer appears here when they finish.');
+  return `<p role="status">${t(working)}</p>${agentTable(task)}<p class="muted" id="agents-waiting"${
+    task.agents?.length ? ' hidden' : ''
+  }>${t(vscode.l10n.t('Waiting for the agents to report…'))}</p>`;
+}
+
+function agentTable(task: TrackedTask): string {
+  const t = (s: string) => escapeHtml(s);
   const rows = (task.agents ?? []).map(a => {
     const pct = a.progress !== undefined ? Math.round(a.progress * 100) : undefined;
     return `<tr><td>${t(vscode.l10n.t('Agent {0}', a.id))}</td><td>${t(agentStatusLabel(a.status))}</td><td>${
       pct !== undefined ? `<progress max="100" value="${pct}"></progress> ${pct}%` : ''
     }</td><td class="muted">${t(a.preview ?? '')}</td></tr>`;
   });
-  return `<p role="status">${t(vscode.l10n.t('The agents are working ({0}). The answer appears here when they finish.', status))}</p>${
-    rows.length ? `<table class="agents">${rows.join('')}</table>` : `<p class="muted">${t(vscode.l10n.t('Waiting for the agents to report…'))}</p>`
-  }`;
+  return `<table class="agents" id="agents">${rows.join('')}</table>`;
 }

@@ -6,10 +6,12 @@ import * as vscode from 'vscode';
 import type { Config } from '../config';
 import { Commands, ContextKeys, Views } from '../constants';
 import type { FileStore } from '../stores/fileStore';
+import type { ModelCatalog } from '../stores/modelCatalog';
 import type { ThreadStore } from '../stores/threadStore';
 import type { AttachmentBasket } from '../tasks/attachments';
 import type { TaskStore } from '../tasks/taskStore';
 import { type FilesTreeNode, FilesTreeProvider } from './filesTree';
+import type { PollingState } from './statusBar';
 import { type TasksTreeNode, TasksTreeProvider, runningBadge } from './tasksTree';
 import { type ThreadsTreeNode, ThreadsTreeProvider } from './threadsTree';
 
@@ -25,8 +27,20 @@ export interface Sidebar extends vscode.Disposable {
   };
 }
 
-export function createSidebar(d: { store: TaskStore; threads: ThreadStore; files: FileStore; basket: AttachmentBasket; config: Config }): Sidebar {
-  const tasks = new TasksTreeProvider(d.store, d.config, d.basket);
+export interface SidebarDeps {
+  store: TaskStore;
+  threads: ThreadStore;
+  files: FileStore;
+  basket: AttachmentBasket;
+  config: Config;
+  /** Labels the chosen model in the Tasks view's header. */
+  models?: ModelCatalog;
+  /** Why polling waits: the running rows say so. */
+  polling?: PollingState;
+}
+
+export function createSidebar(d: SidebarDeps): Sidebar {
+  const tasks = new TasksTreeProvider(d.store, d.config, d.basket, undefined, d.polling);
   const threads = new ThreadsTreeProvider(d.threads);
   const files = new FilesTreeProvider(d.files);
   const views = {
@@ -41,17 +55,44 @@ export function createSidebar(d: { store: TaskStore; threads: ThreadStore; files
     const model = d.config.settings.modelId;
     views.tasks.description =
       [
-        model ? vscode.l10n.t('model: {0}', model) : undefined,
+        model ? vscode.l10n.t('model: {0}', d.models?.labelOf(model) ?? model) : undefined,
         attached ? (attached === 1 ? vscode.l10n.t('1 file attached') : vscode.l10n.t('{0} files attached', attached)) : undefined,
       ]
         .filter(Boolean)
         .join(' · ') || undefined;
   };
+  // The walkthrough's "See the result" step is done once a task completed (a context key, not a click).
+  let hasResult = false;
+  const noteResults = () => {
+    const now = d.store.all().some(t => t.status === 'completed' && !t.error);
+    if (now && !hasResult) void vscode.commands.executeCommand('setContext', ContextKeys.hasResult, true);
+    hasResult ||= now;
+  };
+  noteResults();
   const onAttachmentsChanged = () => {
     renderTasksChrome();
     void vscode.commands.executeCommand('setContext', ContextKeys.hasAttachments, d.basket.count > 0);
   };
   renderTasksChrome();
+  // Until the key and the first page are known, the view says so: no "Set an API key", no "No threads yet".
+  const showLoading = (view: vscode.TreeView<unknown>, provider: { loading: boolean }, text: string) => () => {
+    view.message = provider.loading ? text : undefined;
+  };
+  const threadsLoading = showLoading(views.threads, threads, vscode.l10n.t('Loading threads…'));
+  const filesLoading = showLoading(views.files, files, vscode.l10n.t('Loading files…'));
+  threadsLoading();
+  filesLoading();
+  // The label needs the service's list: read once when the view is first shown with a model chosen
+  // (never at activation), then the header says "GLM 5.2", not a cut "zai/glm-5.2-…".
+  const labelModel = () => {
+    const model = d.config.settings.modelId;
+    if (!model || !d.models || d.models.loaded || !views.tasks.visible) return;
+    const models = d.models;
+    Promise.resolve()
+      .then(() => models.list())
+      .then(renderTasksChrome, () => undefined);
+  };
+  labelModel();
 
   const disposable = vscode.Disposable.from(
     tasks,
@@ -60,9 +101,20 @@ export function createSidebar(d: { store: TaskStore; threads: ThreadStore; files
     views.tasks,
     views.threads,
     views.files,
-    d.store.onDidChange(e => e.kind !== 'progress' && renderTasksChrome()),
+    d.store.onDidChange(e => {
+      if (e.kind === 'progress') return;
+      renderTasksChrome();
+      noteResults();
+    }),
     d.basket.onDidChange(onAttachmentsChanged),
-    d.config.onDidChange(change => change.affects('modelId') && renderTasksChrome()),
+    d.config.onDidChange(change => {
+      if (!change.affects('modelId')) return;
+      renderTasksChrome();
+      labelModel();
+    }),
+    views.tasks.onDidChangeVisibility(labelModel),
+    threads.onDidChangeLoading(threadsLoading),
+    files.onDidChangeLoading(filesLoading),
     vscode.commands.registerCommand(Commands.refreshTasks, () => tasks.refresh()),
     vscode.commands.registerCommand(Commands.refreshThreads, () => d.threads.refresh()),
     vscode.commands.registerCommand(Commands.loadMoreThreads, () => d.threads.loadMore().catch(() => d.threads.refresh())),
@@ -71,3 +123,4 @@ export function createSidebar(d: { store: TaskStore; threads: ThreadStore; files
   );
   return { tasks, threads, files, views, dispose: () => disposable.dispose() };
 }
+

@@ -1,9 +1,14 @@
-/** The status bar item: running tasks with a spinner, a short flash when one ends, hidden when idle. */
+/**
+ * The status bar item: running tasks with their progress and a ticking elapsed time, a short flash when one
+ * ends, hidden when idle.
+ */
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
 import { Disposable } from '../disposable';
-import { type TrackedTask, isFinished } from '../tasks/model';
+import { formatDuration } from '../format';
+import { type TrackedTask, isAwaitingApproval, isFinished, meanProgress } from '../tasks/model';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
+import { notFollowed, taskStatusText, taskWaiting } from '../vocabulary';
 
 const FLASH_MS = 5000;
 
@@ -23,8 +28,10 @@ export interface PollingState {
 
 export class TaskStatusBar extends Disposable {
   readonly item = this._register(vscode.window.createStatusBarItem('multiAgent.status', vscode.StatusBarAlignment.Left, 50));
-  private flash: { text: string; until: number } | undefined;
+  private flash: { text: string; until: number; task: TrackedTask } | undefined;
   private flashTimer: NodeJS.Timeout | undefined;
+  /** Ticks the elapsed time once a second while a task runs; idle otherwise. */
+  private tickTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: TaskStore,
@@ -37,7 +44,7 @@ export class TaskStatusBar extends Disposable {
     this._register(store.onDidChange(e => this.onChange(e)));
     this._register(attached.onDidChange(() => this.render()));
     this._register(polling.onDidChange(() => this.render()));
-    this._register({ dispose: () => clearTimeout(this.flashTimer) });
+    this._register({ dispose: () => (clearTimeout(this.flashTimer), clearTimeout(this.tickTimer)) });
     this.render();
   }
 
@@ -46,12 +53,15 @@ export class TaskStatusBar extends Disposable {
       const { status, title } = e.task;
       const ok = status === 'completed' && !e.task.error;
       this.flash = {
-        text: ok
-          ? `$(check) ${vscode.l10n.t('Task done: {0}', title)}`
-          : status === 'completed'
-            ? `$(error) ${vscode.l10n.t('Task incomplete: {0}', title)}`
-            : `$(error) ${vscode.l10n.t('Task {0}: {1}', status.replace('_', ' '), title)}`,
+        text: e.task.trackingStopped
+          ? `$(eye-closed) ${notFollowed('flash', title)}`
+          : ok
+            ? `$(check) ${vscode.l10n.t('Task done: {0}', title)}`
+            : status === 'completed'
+              ? `$(error) ${vscode.l10n.t('Task incomplete: {0}', title)}`
+              : `$(error) ${vscode.l10n.t('Task {0}: {1}', taskStatusText(e.task), title)}`,
         until: Date.now() + FLASH_MS,
+        task: e.task,
       };
       clearTimeout(this.flashTimer);
       this.flashTimer = setTimeout(() => {
@@ -66,33 +76,43 @@ export class TaskStatusBar extends Disposable {
     const running = this.store.all().filter(t => !isFinished(t));
     const paused = this.polling.pausedReason;
     const attached = this.attached.count;
+    const flash = this.flash && this.flash.until > Date.now() && running.length === 0 ? this.flash : undefined;
     let text: string | undefined;
-    if (this.flash && this.flash.until > Date.now() && running.length === 0) text = this.flash.text;
-    else if (running.length) {
-      const n = running.length;
-      text = `$(sync~spin) ${n === 1 ? vscode.l10n.t('1 task running') : vscode.l10n.t('{0} tasks running', n)}`;
-      if (paused) text = `$(watch) ${n === 1 ? vscode.l10n.t('1 task waiting') : vscode.l10n.t('{0} tasks waiting', n)}`;
-    } else if (attached) text = `$(paperclip) ${vscode.l10n.t('{0} attached', attached)}`;
+    if (flash) text = flash.text;
+    else if (running.length) text = runningText(running, paused);
+    else if (attached) text = `$(paperclip) ${vscode.l10n.t('{0} attached', attached)}`;
+    clearTimeout(this.tickTimer);
+    this.tickTimer = running.length ? setTimeout(() => this.render(), TICK_MS) : undefined;
     if (!text) {
       this.item.hide();
       return;
     }
     this.item.text = text;
-    this.item.tooltip = this.tooltip(running, paused, attached);
+    const tooltip = this.tooltip(running, paused, attached, flash?.task);
+    if ((this.item.tooltip as vscode.MarkdownString | undefined)?.value !== tooltip.value) this.item.tooltip = tooltip;
     const spoken = text.replace(/\$\([^)]+\)\s*/g, '');
-    this.item.accessibilityInformation = { label: vscode.l10n.t('Multi-Agent Tasks: {0}', spoken), role: 'button' };
+    const count = running.length === 1 ? vscode.l10n.t('1 task running') : vscode.l10n.t('{0} tasks running', running.length);
+    this.item.accessibilityInformation = {
+      label: running.length && !flash ? vscode.l10n.t('Multi-Agent Tasks: {0}, {1}', count, spoken) : vscode.l10n.t('Multi-Agent Tasks: {0}', spoken),
+      role: 'button',
+    };
     this.item.show();
   }
 
-  private tooltip(running: TrackedTask[], paused: string | undefined, attached: number): vscode.MarkdownString {
+  private tooltip(running: TrackedTask[], paused: string | undefined, attached: number, flashed: TrackedTask | undefined): vscode.MarkdownString {
     const md = new vscode.MarkdownString('', true);
-    // Only our own Cancel Task command may run from this tooltip; task titles are appended as text.
-    md.isTrusted = { enabledCommands: [Commands.cancelTask] };
+    // Only our own Cancel Task and Check Again may run from this tooltip; task titles are appended as text.
+    md.isTrusted = { enabledCommands: [Commands.cancelTask, Commands.checkAgain] };
     md.appendMarkdown(`**${vscode.l10n.t('Multi-Agent Tasks')}**\n\n`);
+    if (flashed?.trackingStopped) {
+      md.appendMarkdown('$(eye-closed) ');
+      md.appendText(`${flashed.title}: ${notFollowed('sentence')}`);
+      const args = encodeURIComponent(JSON.stringify([flashed.id]));
+      md.appendMarkdown(` · [$(refresh) ${vscode.l10n.t('Check Again')}](command:${Commands.checkAgain}?${args} "${vscode.l10n.t('Follow this task again and open its result')}")\n\n`);
+    }
     for (const task of running.slice(0, 10)) {
-      const pct = task.progress !== undefined ? ` — ${Math.round(task.progress * 100)}%` : '';
-      md.appendMarkdown(`$(sync~spin) `);
-      md.appendText(`${task.title}${pct}`);
+      md.appendMarkdown(paused ? '$(watch) ' : isAwaitingApproval(task) ? '$(shield) ' : '$(sync~spin) ');
+      md.appendText(`${task.title} — ${progressText(task, paused)}`);
       const args = encodeURIComponent(JSON.stringify([task.id]));
       md.appendMarkdown(` · [$(stop-circle) ${vscode.l10n.t('Cancel')}](command:${Commands.cancelTask}?${args} "${vscode.l10n.t('Cancel this task on the service')}")`);
       md.appendMarkdown('\n\n');
@@ -113,4 +133,38 @@ export class TaskStatusBar extends Disposable {
     md.appendMarkdown(vscode.l10n.t('Click to show the tasks.'));
     return md;
   }
+}
+
+const TICK_MS = 1000;
+
+/**
+ * A running task's state for the tooltip: "52%", "waiting for the service". No ticking time here, so an
+ * open tooltip is not redrawn every second.
+ */
+function progressText(task: TrackedTask, paused: string | undefined): string {
+  if (paused) return taskWaiting();
+  if (isAwaitingApproval(task)) return taskStatusText(task);
+  return task.progress !== undefined ? `${Math.round(task.progress * 100)}%` : taskStatusText(task);
+}
+
+/**
+ * The item's text while tasks run: progress where the user looks, not only in the tooltip. One task:
+ * "Agents 52% · 12s"; several: "3 tasks running · 40%"; polling waits: "Agents waiting · 12s".
+ */
+function runningText(running: TrackedTask[], paused: string | undefined): string {
+  if (running.length === 1) {
+    const task = running[0];
+    const elapsed = formatDuration(Date.now() - task.submittedAt);
+    if (paused) return `$(watch) ${vscode.l10n.t('Agents waiting · {0}', elapsed)}`;
+    if (isAwaitingApproval(task)) return `$(shield) ${vscode.l10n.t('Agents: approval needed · {0}', elapsed)}`;
+    return task.progress !== undefined
+      ? `$(sync~spin) ${vscode.l10n.t('Agents {0}% · {1}', Math.round(task.progress * 100), elapsed)}`
+      : `$(sync~spin) ${vscode.l10n.t('Agents working · {0}', elapsed)}`;
+  }
+  const n = running.length;
+  if (paused) return `$(watch) ${vscode.l10n.t('{0} tasks waiting', n)}`;
+  const mean = meanProgress(running.map(t => ({ id: t.id, status: t.status, progress: t.progress })));
+  return mean !== undefined
+    ? `$(sync~spin) ${vscode.l10n.t('{0} tasks running · {1}%', n, Math.round(mean * 100))}`
+    : `$(sync~spin) ${vscode.l10n.t('{0} tasks running', n)}`;
 }

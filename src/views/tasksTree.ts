@@ -5,11 +5,12 @@
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
 import { Disposable } from '../disposable';
-import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval } from '../tasks/model';
+import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval, modelOf } from '../tasks/model';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
 import type { Config } from '../config';
 import { formatDuration } from '../format';
-import { agentStatusLabel } from '../vocabulary';
+import { agentStatusLabel, notFollowed, taskStatusText, taskWaiting } from '../vocabulary';
+import type { PollingState } from './statusBar';
 import { textTooltip } from './treeNodes';
 import { type ProducedFileNode, agentDescription, agentTooltip, producedFileItem, producedFileNodes, teamTooltipLines } from './teamNodes';
 
@@ -45,6 +46,9 @@ export interface AttachmentList {
 
 const ATTACHMENTS_NODE: AttachmentsNode = { kind: 'attachments' };
 
+/** How often running rows are redrawn for their elapsed time, ms. */
+const TICK_MS = 5000;
+
 /** The contextValue's status part, for menus: `task.<status>[.stopped][.source][.changes]` (`.changes`: the answer names files). */
 function statusKey(task: Pick<TrackedTask, 'status'>): string {
   return isFinished(task) ? task.status : 'running';
@@ -52,6 +56,8 @@ function statusKey(task: Pick<TrackedTask, 'status'>): string {
 
 const STATUS_ICONS: Record<string, [string, string?]> = {
   running: ['sync~spin'],
+  waiting: ['watch', 'notificationsWarningIcon.foreground'],
+  stopped: ['eye-closed', 'disabledForeground'],
   completed: ['check', 'testing.iconPassed'],
   failed: ['error', 'testing.iconFailed'],
   canceled: ['circle-slash', 'disabledForeground'],
@@ -62,15 +68,21 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   private readonly changed = this._register(new vscode.EventEmitter<TasksTreeNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private readonly nodes = new Map<string, TaskNode>();
+  /** Redraws the running rows now and then, so their elapsed time moves; idle when nothing runs. */
+  private tickTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: TaskStore,
     private readonly config: Pick<Config, 'settings' | 'onDidChange'>,
     private readonly attachments?: AttachmentList,
     private readonly workspaceFolders: () => readonly string[] = () => (vscode.workspace.workspaceFolders ?? []).map(f => f.uri.toString()),
+    /** Why polling waits: running rows then say so instead of spinning on stale progress. */
+    private readonly polling?: PollingState,
   ) {
     super();
     this._register(store.onDidChange(e => this.onStoreChange(e)));
+    if (polling) this._register(polling.onDidChange(() => this.refreshRunning()));
+    this._register({ dispose: () => clearTimeout(this.tickTimer) });
     if (attachments) this._register(attachments.onDidChange(() => this.refresh()));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()));
     // A running task opens the result view only when results render there.
@@ -79,6 +91,17 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
 
   refresh(): void {
     this.changed.fire(undefined);
+  }
+
+  /** Redraws each running task's row (its state or elapsed time changed, not the list). */
+  private refreshRunning(): void {
+    for (const node of this.nodes.values()) if (!isFinished(node.task)) this.changed.fire(node);
+    this.tick();
+  }
+
+  private tick(): void {
+    clearTimeout(this.tickTimer);
+    this.tickTimer = this.store.running().length ? setTimeout(() => this.refreshRunning(), TICK_MS) : undefined;
   }
 
   /** Tasks in display order: this workspace's first, each group newest first. */
@@ -141,18 +164,19 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       (running && task.agents?.length) || (!running && task.files?.length) ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
     );
     item.id = task.id;
-    const [icon, color] = STATUS_ICONS[isAwaitingApproval(task) ? task.status : statusKey(task)] ?? STATUS_ICONS.running;
+    // A running task whose status cannot be read now (no connection, a rate limit) waits: no frozen spinner.
+    const waiting = running && this.polling?.pausedReason;
+    const state = task.trackingStopped ? 'stopped' : waiting ? 'waiting' : isAwaitingApproval(task) ? task.status : statusKey(task);
+    const [icon, color] = STATUS_ICONS[state] ?? STATUS_ICONS.running;
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     const elapsed = formatDuration((task.finishedAt ?? Date.now()) - task.submittedAt);
-    const pct = isAwaitingApproval(task)
-      ? `${vscode.l10n.t('waiting for your approval')} · `
-      : running && task.progress !== undefined
-        ? `${Math.round(task.progress * 100)}% · `
-        : '';
-    item.description = [`${pct}${elapsed}`, task.modelId, task.threadId ? vscode.l10n.t('thread') : undefined].filter(Boolean).join(' · ');
-    item.tooltip = tooltipOf(task);
+    const pct = running && task.progress !== undefined && !isAwaitingApproval(task) ? `${Math.round(task.progress * 100)}%` : undefined;
+    // Progress first: the row is narrow. The model is in the tooltip.
+    const said = waiting ? taskWaiting() : running ? (isAwaitingApproval(task) ? taskStatusText(task) : undefined) : task.status === 'completed' ? undefined : taskStatusText(task);
+    item.description = [said, pct, elapsed, task.threadId ? vscode.l10n.t('thread') : undefined].filter(Boolean).join(' · ');
+    item.tooltip = tooltipOf(task, waiting || undefined);
     item.contextValue = `task.${statusKey(task)}${task.trackingStopped ? '.stopped' : ''}${task.source ? '.source' : ''}${task.status === 'completed' && task.namedFiles ? '.changes' : ''}`;
-    item.accessibilityInformation = { label: `${task.title}, ${task.status.replace('_', ' ')}, ${elapsed}` };
+    item.accessibilityInformation = { label: `${task.title}, ${waiting ? taskWaiting() : taskStatusText(task)}, ${elapsed}` };
     if (task.status === 'completed' || (running && this.config.settings.resultView === 'rendered')) {
       item.command = { command: Commands.openResult, title: vscode.l10n.t('Open Result'), arguments: [task.id] };
     }
@@ -160,6 +184,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   }
 
   private onStoreChange(e: TaskChange): void {
+    if (e.kind === 'added' || !this.tickTimer) this.tick();
     if (e.kind === 'added' || e.kind === 'removed') return this.changed.fire(undefined);
     const node = this.nodes.get(e.task.id);
     if (!node) return this.changed.fire(undefined);
@@ -189,16 +214,17 @@ function agentItem(task: TrackedTask, agent: AgentProgress): vscode.TreeItem {
   return item;
 }
 
-function tooltipOf(task: TrackedTask): vscode.MarkdownString {
+function tooltipOf(task: TrackedTask, waiting?: string): vscode.MarkdownString {
   const md = textTooltip(
     task.title,
     [
-      vscode.l10n.t('Status: {0}', task.status.replace('_', ' ')),
+      vscode.l10n.t('Status: {0}', taskStatusText(task)),
+      waiting ?? '',
       vscode.l10n.t('Sent: {0}', new Date(task.submittedAt).toLocaleString()),
       task.finishedAt
         ? vscode.l10n.t('Took: {0}', formatDuration(task.finishedAt - task.submittedAt))
         : vscode.l10n.t('Running for: {0}', formatDuration(Date.now() - task.submittedAt)),
-      task.modelId ? vscode.l10n.t('Model: {0}', task.modelId) : vscode.l10n.t('Model: service default'),
+      vscode.l10n.t('Model: {0}', modelOf(task) ?? vscode.l10n.t('service default')),
       task.agentCount ? vscode.l10n.t('Agents: {0}', task.agentCount) : '',
       task.source ? sourceLine(task.source) : '',
       task.threadId ? vscode.l10n.t('Thread: {0}', task.threadId) : '',
@@ -208,7 +234,8 @@ function tooltipOf(task: TrackedTask): vscode.MarkdownString {
     ],
     true,
   );
-  if (task.agents?.length) {
+  // A task no longer followed: its agents' last state is not news about them.
+  if (task.agents?.length && !task.trackingStopped) {
     md.appendMarkdown('\n');
     for (const agent of task.agents) {
       const pct = agent.progress !== undefined ? ` ${Math.round(agent.progress * 100)}%` : '';
@@ -216,7 +243,10 @@ function tooltipOf(task: TrackedTask): vscode.MarkdownString {
       md.appendMarkdown('  \n');
     }
   }
-  if (task.error) {
+  if (task.trackingStopped) {
+    md.appendMarkdown('\n');
+    md.appendText(notFollowed('sentence'));
+  } else if (task.error) {
     md.appendMarkdown('\n');
     md.appendText(task.error);
   }

@@ -28,6 +28,14 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
   private readonly changed = this._register(new vscode.EventEmitter<ThreadsTreeNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private nodes = new Map<string, ThreadNode>();
+  private readonly loadingChanged = this._register(new vscode.EventEmitter<void>());
+  /** `loading` changed. */
+  readonly onDidChangeLoading = this.loadingChanged.event;
+  /** Reads under way that started with nothing on screen (a newer one may supersede an older one). */
+  private firstReads = 0;
+  private loadingNow = true;
+  /** Whether the last list shown had rows: a refresh then keeps them on screen instead of saying "Loading…". */
+  private shownRows = false;
 
   constructor(private readonly store: ThreadStore) {
     super();
@@ -99,7 +107,38 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
     }
   }
 
+  /**
+   * True while the first page (or one after an empty list) is read: the view then says "Loading…", so
+   * neither "Set an API key" nor "No threads yet" shows before the key and the list are known.
+   */
+  get loading(): boolean {
+    return this.loadingNow;
+  }
+
+  private setLoading(loading: boolean): void {
+    if (this.loadingNow === loading) return;
+    this.loadingNow = loading;
+    this.loadingChanged.fire();
+  }
+
   private async roots(): Promise<ThreadsTreeNode[]> {
+    const first = !this.shownRows;
+    if (first) {
+      this.firstReads++;
+      this.setLoading(true);
+    }
+    try {
+      const nodes = await this.readRoots();
+      this.shownRows = nodes.length > 0;
+      return nodes;
+    } finally {
+      if (first) this.firstReads--;
+      // A read that a refresh superseded must not clear "Loading…" while the newer one is still out.
+      this.setLoading(this.firstReads > 0);
+    }
+  }
+
+  private async readRoots(): Promise<ThreadsTreeNode[]> {
     try {
       const list = await this.store.list();
       // No key: an empty tree, so the welcome content offers "Set API Key" and nothing is sent.

@@ -10,6 +10,9 @@ import { Disposable } from '../disposable';
 import { formatBytes } from '../format';
 import { Actions, keyNeeded } from '../vocabulary';
 import type { UsageData, UsageStore } from '../stores/usageStore';
+import { type TrackedTask, isFinished } from '../tasks/model';
+import type { TaskStore } from '../tasks/taskStore';
+import { formatDuration } from '../format';
 import { escapeHtml } from './markdown';
 import { nonce, webviewPage } from './webviewPage';
 
@@ -18,7 +21,11 @@ export class UsagePanel extends Disposable {
   private loading = 0;
   private consoleUrl: string | undefined;
 
-  constructor(private readonly store: UsageStore) {
+  constructor(
+    private readonly store: UsageStore,
+    /** The tasks this VS Code tracks: counted here even where the service shows no request history to a key. */
+    private readonly tasks?: Pick<TaskStore, 'all'>,
+  ) {
     super();
     this._register({ dispose: () => this.panel?.dispose() });
   }
@@ -58,7 +65,7 @@ export class UsagePanel extends Disposable {
     const data = await this.store.read();
     if (run !== this.loading || this.panel !== panel) return;
     this.consoleUrl = data.consoleUrl;
-    panel.webview.html = renderUsageHtml(data, panel.webview.cspSource, nonce());
+    panel.webview.html = renderUsageHtml(data, panel.webview.cspSource, nonce(), this.tasks && localTasksSection(this.tasks.all()));
   }
 }
 
@@ -66,14 +73,14 @@ export class UsagePanel extends Disposable {
 const num = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleString('en-US'));
 
 /** The whole document; `data` undefined renders "Loading…". Pure, so its output can be checked. */
-function renderUsageHtml(data: UsageData | undefined, cspSource: string, nonceValue: string): string {
+function renderUsageHtml(data: UsageData | undefined, cspSource: string, nonceValue: string, local = ''): string {
   const csp = `default-src 'none'; style-src ${cspSource} 'nonce-${nonceValue}'; script-src 'nonce-${nonceValue}'; img-src ${cspSource} data:`;
   let body: string;
   if (!data) body = `<p class="muted">${escapeHtml(vscode.l10n.t('Loading…'))}</p>`;
   else if (data.needsKey) {
     body = `<p class="error" role="alert">${escapeHtml(keyNeeded('usage'))}</p><p><button id="setKey">${escapeHtml(Actions.setApiKey())}</button></p>`;
   }
-  else body = [usageSection(data), storageSection(data)].join('\n');
+  else body = [usageSection(data), local, storageSection(data)].join('\n');
   return webviewPage({
     csp,
     nonce: nonceValue,
@@ -227,4 +234,31 @@ ${parts ? `<ul>${parts}</ul>` : ''}`;
 function categoryLine(label: string, size: string, count: number | undefined): string {
   if (count === undefined) return vscode.l10n.t('{0}: {1}', label, size);
   return count === 1 ? vscode.l10n.t('{0}: {1} in 1 item', label, size) : vscode.l10n.t('{0}: {1} in {2} items', label, size, num(count));
+}
+
+/**
+ * The tasks this VS Code sent and still tracks (Clear Finished removes them): how many, how they ended, how
+ * long they took. Counted here, from the task store: the service shows its request history to the web
+ * console only.
+ */
+export function localTasksSection(tasks: readonly TrackedTask[]): string {
+  const heading = `<h2>${escapeHtml(vscode.l10n.t('Tasks sent from VS Code'))}</h2>`;
+  if (!tasks.length) return `${heading}<p class="muted">${escapeHtml(vscode.l10n.t('No tasks are tracked here yet.'))}</p>`;
+  const count = (test: (t: TrackedTask) => boolean) => tasks.filter(test).length;
+  const took = tasks.filter(t => t.status === 'completed' && t.finishedAt !== undefined).map(t => t.finishedAt! - t.submittedAt);
+  const mean = took.length ? took.reduce((a, b) => a + b, 0) / took.length : undefined;
+  const longest = took.length ? took.reduce((a, b) => Math.max(a, b), 0) : undefined;
+  const first = tasks.reduce((a, t) => Math.min(a, t.submittedAt), Number.POSITIVE_INFINITY);
+  const totals: [string, string][] = [
+    [vscode.l10n.t('Tracked'), num(tasks.length)],
+    [vscode.l10n.t('Running'), num(count(t => !isFinished(t)))],
+    [vscode.l10n.t('Completed'), num(count(t => t.status === 'completed' && !t.error))],
+    [vscode.l10n.t('Failed'), num(count(t => t.status === 'failed' || (t.status === 'completed' && !!t.error)))],
+    [vscode.l10n.t('Canceled'), num(count(t => t.status === 'canceled' && !t.trackingStopped))],
+    [vscode.l10n.t('No longer followed'), num(count(t => !!t.trackingStopped))],
+    [vscode.l10n.t('Average time'), mean === undefined ? '—' : formatDuration(mean)],
+    [vscode.l10n.t('Longest'), longest === undefined ? '—' : formatDuration(longest)],
+  ];
+  const cards = totals.map(([label, value]) => `<div class="total"><div class="muted">${escapeHtml(label)}</div><div class="value">${escapeHtml(value)}</div></div>`).join('');
+  return `${heading}<p class="muted">${escapeHtml(vscode.l10n.t('Since {0}; tasks removed with Clear Finished are not counted.', new Date(first).toLocaleString()))}</p><div class="totals">${cards}</div>`;
 }

@@ -53,7 +53,7 @@ describe('e2e: faults 4 window reload while tasks run', function () {
 
   it('4 reload: two tasks submitted from the palette are running', async () => {
     await wb!.orchestrateSelection('math.ts', 'Reload survivor A');
-    await wb!.waitForStatusBarItem(/1 task running/, 20_000);
+    await wb!.waitForStatusBarItem(/Agents (\d+%|working) · \d+s/, 20_000);
     await wb!.orchestrateSelection('math.ts', 'Reload survivor B');
     await wb!.waitForStatusBarItem(/2 tasks running/, 20_000);
     assert.strictEqual(emulator.requests.filter(r => r.path.endsWith('/run')).length, 2);

@@ -177,6 +177,20 @@ export class Workbench {
     return file;
   }
 
+  /**
+   * A screenshot the README shows: saved as `screenshot()` does, then copied to media/<folder>/<name>.png
+   * (`clip` crops it, e.g. for the walkthrough's smaller images).
+   */
+  async docScreenshot(name: string, options: { folder?: 'screenshots' | 'walkthrough'; clip?: { x: number; y: number; width: number; height: number } } = {}): Promise<string> {
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '_')}.png`);
+    await this.page.screenshot({ path: file, clip: options.clip });
+    const target = path.join(REPO_ROOT, 'media', options.folder ?? 'screenshots', `${name}.png`);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.copyFileSync(file, target);
+    return target;
+  }
+
   /** Closes Chromium and code-server. keep=true leaves code-server's run folder (logs) for inspection. */
   async close(keep = false): Promise<void> {
     await this.closeBrowser();

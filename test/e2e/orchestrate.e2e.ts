@@ -28,11 +28,12 @@ describe('e2e: orchestrate a selection from the command palette', function () {
     const page = wb!.page;
     await wb!.orchestrateSelection('math.ts', 'Review mean() for edge cases');
 
-    const item = await wb!.waitForStatusBarItem(/1 task running/, 20_000);
-    assert.match(await item.innerText(), /1 task running/);
+    // The status bar shows the progress and the time (issue 20).
+    const item = await wb!.waitForStatusBarItem(/Agents (\d+%|working) · \d+s/, 20_000);
+    assert.match(await item.innerText(), /Agents (\d+%|working) · \d+s/);
     await item.hover();
     await page.waitForTimeout(800);
-    await wb!.screenshot('status-bar');
+    await wb!.docScreenshot('status-bar');
 
     // The result opens in the rendered result view (issue 9), titled with the instruction and the time sent.
     const tab = page.locator('.tabs-container .tab', { hasText: 'Review mean() for edge cases · ' }).first();
@@ -41,7 +42,7 @@ describe('e2e: orchestrate a selection from the command palette', function () {
     await view.locator('h1.title', { hasText: 'Review mean() for edge cases' }).waitFor();
     await view.locator('#answer', { hasText: 'Synthesized answer' }).waitFor();
     await wb!.waitForNotification(/task done/);
-    await wb!.screenshot('result-tab');
+    await wb!.docScreenshot('result-tab');
 
     const runs = emulator.requests.filter(r => r.path.endsWith('/run'));
     assert.strictEqual(runs.length, 1, 'exactly one submission');
@@ -53,7 +54,7 @@ describe('e2e: orchestrate a selection from the command palette', function () {
     await page.locator('.activitybar .action-item a[aria-label^="Multi-Agent"]').first().click();
     await page.locator('.sidebar .pane-header', { hasText: /Tasks/i }).first().waitFor();
     await page.locator('.sidebar .monaco-list-row', { hasText: 'Review mean() for edge cases' }).first().waitFor({ timeout: 20_000 });
-    await wb!.screenshot('sidebar');
+    await wb!.docScreenshot('sidebar');
   });
 
   it('shows the usage chart', async () => {
@@ -65,6 +66,6 @@ describe('e2e: orchestrate a selection from the command palette', function () {
     const frame = page.frameLocator('iframe.webview').frameLocator('iframe');
     await frame.locator('svg').first().waitFor({ timeout: 20_000 });
     await page.waitForTimeout(500);
-    await wb!.screenshot('usage');
+    await wb!.docScreenshot('usage');
   });
 });

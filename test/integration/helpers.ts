@@ -13,9 +13,11 @@ import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/
 export const EXT_ID = 'multi-agent-tasks.multi-agent-tasks';
 
 export interface Shown {
-  kind: 'info' | 'warn' | 'error' | 'confirm' | 'input' | 'pick' | 'pickMany';
+  kind: 'info' | 'warn' | 'error' | 'confirm' | 'input' | 'inputProblem' | 'pick' | 'pickMany';
   message: string;
   actions: string[];
+  /** A confirmation's detail line. */
+  detail?: string;
 }
 
 type Answer<T> = T | ((shown: Shown, ...rest: unknown[]) => T);
@@ -44,8 +46,8 @@ export class ScriptedUser implements UserInterface {
   async error(message: string, ...actions: string[]) {
     return this.onMessage(this.record('error', message, actions));
   }
-  async confirm(message: string, _detail: string, action: string) {
-    this.record('confirm', message, [action]);
+  async confirm(message: string, detail: string, action: string) {
+    this.record('confirm', message, [action]).detail = detail;
     return this.confirms.shift() ?? false;
   }
   async input(options: vscode.InputBoxOptions) {
@@ -57,6 +59,16 @@ export class ScriptedUser implements UserInterface {
       if (problem) throw new Error(`input "${value}" rejected: ${JSON.stringify(problem)}`);
     }
     return value;
+  }
+  /** Takes the scripted inputs one after the other while `accept` finds a problem (recorded as 'inputProblem'). */
+  async inputUntil(options: vscode.InputBoxOptions, accept: (value: string) => Promise<string | undefined>) {
+    for (;;) {
+      const value = await this.input(options);
+      if (value === undefined) return undefined;
+      const problem = await accept(value);
+      if (problem === undefined) return value;
+      this.record('inputProblem', problem, []);
+    }
   }
   async pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions) {
     const s = this.record('pick', options.placeHolder ?? options.title ?? '', items.map(i => i.label));

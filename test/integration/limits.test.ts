@@ -58,6 +58,8 @@ describe('limits: plan limit, attachment refusals, not a wrong key', () => {
         await ctx.api.api.client().submitTask({ prompt: 'the task of the week' }).catch(() => undefined);
         ctx.emulator.resetStats();
         ctx.user.inputs = ['Continue the thread'];
+        // No code in view: Run in Thread asks before sending the instruction alone (issue 20).
+        ctx.user.onMessage = s => (s.message.includes('send the instruction alone?') ? 'Send Instruction Alone' : undefined);
         const task = await vscode.commands.executeCommand('multiAgent.runInThread', { thread });
         assert.strictEqual(task, undefined);
         await shownMessage(ctx, /plan's limit on new tasks is reached \(User rate limit exceeded\)/);

@@ -22,7 +22,8 @@ describe('orchestrate from the editor', () => {
     assert.ok(body.prompt.startsWith('Find edge cases in mean()\n\nsrc/math.ts (lines 5-10):\n\n```typescript\nexport function mean'), body.prompt);
     assert.strictEqual(body.options.agentCount, 4);
 
-    assert.match(ctx.api.statusBar.item.text, /\$\(sync~spin\) 1 task running/);
+    // The status bar text shows the progress and the time (issue 20); its spoken label still counts the tasks.
+    assert.match(ctx.api.statusBar.item.text, /^\$\(sync~spin\) Agents (working|\d+%) · \d+s$/);
     assert.ok(ctx.api.statusBar.item.accessibilityInformation?.label.includes('1 task running'));
 
     const tab = await waitFor(() => resultTabs()[0], 'the result tab');
@@ -34,8 +35,9 @@ describe('orchestrate from the editor', () => {
     assert.strictEqual(tab.label, 'Find edge cases in mean().md');
     assert.strictEqual(ctx.api.store.get(task.id)?.status, 'completed');
     await waitFor(() => ctx.user.messages('info').some(m => m.includes('task done')), 'the done notification');
-    // The emulator answers in the landing format (issue 16): the answer names files, so the toast offers a review.
-    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done'))?.actions, ['Open', 'Copy', 'Review Changes…']);
+    // The emulator answers in the landing format (issue 16): the answer names files, so the toast offers a review;
+    // the result opened on completion, so it offers no Open (issue 20).
+    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done'))?.actions, ['Copy', 'Review Changes…']);
     const cached = await ctx.api.store.readResult(task.id);
     assert.strictEqual(cached, document.getText());
   });

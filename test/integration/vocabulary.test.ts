@@ -77,7 +77,8 @@ describe('vocabulary', () => {
     const errorOf = (id: string) => ctx.api.store.get(id)?.error;
     await add('task_v1');
     await ctx.api.store.finish('task_v1', { status: 'failed', reason: { kind: 'unknownTask', detail: 'Not found' } });
-    assert.strictEqual(errorOf('task_v1'), 'The service no longer knows this task (Not found).');
+    // The service's words may name the raw task id: the sentence says what happened without them (issue 20).
+    assert.strictEqual(errorOf('task_v1'), 'The service no longer knows this task: it was lost or removed there.');
     await add('task_v2');
     await ctx.api.store.finish('task_v2', { status: 'failed', error: 'Out of budget', reason: { kind: 'statusKeepsFailing', detail: 'x' } });
     assert.strictEqual(errorOf('task_v2'), 'Out of budget');

@@ -163,6 +163,10 @@ describe('architecture', () => {
       );
     });
 
+    it('one helper picks the editor group of the extension\'s tabs (issue 20: columns do not pile up)', () => {
+      assert.deepStrictEqual(where(/ViewColumn\.Beside/, ['documents/editorGroups.ts']), []);
+    });
+
     it('one input box asks for the API key; one map says what an error button runs', () => {
       assert.deepStrictEqual(where(/tfai_/, ['auth/keyInput.ts']), []);
       assert.deepStrictEqual(where(/workbench\.action\.openSettings/, ['errors.ts']), []);

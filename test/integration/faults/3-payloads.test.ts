@@ -32,7 +32,8 @@ describe('faults: 3 payloads', () => {
     ctx.emulator.addFault({ kind: 'status', status: 200, method: 'GET', path: '/status/', times: 2, body: { status: 'thinking_hard', agentStatuses: [] } });
     const task = await orchestrate(ctx, 'Unknown status');
     await waitFor(() => ctx.api.store.get(task!.id)?.status === 'thinking_hard', 'the unknown status recorded');
-    assert.match(ctx.api.statusBar.item.text, /1 task running/);
+    assert.match(ctx.api.statusBar.item.text, /Agents (working|\d+%) · /);
+    assert.match(ctx.api.statusBar.item.accessibilityInformation?.label ?? '', /1 task running/);
     await completedWithResult(ctx, task!.id);
   });
 

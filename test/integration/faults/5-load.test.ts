@@ -30,7 +30,8 @@ describe('faults: 5 load', () => {
     const mismatches: string[] = [];
     const check = () => {
       const running = ctx.api.store.running().length;
-      const text = ctx.api.statusBar.item.text;
+      // The text shows one task's progress ("Agents 52% · 12s", issue 20); the spoken label counts them.
+      const text = ctx.api.statusBar.item.accessibilityInformation?.label ?? '';
       const shown = /(\d+) tasks? (running|waiting)/.exec(text);
       if (running && (!shown || Number(shown[1]) !== running)) mismatches.push(`status bar "${text}" vs ${running} running`);
       const badge = ctx.api.sidebar?.views.tasks.badge?.value ?? 0;
