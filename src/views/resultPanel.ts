@@ -35,6 +35,8 @@ interface Open {
    * input the user is typing in closes).
    */
   live?: string;
+  /** What the running page was last sent in place (tests read it, as they read the html). */
+  lastProgress?: ProgressMessage;
 }
 
 export class ResultPanels extends Disposable {
@@ -76,6 +78,11 @@ export class ResultPanels extends Disposable {
   activeTaskId(): string | undefined {
     for (const [id, o] of this.open) if (o.panel.active) return id;
     return undefined;
+  }
+
+  /** What a task's running view was last sent in place, if anything since its page was drawn (tests read it). */
+  liveOf(taskId: string): ProgressMessage | undefined {
+    return this.open.get(taskId)?.lastProgress;
   }
 
   /** The open view of a task (tests read its html). */
@@ -121,7 +128,8 @@ export class ResultPanels extends Disposable {
     }
     // Progress goes into the running page in place (see `Open.live`).
     if (e.kind === 'progress' && entry.live === e.task.status && !this.polling?.pausedReason) {
-      void entry.panel.webview.postMessage(progressMessage(e.task));
+      entry.lastProgress = progressMessage(e.task);
+      void entry.panel.webview.postMessage(entry.lastProgress);
       return;
     }
     await this.render(e.task);
@@ -141,6 +149,7 @@ export class ResultPanels extends Disposable {
     };
     const waiting = this.polling?.pausedReason;
     entry.live = !isFinished(task) && !waiting ? task.status : undefined;
+    entry.lastProgress = undefined;
     entry.panel.webview.html = renderResultHtml(task, result, entry.panel.webview.cspSource, nonce(), team, waiting);
   }
 
@@ -210,7 +219,16 @@ interface TeamHtml {
 }
 
 /** What a running page updates in place (see `Open.live`): the model, the agents and their progress. */
-function progressMessage(task: TrackedTask): { type: 'progress'; model: string; agentCount: string; agents: { label: string; status: string; pct?: number; preview: string }[]; teamMeta: string; teamRunning: string } {
+export interface ProgressMessage {
+  type: 'progress';
+  model: string;
+  agentCount: string;
+  agents: { label: string; status: string; pct?: number; preview: string }[];
+  teamMeta: string;
+  teamRunning: string;
+}
+
+function progressMessage(task: TrackedTask): ProgressMessage {
   return {
     type: 'progress',
     // Markup from the team sections' own escaping renderer (teamSections.ts), as the trace is sent.

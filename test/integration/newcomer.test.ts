@@ -162,7 +162,7 @@ describe('issue 20: what a newcomer trips over', function () {
 
       await waitFor(() => ctx.api.store.get(task.id)?.status === 'completed', 'the task to complete');
       await waitFor(() => ctx.user.shown.find(s => s.message.includes('task done: Open on submit')), 'the done toast');
-      assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Open on submit'))?.actions, ['Copy', 'Apply to Source…'], 'no Open: it is open');
+      assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Open on submit'))?.actions, ['Copy', 'Review Changes…'], 'no Open: it is open (the emulator names the changed file: Review Changes…)');
 
       await vscode.commands.executeCommand('multiAgent.showPromptSent', task.id);
       await vscode.commands.executeCommand('multiAgent.openRawResult', task.id);
@@ -181,7 +181,7 @@ describe('issue 20: what a newcomer trips over', function () {
         const task = (await orchestrate(ctx, 'Quiet submit'))!;
         assert.strictEqual(ctx.api.resultPanels.panelOf(task.id), undefined);
         await waitFor(() => ctx.user.shown.find(s => s.message.includes('task done: Quiet submit')), 'the done toast');
-        assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Quiet submit'))?.actions, ['Open', 'Copy', 'Apply to Source…']);
+        assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Quiet submit'))?.actions, ['Open', 'Copy', 'Review Changes…']);
       } finally {
         await setSetting('openResultOnCompletion', undefined);
       }

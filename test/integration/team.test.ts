@@ -96,6 +96,8 @@ describe('team: what the agents did', function () {
       lines.add(reading.kind === 'unavailable' ? reading.message : '');
     }
     assert.strictEqual(lines.size, 4, 'four different lines');
+    // A view opened now (the one opened on submit goes first) shows the last refusal without asking again.
+    ctx.api.resultPanels.panelOf(task.id)?.dispose();
     await ctx.api.resultPanels.show(ctx.api.store.get(task.id)!);
     const html = ctx.api.resultPanels.panelOf(task.id)!.webview.html;
     assert.match(html, /class="error" role="alert">[^<]*too large for the service/, 'the last refusal is shown in the section');
@@ -131,8 +133,11 @@ describe('team: what the agents did', function () {
     const descriptions = agents.map(a => String(tasksTree().getTreeItem(a as TasksTreeNode).description));
     assert.ok(descriptions.every(d => /^(queued|working|done|failed)/.test(d)), descriptions.join(' | '));
     const tool = running.activity!.find(a => a.status === 'running')!;
-    await waitFor(() => /Live activity/.test(ctx.api.resultPanels.panelOf(task.id)?.webview.html ?? ''), 'the activity in the result view');
-    const html = ctx.api.resultPanels.panelOf(task.id)!.webview.html;
+    // The running page gets its activity in place (a message with the section's markup), not as a new page.
+    const html = await waitFor(() => {
+      const live = ctx.api.resultPanels.liveOf(task.id)?.teamRunning ?? '';
+      return /Live activity/.test(live) ? live : undefined;
+    }, 'the activity in the result view');
     assert.match(html, new RegExp(`<code>${tool.tool}</code>`));
     await finished(ctx, task.id, 20_000);
   });
