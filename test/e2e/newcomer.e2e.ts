@@ -49,7 +49,7 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
   const page = () => wb!.page;
   const pane = (title: string) => page().locator('.sidebar .pane', { has: page().locator('.pane-header', { hasText: title }) }).first();
   const groups = () => page().locator('.part.editor .editor-group-container');
-  const resultFrame = () => page().frameLocator('iframe.webview').frameLocator('iframe');
+  const resultFrame = () => page().frameLocator('iframe.webview').frameLocator('iframe#active-frame');
   const taskRow = (title: string) => pane('Tasks').locator('.monaco-list-row', { hasText: title }).first();
 
   async function openSidebar(): Promise<void> {
@@ -239,7 +239,7 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
     await wb!.docScreenshot('orchestrate', { folder: 'walkthrough', clip: { x: 300, y: 0, width: 1100, height: 640 } });
 
     const toast = await wb!.waitForNotification(/task done: Review mean/, 40_000);
-    assert.deepStrictEqual((await toast.locator('.monaco-button').allInnerTexts()).map(b => b.trim()), ['Copy', 'Apply to Source…'], 'no Open: it is open');
+    assert.deepStrictEqual((await toast.locator('.monaco-button').allInnerTexts()).map(b => b.trim()), ['Copy', 'Review Changes…'], 'no Open: it is open (the answer names the changed file: Review Changes…)');
     await resultFrame().locator('#answer', { hasText: 'Synthesized answer' }).waitFor();
     assert.strictEqual(await groups().count(), 2);
     await wb!.docScreenshot('see-result', { folder: 'walkthrough', clip: { x: 300, y: 0, width: 1100, height: 640 } });

@@ -38,7 +38,7 @@ describe('e2e: orchestrate a selection from the command palette', function () {
     // The result opens in the rendered result view (issue 9), titled with the instruction and the time sent.
     const tab = page.locator('.tabs-container .tab', { hasText: 'Review mean() for edge cases · ' }).first();
     await tab.waitFor({ timeout: 30_000 });
-    const view = page.frameLocator('iframe.webview').frameLocator('iframe');
+    const view = page.frameLocator('iframe.webview').frameLocator('iframe#active-frame');
     await view.locator('h1.title', { hasText: 'Review mean() for edge cases' }).waitFor();
     await view.locator('#answer', { hasText: 'Synthesized answer' }).waitFor();
     await wb!.waitForNotification(/task done/);
@@ -63,7 +63,7 @@ describe('e2e: orchestrate a selection from the command palette', function () {
     await wb!.runCommand('Multi-Agent: Show Usage');
     await page.locator('.tabs-container .tab', { hasText: /Usage/ }).first().waitFor({ timeout: 20_000 });
     // The chart lives in the webview's nested iframes.
-    const frame = page.frameLocator('iframe.webview').frameLocator('iframe');
+    const frame = page.frameLocator('iframe.webview').frameLocator('iframe#active-frame');
     await frame.locator('svg').first().waitFor({ timeout: 20_000 });
     await page.waitForTimeout(500);
     await wb!.docScreenshot('usage');

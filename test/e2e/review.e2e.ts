@@ -38,7 +38,7 @@ describe('e2e: review and apply', function () {
 
   const mathTab = () => wb!.page.locator('.tabs-container .tab', { hasText: /^math\.ts/ }).first();
   const diffTab = () => wb!.page.locator('.tabs-container .tab', { hasText: '↔ proposal' }).first();
-  const resultFrame = () => wb!.page.frameLocator('iframe.webview').frameLocator('iframe');
+  const resultFrame = () => wb!.page.frameLocator('iframe.webview').frameLocator('iframe#active-frame');
 
   it('leaves the file unchanged until Accept in a diff; Discard changes nothing', async () => {
     const page = wb!.page;

@@ -28,7 +28,7 @@ describe('e2e: see what the team did', function () {
     await emulator?.close();
   });
 
-  const resultFrame = () => wb!.page.frameLocator('iframe.webview').frameLocator('iframe');
+  const resultFrame = () => wb!.page.frameLocator('iframe.webview').frameLocator('iframe#active-frame');
 
   /** Saves a screenshot and copies it where the README shows it. */
   async function readmeShot(name: string): Promise<void> {
@@ -76,7 +76,8 @@ describe('e2e: see what the team did', function () {
     await readmeShot('team-files');
 
     await frame.locator('ul.files button[data-action="openFile"]').first().click();
-    await page.locator('.tabs-container .tab', { hasText: 'findings.csv' }).first().waitFor({ timeout: 20_000 });
+    // The tab says it is the service's copy (issue 20).
+    await page.locator('.tabs-container .tab', { hasText: 'findings (service copy).csv' }).first().waitFor({ timeout: 20_000 });
     await page.locator('.monaco-editor .view-lines', { hasText: 'agent,focus,finding' }).first().waitFor({ timeout: 20_000 });
     assert.ok(emulator.requests.some(r => r.method === 'GET' && /\/files\/[^/]+\/content$/.test(r.path)), 'downloaded through the files path');
   });
