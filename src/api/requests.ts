@@ -109,8 +109,8 @@ function checkRoleModels(roleModels: Record<string, string>): void {
   }
 }
 
-/** Checks a submission and builds the JSON body for the configured API form. */
-export function buildRunBody(form: ApiForm, req: SubmitTaskRequest): Record<string, unknown> {
+/** The checks every run shares (the Developer run and the engine run); returns the attachment ids. */
+function checkRun(req: Pick<SubmitTaskRequest, 'prompt' | 'agentCount' | 'budgetUsd' | 'attachmentIds' | 'modelId' | 'roleModels'>): string[] {
   checkPrompt(req.prompt);
   checkAgentCount(req.agentCount);
   if (req.budgetUsd !== undefined && !(typeof req.budgetUsd === 'number' && Number.isFinite(req.budgetUsd) && req.budgetUsd >= 0)) {
@@ -122,6 +122,12 @@ export function buildRunBody(form: ApiForm, req: SubmitTaskRequest): Record<stri
   }
   if (req.modelId !== undefined && !req.modelId.trim()) throw new InvalidRequestError('The model id is empty.');
   if (req.roleModels) checkRoleModels(req.roleModels);
+  return attachments;
+}
+
+/** Checks a submission and builds the JSON body for the configured API form. */
+export function buildRunBody(form: ApiForm, req: SubmitTaskRequest): Record<string, unknown> {
+  const attachments = checkRun(req);
 
   const options: Record<string, unknown> = {};
   if (req.agentCount !== undefined) options.agentCount = req.agentCount;
@@ -145,17 +151,7 @@ export function buildRunBody(form: ApiForm, req: SubmitTaskRequest): Record<stri
 
 /** Checks an engine run and builds its body: `budget`, `role_models`, `reasoningEffort` at the top, the rest in `options`. */
 export function buildEngineRunBody(req: EngineRunRequest): Record<string, unknown> {
-  checkPrompt(req.prompt);
-  checkAgentCount(req.agentCount);
-  if (req.budgetUsd !== undefined && !(typeof req.budgetUsd === 'number' && Number.isFinite(req.budgetUsd) && req.budgetUsd >= 0)) {
-    throw new InvalidRequestError(`The budget must be a number of USD, 0 or more (got ${String(req.budgetUsd)}).`);
-  }
-  const attachments = req.attachmentIds ?? [];
-  if (attachments.length > LIMITS.maxAttachments) {
-    throw new InvalidRequestError(`At most ${LIMITS.maxAttachments} attachments can be sent with a task (got ${attachments.length}).`);
-  }
-  if (req.modelId !== undefined && !req.modelId.trim()) throw new InvalidRequestError('The model id is empty.');
-  if (req.roleModels) checkRoleModels(req.roleModels);
+  const attachments = checkRun(req);
   const effort = req.reasoningEffort?.trim().toLowerCase();
   if (effort && !req.modelId?.trim()) throw new InvalidRequestError('A reasoning effort needs a model: the service asks which model it applies to.');
 

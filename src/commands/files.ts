@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ApiFile } from '../api';
 import { safeName } from '../api/filenames';
 import type { KeyStore } from '../auth/keyStore';
-import { type FileDocumentProvider, MAX_TEXT_DOCUMENT_BYTES, decodeText, downloadWithProgress } from '../documents/files';
+import { type FileDocumentProvider, MAX_TEXT_DOCUMENT_BYTES, decodeText, downloadWithProgress, readCapped } from '../documents/files';
 import { codeColumn, extensionColumn } from '../documents/editorGroups';
 import { fileDocumentUri, fileIdOfDocument } from '../documents/uris';
 import { UserFacingError } from '../errors';
@@ -198,17 +198,9 @@ export async function streamToUri(stream: Readable, target: vscode.Uri): Promise
   await vscode.workspace.fs.writeFile(target, await readAll(stream, Number.MAX_SAFE_INTEGER));
 }
 
+/** The whole download, or "too large" once it passes `maxBytes`. */
 async function readAll(stream: Readable, maxBytes: number): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of stream) {
-    const buffer = Buffer.from(chunk as Uint8Array);
-    total += buffer.byteLength;
-    if (total > maxBytes) {
-      stream.destroy();
-      throw new UserFacingError(vscode.l10n.t('The file is over {0}: use "Save As…" instead.', formatBytes(maxBytes)));
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
+  const bytes = await readCapped(stream, maxBytes);
+  if (!bytes) throw new UserFacingError(vscode.l10n.t('The file is over {0}: use "Save As…" instead.', formatBytes(maxBytes)));
+  return bytes;
 }

@@ -9,7 +9,7 @@ import { safeName } from '../api/filenames';
 import { PLATFORM_BODY_LIMIT_BYTES } from '../api/uploads';
 import type { ApiService } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
-import { downloadWithProgress } from '../documents/files';
+import { downloadWithProgress, readCapped } from '../documents/files';
 import { UserFacingError } from '../errors';
 import type { FileStore } from '../stores/fileStore';
 import type { ThreadStore } from '../stores/threadStore';
@@ -136,17 +136,9 @@ export async function attachProducedFile(d: TeamDeps, arg?: unknown, index?: unk
   const folder = vscode.Uri.joinPath(d.storageUri, 'produced', /^[A-Za-z0-9_-]{1,200}$/.test(task.id) ? task.id : 'other', /^[A-Za-z0-9_-]{1,200}$/.test(apiFile.id) ? apiFile.id : 'file');
   const target = vscode.Uri.joinPath(folder, safeName(file.filename) ?? 'file');
   const bytes = await downloadWithProgress(d.files, apiFile, PLATFORM_BODY_LIMIT_BYTES, async download => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of download.stream) {
-      size += (chunk as Uint8Array).byteLength;
-      if (size > PLATFORM_BODY_LIMIT_BYTES) {
-        download.stream.destroy();
-        throw new UserFacingError(fileTooLarge(file.filename, size, 'attach'));
-      }
-      chunks.push(Buffer.from(chunk as Uint8Array));
-    }
-    return Buffer.concat(chunks);
+    const read = await readCapped(download.stream, PLATFORM_BODY_LIMIT_BYTES);
+    if (!read) throw new UserFacingError(fileTooLarge(file.filename, PLATFORM_BODY_LIMIT_BYTES + 1, 'attach'));
+    return read;
   });
   await vscode.workspace.fs.createDirectory(folder);
   await vscode.workspace.fs.writeFile(target, bytes);

@@ -63,8 +63,11 @@ export class FileDocumentProvider extends Disposable implements vscode.TextDocum
   }
 }
 
-/** The whole body, or undefined (and the download stopped) once it passes `maxBytes`. */
-async function readCapped(stream: Readable, maxBytes: number): Promise<Uint8Array | undefined> {
+/**
+ * The whole body, or undefined (and the download stopped) once it passes `maxBytes`: the one capped reader of
+ * a download on this side (the api layer has its own, `api/bodies.ts`, in the other bundle).
+ */
+export async function readCapped(stream: Readable, maxBytes: number): Promise<Uint8Array | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {

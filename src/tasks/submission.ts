@@ -225,33 +225,27 @@ export class SubmissionPipeline {
     const route = this.route(client, settings, request.threadId !== undefined);
     const gatewayKey = route === 'developer' ? await this.deps.keys.getGatewayKey() : undefined;
     const effortModel = route === 'engine' ? await this.effortModel(settings) : settings.modelId;
+    // What the Developer run and the engine run both take.
+    const run = {
+      prompt,
+      agentCount: settings.agentCount,
+      silent: settings.silent || undefined,
+      mock: settings.mock || undefined,
+      budgetUsd: settings.budgetUsd,
+      attachmentIds: attachmentIds.length ? attachmentIds : undefined,
+      roleModels: settings.roleModels,
+    };
     const sent: { taskId: string; status: string; threadId?: string | number; result?: string; conversationId?: string } = await (route === 'thread'
       ? client.runInThread(request.threadId!, { prompt, modelId: settings.modelId })
       : route === 'engine'
         ? client.runOnEngine({
-            prompt,
+            ...run,
             modelId: effortModel,
-            agentCount: settings.agentCount,
-            silent: settings.silent || undefined,
-            mock: settings.mock || undefined,
-            budgetUsd: settings.budgetUsd,
-            attachmentIds: attachmentIds.length ? attachmentIds : undefined,
-            roleModels: settings.roleModels,
             reasoningEffort: settings.reasoningEffort,
             // A retry after a dropped answer sends the same key: the service answers with the task it made.
             idempotencyKey: randomUUID(),
           })
-        : client.submitTask({
-            prompt,
-            modelId: settings.modelId,
-            agentCount: settings.agentCount,
-            silent: settings.silent || undefined,
-            mock: settings.mock || undefined,
-            budgetUsd: settings.budgetUsd,
-            attachmentIds: attachmentIds.length ? attachmentIds : undefined,
-            roleModels: settings.roleModels,
-            gatewayKey,
-          })
+        : client.submitTask({ ...run, modelId: settings.modelId, gatewayKey })
     ).catch(e => {
       throw submissionMayHaveArrived(e, route === 'engine') ?? refusedExtraField(e, settings, gatewayKey, route !== 'developer') ?? e;
     });

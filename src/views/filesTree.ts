@@ -7,7 +7,7 @@ import { Disposable } from '../disposable';
 import { formatBytes } from '../format';
 import type { FileStore } from '../stores/fileStore';
 import { notOnEarlierForm } from '../vocabulary';
-import { type LoadMoreNode, type NoticeNode, errorNotice, loadMoreItem, notice, noticeItem, textTooltip } from './treeNodes';
+import { FirstPageLoading, type LoadMoreNode, type NoticeNode, errorNotice, loadMoreItem, notice, noticeItem, textTooltip } from './treeNodes';
 
 export interface FileNode {
   readonly kind: 'file';
@@ -19,14 +19,9 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
   private readonly changed = this._register(new vscode.EventEmitter<FilesTreeNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
 
-  private readonly loadingChanged = this._register(new vscode.EventEmitter<void>());
+  private readonly firstPage = this._register(new FirstPageLoading());
   /** `loading` changed. */
-  readonly onDidChangeLoading = this.loadingChanged.event;
-  /** Reads under way that started with nothing on screen (a newer one may supersede an older one). */
-  private firstReads = 0;
-  private loadingNow = true;
-  /** Whether the last list shown had rows: a refresh then keeps them on screen instead of saying "Loading…". */
-  private shownRows = false;
+  readonly onDidChangeLoading = this.firstPage.onDidChange;
 
   constructor(private readonly store: FileStore) {
     super();
@@ -35,31 +30,12 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
 
   /** True while the first page (or one after an empty list) is read: the view then says "Loading…". */
   get loading(): boolean {
-    return this.loadingNow;
-  }
-
-  private setLoading(loading: boolean): void {
-    if (this.loadingNow === loading) return;
-    this.loadingNow = loading;
-    this.loadingChanged.fire();
+    return this.firstPage.loading;
   }
 
   async getChildren(element?: FilesTreeNode): Promise<FilesTreeNode[]> {
     if (element) return [];
-    const first = !this.shownRows;
-    if (first) {
-      this.firstReads++;
-      this.setLoading(true);
-    }
-    try {
-      const nodes = await this.roots();
-      this.shownRows = nodes.length > 0;
-      return nodes;
-    } finally {
-      if (first) this.firstReads--;
-      // A read that a refresh superseded must not clear "Loading…" while the newer one is still out.
-      this.setLoading(this.firstReads > 0);
-    }
+    return this.firstPage.read(() => this.roots());
   }
 
   private async roots(): Promise<FilesTreeNode[]> {

@@ -1,4 +1,4 @@
-/** The look of a page that shows rendered server text (the transcript view; the result view's own sheet matches it). */
+/** The look of a page that shows rendered server text: the result view and the transcript view (each adds its own few rules). */
 export const RENDERED_PAGE_STYLE = `
 body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 20px 40px; line-height: 1.5; }
 header { border-bottom: 1px solid var(--vscode-panel-border); margin-bottom: 12px; padding-bottom: 8px; }

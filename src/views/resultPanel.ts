@@ -21,6 +21,7 @@ import type { TraceReading, TraceStore } from '../stores/traceStore';
 import { agentStatusLabel } from '../vocabulary';
 import { TEAM_STYLE, finishedTeamHtml, runningTeamHtml, teamActions, teamMeta, traceBody } from './teamSections';
 import { type TeamAction, validTeamMessage } from './teamMessages';
+import { RENDERED_PAGE_STYLE } from './pageStyle';
 import type { PollingState } from './statusBar';
 
 interface Open {
@@ -304,33 +305,9 @@ function renderResultHtml(task: TrackedTask, result: string | undefined, cspSour
     csp,
     nonce,
     title: task.title,
-    style: `
-body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 20px 40px; line-height: 1.5; }
-header { border-bottom: 1px solid var(--vscode-panel-border); margin-bottom: 12px; padding-bottom: 8px; }
-h1.title { font-size: 1.4em; margin: 12px 0 4px; }
+    style: `${RENDERED_PAGE_STYLE}
 .instruction { white-space: pre-wrap; color: var(--vscode-descriptionForeground); margin: 0 0 8px; }
-dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0 0 8px; }
-dt { color: var(--vscode-descriptionForeground); }
-dd { margin: 0; }
-button { font: inherit; color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: none; padding: 3px 10px; border-radius: 2px; cursor: pointer; margin-right: 6px; }
-button:hover { background: var(--vscode-button-hoverBackground); }
-button.secondary { color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); }
 button.link { background: none; color: var(--vscode-textLink-foreground); padding: 0; text-decoration: underline; }
-.code-block { border: 1px solid var(--vscode-panel-border); border-radius: 4px; margin: 10px 0; }
-.block-bar { display: flex; align-items: center; padding: 4px 6px; background: var(--vscode-editorGroupHeader-tabsBackground); }
-.block-bar .spacer { flex: 1; }
-.lang { color: var(--vscode-descriptionForeground); font-size: 0.9em; }
-pre { margin: 0; padding: 8px 10px; overflow-x: auto; background: var(--vscode-textCodeBlock-background); font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size); }
-code { font-family: var(--vscode-editor-font-family); }
-pre code { background: none; padding: 0; }
-.tok-keyword { color: var(--vscode-symbolIcon-keywordForeground, #569cd6); }
-.tok-string { color: var(--vscode-debugTokenExpression-string, #ce9178); }
-.tok-number { color: var(--vscode-debugTokenExpression-number, #b5cea8); }
-.tok-comment { color: var(--vscode-descriptionForeground); font-style: italic; }
-blockquote { border-left: 3px solid var(--vscode-textBlockQuote-border); margin: 4px 0; padding-left: 10px; color: var(--vscode-descriptionForeground); }
-.muted { color: var(--vscode-descriptionForeground); }
-.error { color: var(--vscode-errorForeground); }
-.warning { color: var(--vscode-editorWarning-foreground); }
 table.agents td { padding: 2px 12px 2px 0; }
 progress { width: 120px; }
 .contents { display: contents; }

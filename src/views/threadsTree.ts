@@ -10,7 +10,7 @@ import { roleIcon, roleName } from '../documents/transcripts';
 import { firstLine, formatWhen } from '../format';
 import { type ThreadStore, threadTitle } from '../stores/threadStore';
 import { notOnEarlierForm } from '../vocabulary';
-import { type LoadMoreNode, type NoticeNode, errorNotice, loadMoreItem, notice, noticeItem, textTooltip } from './treeNodes';
+import { FirstPageLoading, type LoadMoreNode, type NoticeNode, errorNotice, loadMoreItem, notice, noticeItem, textTooltip } from './treeNodes';
 
 export interface ThreadNode {
   readonly kind: 'thread';
@@ -28,14 +28,9 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
   private readonly changed = this._register(new vscode.EventEmitter<ThreadsTreeNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private nodes = new Map<string, ThreadNode>();
-  private readonly loadingChanged = this._register(new vscode.EventEmitter<void>());
+  private readonly firstPage = this._register(new FirstPageLoading());
   /** `loading` changed. */
-  readonly onDidChangeLoading = this.loadingChanged.event;
-  /** Reads under way that started with nothing on screen (a newer one may supersede an older one). */
-  private firstReads = 0;
-  private loadingNow = true;
-  /** Whether the last list shown had rows: a refresh then keeps them on screen instead of saying "Loading…". */
-  private shownRows = false;
+  readonly onDidChangeLoading = this.firstPage.onDidChange;
 
   constructor(private readonly store: ThreadStore) {
     super();
@@ -112,30 +107,11 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
    * neither "Set an API key" nor "No threads yet" shows before the key and the list are known.
    */
   get loading(): boolean {
-    return this.loadingNow;
+    return this.firstPage.loading;
   }
 
-  private setLoading(loading: boolean): void {
-    if (this.loadingNow === loading) return;
-    this.loadingNow = loading;
-    this.loadingChanged.fire();
-  }
-
-  private async roots(): Promise<ThreadsTreeNode[]> {
-    const first = !this.shownRows;
-    if (first) {
-      this.firstReads++;
-      this.setLoading(true);
-    }
-    try {
-      const nodes = await this.readRoots();
-      this.shownRows = nodes.length > 0;
-      return nodes;
-    } finally {
-      if (first) this.firstReads--;
-      // A read that a refresh superseded must not clear "Loading…" while the newer one is still out.
-      this.setLoading(this.firstReads > 0);
-    }
+  private roots(): Promise<ThreadsTreeNode[]> {
+    return this.firstPage.read(() => this.readRoots());
   }
 
   private async readRoots(): Promise<ThreadsTreeNode[]> {

@@ -61,3 +61,51 @@ export function textTooltip(title: string, lines: readonly (string | false | und
   }
   return md;
 }
+
+/**
+ * "Loading…" of a list view: true while its first page (or one after an empty list) is read, so neither "Set an
+ * API key" nor "No … yet" shows before the key and the list are known. A refresh of a list with rows keeps them
+ * on screen instead.
+ */
+export class FirstPageLoading implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** `loading` changed. */
+  readonly onDidChange = this.changed.event;
+  /** Reads under way that started with nothing on screen (a newer one may supersede an older one). */
+  private firstReads = 0;
+  private now = true;
+  /** Whether the last list shown had rows. */
+  private shownRows = false;
+
+  get loading(): boolean {
+    return this.now;
+  }
+
+  /** Runs one read of the list's roots, saying "Loading…" while it is the first. */
+  async read<T>(roots: () => Promise<T[]>): Promise<T[]> {
+    const first = !this.shownRows;
+    if (first) {
+      this.firstReads++;
+      this.set(true);
+    }
+    try {
+      const nodes = await roots();
+      this.shownRows = nodes.length > 0;
+      return nodes;
+    } finally {
+      if (first) this.firstReads--;
+      // A read that a refresh superseded must not clear "Loading…" while the newer one is still out.
+      this.set(this.firstReads > 0);
+    }
+  }
+
+  private set(loading: boolean): void {
+    if (this.now === loading) return;
+    this.now = loading;
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
