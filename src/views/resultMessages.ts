@@ -1,7 +1,7 @@
 /** Messages the result view's page may post. Pure: checked in unit tests. */
 
 const BLOCK_ACTIONS = ['copy', 'apply'] as const;
-const TASK_ACTIONS = ['applyAny', 'copyAll', 'prompt', 'raw', 'source', 'review', 'allChanges'] as const;
+const TASK_ACTIONS = ['applyAny', 'copyAll', 'prompt', 'raw', 'source', 'review', 'allChanges', 'cancel'] as const;
 export type ResultAction = (typeof BLOCK_ACTIONS)[number] | (typeof TASK_ACTIONS)[number];
 
 const isOneOf = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);

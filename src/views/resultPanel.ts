@@ -200,6 +200,7 @@ const FORWARDED = {
   source: Commands.revealSource,
   review: Commands.reviewChanges,
   allChanges: Commands.openAllChanges,
+  cancel: Commands.cancelTask,
 } as const;
 
 /** The team sections' buttons, and the command each runs (with the task id and the file or source index). */
@@ -283,6 +284,8 @@ function renderResultHtml(task: TrackedTask, result: string | undefined, cspSour
     // An answer that names files: reviewed hunk by hunk (the blocks' own Apply… stays for any block).
     result !== undefined && task.namedFiles ? `<button data-action="review">${t(vscode.l10n.t('Review Changes…'))}</button>` : '',
     result !== undefined && task.namedFiles ? `<button data-action="allChanges" class="secondary">${t(vscode.l10n.t('Open All Changes'))}</button>` : '',
+    // Cancel on the service while it runs (the page is redrawn without it once the task ends).
+    running ? `<button data-action="cancel" class="secondary" title="${t(vscode.l10n.t('Stop the task on the service, so that it stops costing'))}">${t(vscode.l10n.t('Cancel Task'))}</button>` : '',
     `<button data-action="prompt">${t(vscode.l10n.t('Show Prompt Sent'))}</button>`,
     result !== undefined ? `<button data-action="raw">${t(vscode.l10n.t('Open Raw Markdown'))}</button>` : '',
     result !== undefined ? `<button data-action="copyAll" class="secondary">${t(vscode.l10n.t('Copy All'))}</button>` : '',

@@ -156,11 +156,13 @@ describe('issue 20: what a newcomer trips over', function () {
       assert.ok(panel, 'the result view is open at once');
       assert.ok(!ctx.api.store.get(task.id)?.finishedAt, 'while the task runs');
       assert.match(panel.webview.html, /The agents are working/);
+      assert.match(panel.webview.html, /<button data-action="cancel"[^>]*>Cancel Task<\/button>/, 'Cancel Task while it runs');
       assert.strictEqual(await waitFor(() => columnOf('Open on submit · '), 'the view\'s tab'), vscode.ViewColumn.Two);
       assert.ok(vscode.window.activeTextEditor?.document.uri.path.endsWith('src/math.ts'), 'typing continues in the editor');
       assert.match(ctx.api.statusBar.item.text, /^\$\(sync~spin\) Agents (working|\d+%) · \d+s$/);
 
       await waitFor(() => ctx.api.store.get(task.id)?.status === 'completed', 'the task to complete');
+      await waitFor(() => !panel.webview.html.includes('data-action="cancel"'), 'the page without Cancel Task once it ended');
       await waitFor(() => ctx.user.shown.find(s => s.message.includes('task done: Open on submit')), 'the done toast');
       assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Open on submit'))?.actions, ['Copy', 'Review Changes…'], 'no Open: it is open (the emulator names the changed file: Review Changes…)');
 

@@ -71,6 +71,8 @@ describe('review: block previews and messages', () => {
   it('accepts only known messages for this task with a block in range', () => {
     assert.deepEqual(validMessage({ type: 'apply', taskId: 't1', block: 1 }, 't1', 2), { type: 'apply', block: 1 });
     assert.deepEqual(validMessage({ type: 'raw', taskId: 't1' }, 't1', 0), { type: 'raw' });
+    assert.deepEqual(validMessage({ type: 'cancel', taskId: 't1' }, 't1', 0), { type: 'cancel' });
+    assert.equal(validMessage({ type: 'cancel', taskId: 't2' }, 't1', 0), undefined, 'never another task');
     assert.equal(validMessage({ type: 'apply', taskId: 't2', block: 0 }, 't1', 2), undefined);
     assert.equal(validMessage({ type: 'apply', taskId: 't1', block: 2 }, 't1', 2), undefined);
     assert.equal(validMessage({ type: 'apply', taskId: 't1', block: 0.5 }, 't1', 2), undefined);
