@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { openAndSelect, setSetting, useExtensionWithEmulator, waitFor, workspaceUri } from './helpers';
+import { sleep } from './faults/common';
 
 const NEW_MEAN = 'export function mean(values: number[]): number {\n  return values.length ? values.reduce(add, 0) / values.length : NaN;\n}\n';
 const ANSWER = `# Proposal\n\nReturn NaN instead of throwing:\n\n\`\`\`typescript\n${NEW_MEAN}\`\`\`\n`;
