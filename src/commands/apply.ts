@@ -192,5 +192,6 @@ async function closeDiff(proposal: Proposal): Promise<void> {
   const tabs = vscode.window.tabGroups.all
     .flatMap(g => g.tabs)
     .filter(t => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === proposal.right.toString());
-  if (tabs.length) await vscode.window.tabGroups.close(tabs);
+  // preserveFocus: the result view under the diff must not take the focus (and the next Ctrl+Z) from the code.
+  if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
 }
