@@ -31,6 +31,10 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
   private readonly firstPage = this._register(new FirstPageLoading());
   /** `loading` changed. */
   readonly onDidChangeLoading = this.firstPage.onDidChange;
+  private readonly listedChanged = this._register(new vscode.EventEmitter<boolean>());
+  /** Whether the last read was a list: an empty tree after a "no key" read must not say "No threads yet". */
+  readonly onDidChangeListed = this.listedChanged.event;
+  private listedNow = false;
 
   constructor(private readonly store: ThreadStore) {
     super();
@@ -110,6 +114,12 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
     return this.firstPage.loading;
   }
 
+  private setListed(listed: boolean): void {
+    if (this.listedNow === listed) return;
+    this.listedNow = listed;
+    this.listedChanged.fire(listed);
+  }
+
   private roots(): Promise<ThreadsTreeNode[]> {
     return this.firstPage.read(() => this.readRoots());
   }
@@ -117,6 +127,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
   private async readRoots(): Promise<ThreadsTreeNode[]> {
     try {
       const list = await this.store.list();
+      this.setListed(list.kind === 'loaded');
       // No key: an empty tree, so the welcome content offers "Set API Key" and nothing is sent.
       if (list.kind === 'noKey') return [];
       if (list.kind === 'unavailable') return [notice(notOnEarlierForm('threads'))];
