@@ -63,8 +63,8 @@ export const ContextKeys = {
   hasApiKey: 'multiAgent.hasApiKey',
   /** Set once the stored key was read: until then the views say "Loading…", not "Set an API key". */
   keyRead: 'multiAgent.keyRead',
-  /** The Threads view's last read was a list (not "no key"): only then may it say "No threads yet". */
-  threadsListed: 'multiAgent.threadsListed',
+  /** A Threads read listed none (not "no key"): only then may the empty view say "No threads yet". */
+  threadsListedNone: 'multiAgent.threadsListedNone',
   hasAttachments: 'multiAgent.hasAttachments',
   /** A task has completed with a result (the walkthrough's last step). */
   hasResult: 'multiAgent.hasResult',

@@ -114,7 +114,7 @@ export function createSidebar(d: SidebarDeps): Sidebar {
     }),
     views.tasks.onDidChangeVisibility(labelModel),
     threads.onDidChangeLoading(threadsLoading),
-    threads.onDidChangeListed(listed => void vscode.commands.executeCommand('setContext', ContextKeys.threadsListed, listed)),
+    threads.onDidChangeListedNone(none => void vscode.commands.executeCommand('setContext', ContextKeys.threadsListedNone, none)),
     files.onDidChangeLoading(filesLoading),
     vscode.commands.registerCommand(Commands.refreshTasks, () => tasks.refresh()),
     vscode.commands.registerCommand(Commands.refreshThreads, () => d.threads.refresh()),

@@ -31,10 +31,14 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
   private readonly firstPage = this._register(new FirstPageLoading());
   /** `loading` changed. */
   readonly onDidChangeLoading = this.firstPage.onDidChange;
-  private readonly listedChanged = this._register(new vscode.EventEmitter<boolean>());
-  /** Whether the last read was a list: an empty tree after a "no key" read must not say "No threads yet". */
-  readonly onDidChangeListed = this.listedChanged.event;
-  private listedNow = false;
+  private readonly listedNoneChanged = this._register(new vscode.EventEmitter<boolean>());
+  /**
+   * Whether a read listed no threads: only then may the empty tree say "No threads yet" (not after a "no key"
+   * read). A list with threads leaves it as it is: turned on there, the context reached the workbench before
+   * the rows did, and "No threads yet" flashed above a thread that existed.
+   */
+  readonly onDidChangeListedNone = this.listedNoneChanged.event;
+  private listedNoneNow = false;
 
   constructor(private readonly store: ThreadStore) {
     super();
@@ -114,10 +118,10 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
     return this.firstPage.loading;
   }
 
-  private setListed(listed: boolean): void {
-    if (this.listedNow === listed) return;
-    this.listedNow = listed;
-    this.listedChanged.fire(listed);
+  private setListedNone(none: boolean): void {
+    if (this.listedNoneNow === none) return;
+    this.listedNoneNow = none;
+    this.listedNoneChanged.fire(none);
   }
 
   private roots(): Promise<ThreadsTreeNode[]> {
@@ -127,7 +131,8 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
   private async readRoots(): Promise<ThreadsTreeNode[]> {
     try {
       const list = await this.store.list();
-      this.setListed(list.kind === 'loaded');
+      if (list.kind === 'noKey') this.setListedNone(false);
+      else if (list.kind === 'loaded' && !list.threads.length) this.setListedNone(true);
       // No key: an empty tree, so the welcome content offers "Set API Key" and nothing is sent.
       if (list.kind === 'noKey') return [];
       if (list.kind === 'unavailable') return [notice(notOnEarlierForm('threads'))];
