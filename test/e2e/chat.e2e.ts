@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { type Emulator, startEmulator } from '../emulator/server';
-import { REPO_ROOT, type Workbench, extensionManifest, openWorkbench, packageFixture, screenshotFailures } from './harness';
+import { REPO_ROOT, type Workbench, extensionManifest, openWorkbenchOn, packageFixture, screenshotFailures } from './harness';
 
 describe('e2e: chat (newest VS Code)', function () {
   let emulator: Emulator;
@@ -16,19 +16,11 @@ describe('e2e: chat (newest VS Code)', function () {
     emulator = await startEmulator({ taskDurationMs: 4_000, quiet: true });
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mat-chat-'));
     const fakeModel = packageFixture(path.join(REPO_ROOT, 'test', 'fixtures', 'fake-chat-model'), scratch);
-    wb = await openWorkbench({
+    wb = await openWorkbenchOn(emulator, {
       vscodeVersion: 'newest',
       extraVsix: [fakeModel],
-      settings: {
-        'chat.disableAIFeatures': false,
-        'multiAgent.baseUrl': emulator.baseUrl,
-        'multiAgent.pollIntervalMs': 500,
-        'multiAgent.maxPollIntervalMs': 1000,
-        'multiAgent.openResultOnCompletion': false,
-      },
-      env: { MULTI_AGENT_TASKS_DEMO_KEY: emulator.apiKey },
+      settings: { 'chat.disableAIFeatures': false, 'multiAgent.openResultOnCompletion': false },
     });
-    await wb.waitForExplorer('README.md');
   });
 
   const failures = screenshotFailures(() => wb);

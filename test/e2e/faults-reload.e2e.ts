@@ -4,7 +4,7 @@
 // complete after it, then stop the emulator and open a finished result from the cache.
 import * as assert from 'assert';
 import { type Emulator, startEmulator } from '../emulator/server';
-import { openWorkbench, type Workbench } from './harness';
+import { openWorkbenchOn, type Workbench } from './harness';
 
 describe('e2e: faults 4 window reload while tasks run', function () {
   let emulator: Emulator;
@@ -14,19 +14,11 @@ describe('e2e: faults 4 window reload while tasks run', function () {
 
   before(async () => {
     emulator = await startEmulator({ taskDurationMs: 20_000, quiet: true });
-    wb = await openWorkbench({
-      settings: {
-        'multiAgent.baseUrl': emulator.baseUrl,
-        'multiAgent.pollIntervalMs': 500,
-        'multiAgent.firstPollDelayMs': 500,
-        'multiAgent.maxPollIntervalMs': 1000,
-        // This case checks the results' text tabs after a reload.
-        'multiAgent.resultView': 'markdown',
-      },
-      // The extension stores this key for a loopback baseUrl when none is stored (see seedDemoKey).
-      env: { MULTI_AGENT_TASKS_DEMO_KEY: emulator.apiKey },
+    // The extension stores the emulator's key for a loopback baseUrl when none is stored (see seedDemoKey).
+    wb = await openWorkbenchOn(emulator, {
+      // This case checks the results' text tabs after a reload.
+      settings: { 'multiAgent.firstPollDelayMs': 500, 'multiAgent.resultView': 'markdown' },
     });
-    await wb.waitForExplorer('README.md');
     // Activation registers the commands before it stores the demo key: wait for the key (the palette
     // offers "Clear API Key" only when one is stored), or the first command would ask for it.
     const found = await wb.findCommandsInPalette('Multi-Agent: Clear API Key', 60_000);

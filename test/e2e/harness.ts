@@ -11,6 +11,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Emulator } from '../emulator/server';
 
 function findRepoRoot(dir: string): string {
   for (let d = dir; d !== path.dirname(d); d = path.dirname(d)) {
@@ -228,6 +229,22 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     throw e;
   }
   return new Workbench(browser.page, browser.context, server, browser.close, scratchDir, workspace);
+}
+
+/**
+ * `openWorkbench` for a suite against the emulator: its base URL and its key (stored by the extension as the
+ * demo key), polling every 500 ms up to 1 s, then waits until the Explorer lists the workspace. `settings`
+ * and `env` add to these or override them.
+ */
+export async function openWorkbenchOn(emulator: Emulator, opts: WorkbenchOptions & { waitForExplorer?: boolean } = {}): Promise<Workbench> {
+  const { waitForExplorer = true, ...rest } = opts;
+  const wb = await openWorkbench({
+    ...rest,
+    settings: { 'multiAgent.baseUrl': emulator.baseUrl, 'multiAgent.pollIntervalMs': 500, 'multiAgent.maxPollIntervalMs': 1000, ...opts.settings },
+    env: { MULTI_AGENT_TASKS_DEMO_KEY: emulator.apiKey, ...opts.env },
+  });
+  if (waitForExplorer) await wb.waitForExplorer('README.md');
+  return wb;
 }
 
 /**

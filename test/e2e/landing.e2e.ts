@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Locator, Page } from 'playwright-core';
 import { type Emulator, startEmulator } from '../emulator/server';
-import { openWorkbench, type Workbench, screenshotFailures } from './harness';
+import { openWorkbenchOn, type Workbench, screenshotFailures } from './harness';
 
 const STATS_LINES = Array.from({ length: 30 }, (_, i) => `export const v${i + 1} = ${i + 1};`);
 const STATS = `${STATS_LINES.join('\n')}\n`;
@@ -25,19 +25,16 @@ for (const version of ['1.100', 'newest']) {
 
     before(async () => {
       emulator = await startEmulator({ taskDurationMs: 3_000, quiet: true });
-      wb = await openWorkbench({
+      wb = await openWorkbenchOn(emulator, {
         vscodeVersion: version,
+        waitForExplorer: false,
         settings: {
-          'multiAgent.baseUrl': emulator.baseUrl,
-          'multiAgent.pollIntervalMs': 500,
-          'multiAgent.maxPollIntervalMs': 1000,
           'multiAgent.openResultOnCompletion': false,
           'files.autoSave': 'off',
           'editor.autoClosingBrackets': 'never',
           'editor.acceptSuggestionOnEnter': 'off',
           'editor.quickSuggestions': { other: false, comments: false, strings: false },
         },
-        env: { MULTI_AGENT_TASKS_DEMO_KEY: emulator.apiKey },
       });
       fs.writeFileSync(file('src', 'stats.ts'), STATS);
       greet = read('src', 'greet.py');

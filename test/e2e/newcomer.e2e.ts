@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Locator } from 'playwright-core';
 import { type Emulator, startEmulator } from '../emulator/server';
-import { openWorkbench, type Workbench, screenshotFailures } from './harness';
+import { openWorkbenchOn, type Workbench, screenshotFailures } from './harness';
 
 const ADD3 = 'export function add3(a: number): number {\n  return a + 3;\n}\n';
 const ANSWER = `# Proposal\n\nA helper:\n\n\`\`\`typescript\n${ADD3}\`\`\`\n`;
@@ -28,15 +28,8 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
     });
     threadId = ((await created.json()) as { id: number }).id;
     emulator.addFault({ kind: 'delay', ms: 4_000, method: 'GET', path: /\/developer\/threads$/, times: 2 });
-    wb = await openWorkbench({
-      settings: {
-        'multiAgent.baseUrl': emulator.baseUrl,
-        'multiAgent.pollIntervalMs': 500,
-        'multiAgent.firstPollDelayMs': 500,
-        'multiAgent.maxPollIntervalMs': 1000,
-      },
-      env: { MULTI_AGENT_TASKS_DEMO_KEY: emulator.apiKey },
-    });
+    // Not waiting for the Explorer: case 5 watches the sidebar from the start.
+    wb = await openWorkbenchOn(emulator, { waitForExplorer: false, settings: { 'multiAgent.firstPollDelayMs': 500 } });
   });
 
   const failures = screenshotFailures(() => wb);

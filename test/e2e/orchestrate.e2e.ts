@@ -2,7 +2,7 @@
 // the emulator. Saves the screenshots the README shows.
 import * as assert from 'assert';
 import { type Emulator, startEmulator } from '../emulator/server';
-import { openWorkbench, type Workbench, screenshotFailures } from './harness';
+import { openWorkbenchOn, type Workbench, screenshotFailures } from './harness';
 
 describe('e2e: orchestrate a selection from the command palette', function () {
   let emulator: Emulator;
@@ -10,11 +10,7 @@ describe('e2e: orchestrate a selection from the command palette', function () {
 
   before(async () => {
     emulator = await startEmulator({ taskDurationMs: 6_000, quiet: true });
-    wb = await openWorkbench({
-      settings: { 'multiAgent.baseUrl': emulator.baseUrl, 'multiAgent.pollIntervalMs': 500, 'multiAgent.maxPollIntervalMs': 1000 },
-      env: { MULTI_AGENT_TASKS_DEMO_KEY: emulator.apiKey },
-    });
-    await wb.waitForExplorer('README.md');
+    wb = await openWorkbenchOn(emulator);
   });
 
   const failures = screenshotFailures(() => wb);

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { type Emulator, startEmulator } from '../emulator/server';
-import { openWorkbench, type Workbench, screenshotFailures } from './harness';
+import { openWorkbenchOn, type Workbench, screenshotFailures } from './harness';
 
 const NEW_MEAN = 'export function mean(values: number[]): number {\n  return values.length ? values.reduce(add, 0) / values.length : Number.NaN;\n}\n';
 const ANSWER =
@@ -21,11 +21,7 @@ describe('e2e: review and apply', function () {
 
   before(async () => {
     emulator = await startEmulator({ taskDurationMs: 4_000, quiet: true });
-    wb = await openWorkbench({
-      settings: { 'multiAgent.baseUrl': emulator.baseUrl, 'multiAgent.pollIntervalMs': 500, 'multiAgent.maxPollIntervalMs': 1000 },
-      env: { MULTI_AGENT_TASKS_DEMO_KEY: emulator.apiKey },
-    });
-    await wb.waitForExplorer('README.md');
+    wb = await openWorkbenchOn(emulator);
     original = fs.readFileSync(mathPath(), 'utf8');
   });
 

@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { type Emulator, startEmulator } from '../emulator/server';
-import { REPO_ROOT, openWorkbench, type Workbench, screenshotFailures } from './harness';
+import { REPO_ROOT, openWorkbenchOn, type Workbench, screenshotFailures } from './harness';
 
 describe('e2e: see what the team did', function () {
   let emulator: Emulator;
@@ -14,11 +14,7 @@ describe('e2e: see what the team did', function () {
   before(async () => {
     // traceReport 'stored': the trace carries the report generator's output (the live store drops it today).
     emulator = await startEmulator({ taskDurationMs: 4_000, quiet: true, traceReport: 'stored' });
-    wb = await openWorkbench({
-      settings: { 'multiAgent.baseUrl': emulator.baseUrl, 'multiAgent.pollIntervalMs': 500, 'multiAgent.maxPollIntervalMs': 1000 },
-      env: { MULTI_AGENT_TASKS_DEMO_KEY: emulator.apiKey },
-    });
-    await wb.waitForExplorer('README.md');
+    wb = await openWorkbenchOn(emulator);
   });
 
   const failures = screenshotFailures(() => wb);
