@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { UserFacingError } from '../errors';
 import type { Proposal, ProposalDocuments } from '../documents/proposals';
-import { codeColumn, extensionColumn } from '../documents/editorGroups';
+import { codeColumn, extensionColumn, openDiff } from '../documents/editorGroups';
 import { displayLines } from '../documents/rangeMath';
 import type { SourceRangeTracker } from '../documents/sourceRanges';
 import { RESULT_SCHEME } from '../constants';
@@ -117,7 +117,7 @@ async function propose(d: ApplyDeps, task: TrackedTask, where: ApplyTarget, code
   const title = where.changed
     ? vscode.l10n.t('{0} ({1}) ↔ proposal — the code changed since it was sent', name, lines)
     : vscode.l10n.t('{0} ({1}) ↔ proposal', name, lines);
-  await vscode.commands.executeCommand('vscode.diff', proposal.left, proposal.right, title, {
+  await openDiff(proposal.left, proposal.right, title, {
     viewColumn: extensionColumn(),
     preview: false,
     selection: new vscode.Range(range.start, range.start),

@@ -13,7 +13,7 @@
  * and 1.139, and in the e2e tests in a real browser.
  */
 import * as vscode from 'vscode';
-import { extensionColumn } from '../documents/editorGroups';
+import { extensionColumn, openDiff } from '../documents/editorGroups';
 import { type PreparedReview, folderOf, prepareReview } from '../documents/reviewPlan';
 import type { ReviewDocuments } from '../documents/reviews';
 import type { SourceRangeTracker } from '../documents/sourceRanges';
@@ -122,7 +122,7 @@ export async function openAllChanges(d: ReviewDeps, arg?: unknown): Promise<numb
   } else {
     const column = extensionColumn();
     for (const s of sides) {
-      await vscode.commands.executeCommand('vscode.diff', s.left, s.right, vscode.l10n.t('{0} ↔ proposed', s.file.path), { preview: false, viewColumn: column });
+      await openDiff(s.left, s.right, vscode.l10n.t('{0} ↔ proposed', s.file.path), { preview: false, viewColumn: column });
     }
   }
   return sides.length;

@@ -41,3 +41,24 @@ export function codeColumn(uri?: vscode.Uri): vscode.ViewColumn {
   if (!groups.activeTabGroup.tabs.some(isExtensionTab)) return groups.activeTabGroup.viewColumn;
   return (groups.all.find(group => !group.tabs.some(isExtensionTab)) ?? groups.all[0])?.viewColumn ?? vscode.ViewColumn.One;
 }
+
+/** How long an opener waits for `vscode.diff` to say the diff is shown before it goes on. */
+export const DIFF_SETTLE_MS = 5_000;
+
+/**
+ * Opens a diff and waits until VS Code has shown it, but not forever: now and then (three clean-clone runs
+ * of our suite on VS Code 1.100; like microsoft/vscode#249391, a diff whose progress bar never ends)
+ * `vscode.diff` never settles its promise, and Apply to Source waiting on it would never ask Accept or
+ * Discard. A refusal that comes in time still throws.
+ */
+export async function openDiff(left: vscode.Uri, right: vscode.Uri, title: string, options: vscode.TextDocumentShowOptions): Promise<void> {
+  const opening = Promise.resolve(vscode.commands.executeCommand('vscode.diff', left, right, title, options));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>(resolve => (timer = setTimeout(resolve, DIFF_SETTLE_MS)));
+  try {
+    await Promise.race([opening, late]);
+  } finally {
+    clearTimeout(timer);
+    opening.catch(() => undefined); // settled after the wait: nobody is left to tell
+  }
+}
