@@ -5,6 +5,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Sidebar } from '../../src/views/sidebar';
+import { SECOND_API_KEY } from '../emulator/server';
 import { openAndSelect, setSetting, useExtensionWithEmulator, waitFor, workspaceUri } from './helpers';
 
 type Node = { kind: string; [key: string]: unknown };
@@ -196,6 +197,43 @@ describe('sidebar', () => {
       const text = editor.document.getText();
       assert.ok(text.startsWith('# Thread for a run'), text);
       assert.ok(text.includes('## You') && text.includes('Summarize greet') && text.includes('## Agents'), text);
+    });
+
+    it('says "No threads yet" only after a list that found none, never on the way to a list with threads', async () => {
+      // The second key is another user of the emulator: no threads yet.
+      const listedNone: boolean[] = [];
+      const sub = sidebar().threads.onDidChangeListedNone(none => listedNone.push(none));
+      const roots = async () => {
+        ctx.api.threads.refresh();
+        return (await sidebar().threads.getChildren()) as Node[];
+      };
+      try {
+        await ctx.api.keys.clearApiKey();
+        assert.deepStrictEqual(await roots(), [], 'no key: an empty tree, the welcome offers Set API Key');
+        await ctx.api.keys.setApiKey(SECOND_API_KEY);
+        assert.deepStrictEqual(await roots(), []);
+        assert.strictEqual(listedNone.at(-1), true, 'an empty list: "No threads yet" may show');
+
+        const made = await fetch(`${ctx.emulator.baseUrl}/threads`, {
+          method: 'POST',
+          headers: { 'x-api-key': SECOND_API_KEY, 'content-type': 'application/json' },
+          body: JSON.stringify({ title: 'The only thread' }),
+        });
+        assert.strictEqual(made.status, 200);
+        await ctx.api.keys.clearApiKey();
+        await roots();
+        assert.strictEqual(listedNone.at(-1), false, 'no key: not "No threads yet"');
+        const seen = listedNone.length;
+        await ctx.api.keys.setApiKey(SECOND_API_KEY);
+        const listed = await roots();
+        assert.deepStrictEqual(listed.map(n => n.kind), ['thread']);
+        // Switched on here, the context would reach the workbench before the row and flash "No threads yet".
+        assert.deepStrictEqual(listedNone.slice(seen), [], 'a list with threads leaves it off');
+      } finally {
+        sub.dispose();
+        await ctx.api.keys.setApiKey(ctx.emulator.apiKey);
+        ctx.api.threads.refresh();
+      }
     });
 
     it('shows one explanatory item on the earlier API form', async () => {
