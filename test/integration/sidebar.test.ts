@@ -6,6 +6,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Sidebar } from '../../src/views/sidebar';
 import { SECOND_API_KEY } from '../emulator/server';
+import { LEGACY_BASE_PATH } from '../emulator/types';
 import { openAndSelect, setSetting, useExtensionWithEmulator, waitFor, workspaceUri } from './helpers';
 
 type Node = { kind: string; [key: string]: unknown };
@@ -233,6 +234,7 @@ describe('sidebar', () => {
         sub.dispose();
         await ctx.api.keys.setApiKey(ctx.emulator.apiKey);
         ctx.api.threads.refresh();
+        await sidebar().threads.getChildren();
       }
     });
 
@@ -244,7 +246,8 @@ describe('sidebar', () => {
           return r.length === 1 && r[0].kind === 'notice' ? r : undefined;
         }, 'the notice')) as Node[];
         assert.match(labelOf(sidebar().threads.getTreeItem(roots[0] as never)), /^Threads are not available on the earlier API form \(…\/api\/developer\)/);
-        assert.strictEqual(ctx.emulator.requests.filter(r => r.path.includes('/threads')).length, 0);
+        // On the earlier form's address: a read of the view started before the switch may still reach the other.
+        assert.strictEqual(ctx.emulator.requests.filter(r => r.path.startsWith(LEGACY_BASE_PATH) && r.path.includes('/threads')).length, 0);
       } finally {
         await setSetting('baseUrl', ctx.emulator.baseUrl);
       }
