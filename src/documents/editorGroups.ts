@@ -43,7 +43,7 @@ export function codeColumn(uri?: vscode.Uri): vscode.ViewColumn {
 }
 
 /** How long an opener waits for `vscode.diff` to say the diff is shown before it goes on. */
-export const DIFF_SETTLE_MS = 5_000;
+const DIFF_SETTLE_MS = 5_000;
 
 /**
  * Opens a diff and waits until VS Code has shown it, but not forever: now and then (three clean-clone runs
