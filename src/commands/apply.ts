@@ -16,6 +16,7 @@ import { blockPreview, codeBlocks, lineCount } from '../tasks/resultText';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
 import { resolveTask } from './resolve';
+import { offerUndo } from './undo';
 
 export interface ApplyDeps {
   ui: UserInterface;
@@ -153,31 +154,10 @@ export async function acceptProposal(d: Pick<ApplyDeps, 'ui' | 'proposals'>, arg
   const end = document.positionAt(document.offsetAt(proposal.range.start) + proposal.after.length);
   const editor = await vscode.window.showTextDocument(document, { viewColumn: codeColumn(document.uri), preview: false, selection: new vscode.Range(proposal.range.start, end) });
   editor.revealRange(new vscode.Range(proposal.range.start, end), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-  offerUndo(d.ui, document, proposal, end);
+  void offerUndo(d.ui, vscode.l10n.t('Applied to {0}. Undo (Ctrl+Z) restores it.', path.posix.basename(document.uri.path)), [
+    { uri: document.uri, range: new vscode.Range(proposal.range.start, end), after: proposal.after, before: proposal.before },
+  ]);
   return 'applied';
-}
-
-/**
- * "Applied", with Undo: puts the code back as it was, if the applied text is still there unchanged (the
- * toast can outlive later edits; Ctrl+Z in the editor works too). Not awaited: the command is done.
- */
-function offerUndo(ui: UserInterface, document: vscode.TextDocument, proposal: Proposal, end: vscode.Position): void {
-  const undo = vscode.l10n.t('Undo');
-  const name = path.posix.basename(document.uri.path);
-  void Promise.resolve(ui.info(vscode.l10n.t('Applied to {0}. Undo (Ctrl+Z) restores it.', name), undo))
-    .then(async choice => {
-      if (choice !== undo) return;
-      const applied = new vscode.Range(proposal.range.start, end);
-      const current = await vscode.workspace.openTextDocument(document.uri);
-      if (current.getText(applied) !== proposal.after) {
-        void ui.warn(vscode.l10n.t('{0} changed since the change was applied: use Undo (Ctrl+Z) in the editor instead.', name));
-        return;
-      }
-      const edit = new vscode.WorkspaceEdit();
-      edit.replace(document.uri, applied, proposal.before);
-      await vscode.workspace.applyEdit(edit);
-    })
-    .catch(() => undefined);
 }
 
 export async function discardProposal(d: Pick<ApplyDeps, 'proposals'>, arg?: unknown): Promise<ApplyOutcome> {

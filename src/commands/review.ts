@@ -27,6 +27,7 @@ import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
 import { mergedTwoWay } from '../vocabulary';
 import { resolveTask } from './resolve';
+import { type AppliedChange, changeBetween, offerUndo } from './undo';
 
 export interface ReviewDeps {
   ui: UserInterface;
@@ -80,16 +81,20 @@ export async function reviewChanges(d: ReviewDeps, arg?: unknown): Promise<Revie
   if (skipped.length) void tellNotOffered(d, review, skipped);
 
   const applied = await vscode.workspace.applyEdit(workspaceEditOf(reviewEntries(review)));
-  const changed = applied ? await changedFiles(review) : 0;
+  const changes = applied ? await appliedChanges(review) : [];
+  const changed = changes.length;
   if (!changed) {
     d.log.info(`review ${task.id}: nothing applied`);
     return 'discarded';
   }
   d.log.info(`review ${task.id}: applied to ${changed} files`);
-  void d.ui.info(
+  // Undo here puts every file back in one edit, as Ctrl+Z does (commands/undo.ts).
+  void offerUndo(
+    d.ui,
     changed === 1
       ? vscode.l10n.t('Applied the reviewed changes to 1 file. Undo (Ctrl+Z) restores it.')
       : vscode.l10n.t('Applied the reviewed changes to {0} files as one edit. Undo (Ctrl+Z) restores every file.', changed),
+    changes,
   );
   return 'applied';
 }
@@ -218,23 +223,26 @@ function glimpse(text: string): string {
   return lines.length > 1 ? vscode.l10n.t('"{0}" and {1} more lines', shown, lines.length - 1) : `"${shown}"`;
 }
 
-/** How many of the review's files differ from the text the plan was built on (after Apply). */
-async function changedFiles(review: PreparedReview): Promise<number> {
-  let n = 0;
+/** What Apply in the preview wrote: each offered file that now differs from the text the plan was built on. */
+async function appliedChanges(review: PreparedReview): Promise<AppliedChange[]> {
+  const out: AppliedChange[] = [];
   for (const file of review.plan.files) {
     if (file.kind === 'skip') continue;
     const uri = review.uriOf(file.path);
     if (file.kind === 'create') {
-      n += await vscode.workspace.fs.stat(uri).then(
-        () => 1,
-        () => 0,
+      const created = await vscode.workspace.fs.readFile(uri).then(
+        bytes => new TextDecoder().decode(bytes),
+        () => undefined,
       );
+      if (created !== undefined) out.push({ uri, created: true, after: created });
       continue;
     }
     const document = vscode.workspace.textDocuments.find(doc => doc.uri.toString() === uri.toString());
-    if (document && document.getText() !== review.current.get(file.path)) n++;
+    const before = review.current.get(file.path);
+    const change = document && before !== undefined ? changeBetween(document, before, document.getText()) : undefined;
+    if (change) out.push(change);
   }
-  return n;
+  return out;
 }
 
 // What is not offered ------------------------------------------------------------------------------
