@@ -1,22 +1,25 @@
 /**
- * An answer's text → the changes it proposes, per the landing format (docs: LANDING-FORMAT in the team notes,
- * summarised here). One pass over the lines; every regex is anchored and linear; server text of any size.
+ * An answer's text → the changes it proposes, read by the one reader of answers (`reader.ts`): every naming
+ * models write (the landing format's `path=` and the others), diffs, `*** Begin Patch` patches.
  *
- * - A fenced block whose info string holds `path=<p>` (or `path="<p with spaces>"`) names a file: a unified
- *   diff when its language is `diff`/`patch` or its body starts like one, else the whole new file.
- * - A diff block without `path=` is named by its `+++ b/<p>` headers (one proposal per file in it).
- * - Other blocks are unnamed. When there is exactly one unnamed block, it is not a diff, and no block names
- *   the task's source file, it is the proposal for the range that was sent (`rangeBlock`).
- * - Deletions, renames, binary patches, bad paths and an unclosed named block are listed in `rejected`.
- * Blocks are numbered as `codeBlocks()` (tasks/resultText.ts) numbers them, so Apply to Source… can still
- * take any of them by index.
+ * - A block named for a file (see reader.ts for the namings): a unified diff or patch → one proposal per file
+ *   in it; anything else → the whole new file (`elision` set when it leaves parts out: the plan then lands
+ *   the parts it shows by their unchanged lines, never as a whole file).
+ * - A diff without any naming is unnamed. An unnamed code block is the proposal for the range that was sent
+ *   (`rangeBlock`) when it is the only unnamed code block, no unnamed diff is there and no block names the
+ *   task's source file (output blocks such as ```text do not count, unless there is nothing else).
+ * - Deletions, renames, binary patches, bad or ambiguous namings and an unclosed named block are listed in
+ *   `rejected` with their reason.
+ * Blocks are numbered as the reader numbers them (every surface shares that numbering).
  */
-import { type FileDiff, parseUnifiedDiff } from './patch';
-import { checkPath, displayPath } from './paths';
+import type { FileDiff } from './patch';
+import { type AnswerBlock, type Naming, type ReadOptions, readAnswer, readInfo } from './reader';
 import type { PathProblem, SkipCode } from './words';
 
+export { looksLikeDiff } from './reader';
+
 export interface FencedBlock {
-  /** Index among the closed blocks, as `codeBlocks()` counts. */
+  /** Index among the closed blocks. */
   index: number;
   /** 0-based line of the opening fence. */
   line: number;
@@ -25,76 +28,19 @@ export interface FencedBlock {
   code: string;
 }
 
-/**
- * The fenced blocks of a markdown text by `codeBlocks()`'s rules (a closing fence has the same character, at
- * least the same length and nothing after it; an unclosed block is not a block), plus the unclosed one.
- */
+/** The fenced blocks of a markdown text (the reader's, in the older shape), plus the unclosed one. */
 export function fencedBlocks(text: string): { blocks: FencedBlock[]; unclosed?: { line: number; info: string } } {
-  const blocks: FencedBlock[] = [];
-  const crlf = text.includes('\r');
-  let open: { char: string; size: number; info: string; line: number; bodyStart: number } | undefined;
-  let lineNo = 0;
-  let from = 0;
-  for (;;) {
-    const nl = text.indexOf('\n', from);
-    const end = nl === -1 ? text.length : nl;
-    // Only a line that starts (after at most 3 spaces) with ` or ~ can be a fence: no other line is sliced.
-    let s = from;
-    while (s < end && s - from < 4 && text.charCodeAt(s) === 32) s++;
-    const c = text.charCodeAt(s);
-    let fence: RegExpExecArray | null = null;
-    if ((c === 96 || c === 126) && s - from < 4) {
-      const line = text.charCodeAt(end - 1) === 13 && end > from ? text.slice(from, end - 1) : text.slice(from, end);
-      fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
-    }
-    if (open) {
-      if (fence && fence[1][0] === open.char && fence[1].length >= open.size && !fence[2].trim()) {
-        const body = text.slice(open.bodyStart, from);
-        blocks.push({ index: blocks.length, line: open.line, info: open.info, code: crlf ? body.replace(/\r\n/g, '\n') : body });
-        open = undefined;
-      }
-    } else if (fence && !(fence[1][0] === '`' && fence[2].includes('`'))) {
-      open = { char: fence[1][0], size: fence[1].length, info: fence[2].trim(), line: lineNo, bodyStart: end + 1 };
-    }
-    lineNo++;
-    if (nl === -1) break;
-    from = nl + 1;
-  }
-  return { blocks, unclosed: open && { line: open.line, info: open.info } };
+  const read = readAnswer(text);
+  return {
+    blocks: read.blocks.map(b => ({ index: b.index, line: b.startLine, info: b.info, code: b.body })),
+    unclosed: read.unclosed && { line: read.unclosed.startLine, info: read.unclosed.info },
+  };
 }
 
-const MAX_INFO = 2048;
-
-/** The info string's language (its first word, unless that is an attribute) and `path=` value. */
+/** The info string's language and its `path=` (or other) naming, as the reader reads it. */
 export function parseInfo(info: string): { language: string; path?: string } {
-  const text = info.length > MAX_INFO ? info.slice(0, MAX_INFO) : info;
-  const firstWord = text.split(/\s/, 1)[0] ?? '';
-  const language = firstWord.includes('=') ? '' : firstWord.toLowerCase();
-  let at = -1;
-  for (let i = text.indexOf('path='); i !== -1; i = text.indexOf('path=', i + 1)) {
-    if (i === 0 || /\s/.test(text[i - 1])) {
-      at = i + 5;
-      break;
-    }
-  }
-  if (at === -1) return { language };
-  if (text[at] === '"') {
-    const close = text.indexOf('"', at + 1);
-    // An unterminated quote names nothing usable: an empty path, which the check refuses.
-    return { language, path: close === -1 ? '' : text.slice(at + 1, close) };
-  }
-  let end = at;
-  while (end < text.length && !/\s/.test(text[end])) end++;
-  return { language, path: text.slice(at, end) };
-}
-
-const DIFF_LANGUAGES = new Set(['diff', 'patch', 'udiff']);
-
-export function looksLikeDiff(language: string, code: string): boolean {
-  if (DIFF_LANGUAGES.has(language)) return true;
-  let i = 0;
-  while (i < code.length && (code[i] === '\n' || code[i] === ' ' || code[i] === '\t')) i++;
-  return code.startsWith('--- ', i) || code.startsWith('diff --git', i) || code.startsWith('@@ ', i);
+  const read = readInfo(info);
+  return read.names.length ? { language: read.language, path: read.names[0].raw } : { language: read.language };
 }
 
 export interface WholeFileProposal {
@@ -105,6 +51,11 @@ export interface WholeFileProposal {
   line: number;
   language: string;
   text: string;
+  /** The block leaves parts of the file out: this line stands for them (see reader.ts `isElisionLine`). */
+  elision?: string;
+  /** The workspace folder the path is in (multi-root), when its first segment named one. */
+  folder?: string;
+  naming?: Naming;
 }
 
 export interface DiffProposal {
@@ -113,6 +64,8 @@ export interface DiffProposal {
   block: number;
   line: number;
   diff: FileDiff;
+  folder?: string;
+  naming?: Naming;
 }
 
 export type Proposal = WholeFileProposal | DiffProposal;
@@ -123,6 +76,8 @@ export interface UnnamedBlock {
   language: string;
   code: string;
   isDiff: boolean;
+  /** The reader's kind: `snippet`, `range`, `partial`, `output` or `diff` (a diff without a naming). */
+  kind?: AnswerBlock['kind'];
 }
 
 export interface RejectedBlock {
@@ -135,7 +90,7 @@ export interface RejectedBlock {
   isDiff: boolean;
   /** For `invalidPath`: what is wrong with it. */
   problem?: PathProblem;
-  /** For `conflictingHeader`: the other name. */
+  /** For `conflictingHeader` / `ambiguousName`: the other name; for `ambiguousFolder`: the folder's name. */
   detail?: string;
 }
 
@@ -149,90 +104,86 @@ export interface ParsedAnswer {
   rejected: RejectedBlock[];
 }
 
-export interface ParseOptions {
-  /** The task's source file, workspace-relative (its `label`), when it is in the workspace. */
-  sourcePath?: string;
+export interface ParseOptions extends ReadOptions {
   /** Proposals beyond this many are rejected as `tooMany` (default 1,000). */
   maxProposals?: number;
 }
 
 export function parseAnswer(text: string, options: ParseOptions = {}): ParsedAnswer {
-  const { blocks, unclosed } = fencedBlocks(text);
+  return proposalsOf(readAnswer(text, options), options);
+}
+
+/** The proposals of an answer the reader has read (see the module comment). */
+export function proposalsOf(read: ReturnType<typeof readAnswer>, options: ParseOptions = {}): ParsedAnswer {
   const max = options.maxProposals ?? 1000;
-  const out: ParsedAnswer = { blockCount: blocks.length, proposals: [], unnamed: [], rejected: [] };
-  const named = new Set<string>();
-  let isDiff = false;
-  const reject = (b: { index?: number; line: number }, raw: string, code: SkipCode, extra: Partial<RejectedBlock> = {}) =>
-    out.rejected.push({ block: b.index ?? -1, line: b.line, path: displayPath(raw), code, isDiff, ...extra });
-  /** A checked path, or undefined after listing why not. */
-  const usable = (b: FencedBlock, raw: string): string | undefined => {
-    const checked = checkPath(raw);
-    if (checked.ok) {
-      named.add(checked.path);
-      return checked.path;
-    }
-    const outside = checked.problem === 'absolute' || checked.problem === 'escapes';
-    reject(b, raw, outside ? 'outside' : 'invalidPath', outside ? {} : { problem: checked.problem });
-    return undefined;
-  };
-  const propose = (b: FencedBlock, p: Proposal) => {
-    if (out.proposals.length >= max) reject(b, p.path, 'tooMany');
+  const out: ParsedAnswer = { blockCount: read.blocks.length, proposals: [], unnamed: [], rejected: [] };
+  const reject = (b: AnswerBlock, raw: string, code: SkipCode, isDiff: boolean, extra: Partial<RejectedBlock> = {}) =>
+    out.rejected.push({ block: b.closed ? b.index : -1, line: b.startLine, path: raw, code, isDiff, ...extra });
+  const rejectProblem = (b: AnswerBlock, p: AnswerBlock['problems'][number], isDiff: boolean) =>
+    reject(b, p.raw, p.code, isDiff, {
+      ...(p.problem ? { problem: p.problem } : {}),
+      ...(p.detail !== undefined ? { detail: p.detail } : {}),
+    });
+  const propose = (b: AnswerBlock, p: Proposal) => {
+    if (out.proposals.length >= max) reject(b, p.path, 'tooMany', p.kind === 'diff');
     else out.proposals.push(p);
   };
+  const where = (t: { folder?: string; naming: Naming }) => (t.folder !== undefined ? { folder: t.folder, naming: t.naming } : { naming: t.naming });
+  const unnamed = (b: AnswerBlock, isDiff: boolean) => {
+    const u: UnnamedBlock = { block: b.index, line: b.startLine, language: b.language, code: b.body, isDiff, kind: b.kind };
+    out.unnamed.push(u);
+    if (read.rangeBlock === b) out.rangeBlock = u;
+  };
 
-  for (const b of blocks) {
-    const info = parseInfo(b.info);
-    isDiff = looksLikeDiff(info.language, b.code);
-    if (!isDiff) {
-      if (info.path === undefined) out.unnamed.push({ block: b.index, line: b.line, language: info.language, code: b.code, isDiff });
-      else {
-        const path = usable(b, info.path);
-        if (path !== undefined) propose(b, { kind: 'whole', path, block: b.index, line: b.line, language: info.language, text: b.code });
-      }
-      continue;
-    }
-    const sections = parseUnifiedDiff(b.code);
-    if (info.path !== undefined) {
-      const path = usable(b, info.path);
-      if (path === undefined) continue;
-      if (!sections.length) {
-        reject(b, path, 'doesNotApply');
+  for (const b of read.blocks) {
+    if (b.kind === 'diff' || b.kind === 'patch') {
+      if (b.problems.length) {
+        rejectProblem(b, b.problems[0], true);
         continue;
       }
-      const other = sections.map(s => s.newPath ?? s.oldPath).find(p => p !== undefined && (checkPath(p) as { path?: string }).path !== path);
-      if (other !== undefined) {
-        reject(b, path, 'conflictingHeader', { detail: displayPath(other) });
+      const sections = b.sections ?? [];
+      if (b.targets.length && !sections.length) {
+        reject(b, b.targets[0].path, 'doesNotApply', true);
         continue;
       }
-      for (const s of sections) sectionProposal(b, path, s);
+      let any = false;
+      for (const s of sections) {
+        if (s.problem) {
+          any = true;
+          rejectProblem(b, s.problem, true);
+          continue;
+        }
+        if (!s.target) continue;
+        any = true;
+        const path = s.target.path;
+        if (s.diff.deleted) reject(b, path, 'deletion', true);
+        else if (s.diff.renamed) reject(b, path, 'rename', true);
+        else if (s.diff.binary) reject(b, path, 'binary', true);
+        else if (!s.diff.hunks.length) reject(b, path, 'doesNotApply', true);
+        else propose(b, { kind: 'diff', path, block: b.index, line: b.startLine, diff: s.diff, ...where(s.target) });
+      }
+      if (!any) unnamed(b, true);
       continue;
     }
-    let any = false;
-    for (const s of sections) {
-      const raw = s.deleted ? s.oldPath : (s.newPath ?? s.oldPath);
-      if (raw === undefined) continue;
-      any = true;
-      const path = usable(b, raw);
-      if (path !== undefined) sectionProposal(b, path, s);
+    if (b.problems.length) {
+      rejectProblem(b, b.problems[0], false);
+      continue;
     }
-    if (!any) out.unnamed.push({ block: b.index, line: b.line, language: info.language, code: b.code, isDiff });
+    const target = b.targets[0];
+    if (!target) {
+      unnamed(b, false);
+      continue;
+    }
+    const p: WholeFileProposal = { kind: 'whole', path: target.path, block: b.index, line: b.startLine, language: b.language, text: b.code, ...where(target) };
+    if (b.elision !== undefined) p.elision = b.elision;
+    propose(b, p);
   }
 
-  function sectionProposal(b: FencedBlock, path: string, s: FileDiff) {
-    if (s.deleted) reject(b, path, 'deletion');
-    else if (s.renamed) reject(b, path, 'rename');
-    else if (s.binary) reject(b, path, 'binary');
-    else if (!s.hunks.length) reject(b, path, 'doesNotApply');
-    else propose(b, { kind: 'diff', path, block: b.index, line: b.line, diff: s });
+  const u = read.unclosed;
+  if (u) {
+    const isDiff = u.kind === 'diff' || u.kind === 'patch';
+    const named = u.targets[0]?.raw ?? u.problems[0]?.raw;
+    if (named !== undefined) reject(u, named, 'unclosed', isDiff);
   }
-
-  if (unclosed) {
-    const info = parseInfo(unclosed.info);
-    isDiff = DIFF_LANGUAGES.has(info.language);
-    if (info.path !== undefined) reject({ line: unclosed.line }, info.path, 'unclosed');
-  }
-
-  const source = options.sourcePath !== undefined ? checkPath(options.sourcePath) : undefined;
-  if (source?.ok && out.unnamed.length === 1 && !out.unnamed[0].isDiff && !named.has(source.path)) out.rangeBlock = out.unnamed[0];
   return out;
 }

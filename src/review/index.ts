@@ -1,5 +1,23 @@
 /** The review core's API (issue 16): what the integration layer builds on. Pure: no vscode. */
-export { type FencedBlock, type ParsedAnswer, type ParseOptions, type Proposal, type RejectedBlock, type UnnamedBlock, fencedBlocks, parseAnswer, parseInfo } from './answer';
+export { type FencedBlock, type ParsedAnswer, type ParseOptions, type Proposal, type RejectedBlock, type UnnamedBlock, fencedBlocks, parseAnswer, parseInfo, proposalsOf } from './answer';
+export {
+  type AnswerBlock,
+  type BlockKind,
+  type BlockProblem,
+  type BlockSection,
+  type BlockTarget,
+  type Naming,
+  type ReadAnswer,
+  type ReadOptions,
+  type WorkspaceFolderName,
+  commentNaming,
+  fenceMask,
+  isElisionLine,
+  isPathLike,
+  namingLine,
+  readAnswer,
+  readInfo,
+} from './reader';
 export { type Budget, type Edit, diffLines } from './diff';
 export { type Eol, eolOf, toLines } from './lines';
 export { type Change, type MergedHunk, type MergeResult, changesBetween, merge3 } from './merge';
@@ -19,4 +37,4 @@ export {
   buildPlan,
   conflictText,
 } from './plan';
-export { type HunkSkipCode, type SkipCode, type Translate, conflictMarkers, plain } from './words';
+export { type HunkSkipCode, type SkipCode, type Translate, conflictMarkers, pathProblem, plain, skipReason } from './words';

@@ -45,7 +45,10 @@ export type SkipCode =
   | 'unclosed'
   | 'conflictingHeader'
   | 'noRange'
-  | 'tooMany';
+  | 'tooMany'
+  | 'ambiguousName'
+  | 'ambiguousFolder'
+  | 'partial';
 
 /** Why one hunk of a diff is listed but not offered. */
 export type HunkSkipCode = 'doesNotApply' | 'superseded' | 'overlaps' | 'tooMany';
@@ -70,6 +73,9 @@ const SKIP: Record<SkipCode, string> = {
   conflictingHeader: 'not applied: the diff\'s header names another file ({0})',
   noRange: 'not applied: the range that was sent is not known any more',
   tooMany: 'not applied: the answer has too many changes to review at once',
+  ambiguousName: 'not applied: the block names two different files ({0}), so it is not guessed',
+  ambiguousFolder: 'not applied: more than one workspace folder is named "{0}", so the file is not guessed',
+  partial: 'not applied: the block shows only parts of the file ("{0}") and they could not be placed by their unchanged lines',
 };
 
 const HUNK_SKIP: Record<HunkSkipCode, string> = {
