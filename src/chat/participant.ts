@@ -9,6 +9,7 @@ import { Commands } from '../constants';
 import { commandOfAction, describeError, inert, messageOf } from '../errors';
 import { Actions, keyNeeded } from '../vocabulary';
 import { titleFrom } from '../tasks/model';
+import { offersOf } from '../tasks/offers';
 import { type ChatDeps, type TaskCode, codeOf, describeAgents, runTask, withExtraCode } from './delegation';
 import { Chat } from './ids';
 import { teamButtons, withDetails } from './teamParts';
@@ -116,10 +117,12 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       }
       stream.markdown(inert(result));
       stream.button({ command: Commands.openResult, title: vscode.l10n.t('Open in a Tab'), arguments: [task.id] });
-      if (task.namedFiles) {
+      // The buttons the answer allows (tasks/offers.ts), as in the done notification and the result view.
+      const offers = offersOf(task);
+      if (offers.review) {
         stream.button({ command: Commands.reviewChanges, title: vscode.l10n.t('Review Changes…'), arguments: [task.id] });
       }
-      if (task.source) {
+      if (offers.apply) {
         stream.button({ command: Commands.applyToSource, title: vscode.l10n.t('Apply to Source'), arguments: [task.id] });
       }
       teamButtons(stream, await withDetails(deps.store, task));

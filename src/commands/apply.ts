@@ -12,7 +12,11 @@ import { displayLines } from '../documents/rangeMath';
 import type { SourceRangeTracker } from '../documents/sourceRanges';
 import { RESULT_SCHEME } from '../constants';
 import type { TrackedTask } from '../tasks/model';
-import { blockPreview, codeBlocks, lineCount } from '../tasks/resultText';
+import { readTaskAnswer } from '../documents/answers';
+import { Commands } from '../constants';
+import type { AnswerBlock, ReadAnswer } from '../review';
+import { type ApplyWay, applyWayOf } from '../tasks/offers';
+import { blockPreview, lineCount } from '../tasks/resultText';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
 import { resolveTask } from './resolve';
@@ -27,7 +31,8 @@ export interface ApplyDeps {
   activeResult?: () => string | undefined;
 }
 
-export type ApplyOutcome = 'applied' | 'discarded' | 'pending' | undefined;
+/** `nothing`: Apply… on a diff or a named block went to the review, which found nothing it could offer. */
+export type ApplyOutcome = 'applied' | 'discarded' | 'pending' | 'nothing' | undefined;
 
 /** Where a proposal goes: given (Insert at Cursor's "replace the selection"), or the task's tracked source. */
 export interface ApplyTarget {
@@ -36,7 +41,12 @@ export interface ApplyTarget {
   changed: boolean;
 }
 
-/** `(taskIdOrNode?, blockIndex?)`: the chat participant runs it with `[taskId]`. */
+/**
+ * `(taskIdOrNode?, blockIndex?)`: the chat participant runs it with `[taskId]`. The block's kind decides
+ * (tasks/offers.ts): a diff, a patch or a block named for a file goes to Review Changes limited to that
+ * block; the block for the sent range (or a snippet) is proposed for that range as a diff to accept; prose
+ * and output are never applied. `target` (Insert at Cursor's "replace the selection") takes the block as code.
+ */
 export async function applyToSource(d: ApplyDeps, arg?: unknown, blockIndex?: unknown, target?: ApplyTarget): Promise<ApplyOutcome> {
   const task = await resolveTask(
     d,
@@ -48,11 +58,23 @@ export async function applyToSource(d: ApplyDeps, arg?: unknown, blockIndex?: un
   if (task.status !== 'completed') throw new UserFacingError(vscode.l10n.t('"{0}" has no result yet.', task.title));
   const text = await d.store.readResult(task.id);
   if (text === undefined) throw new UserFacingError(vscode.l10n.t('No result is stored for this task.'));
-  const code = await chooseBlock(d.ui, text, blockIndex);
-  if (code === undefined) return undefined;
+  const answer = readTaskAnswer(task, text);
+  const block = await chooseBlock(d.ui, answer, blockIndex, b => (target ? 'range' : applyWayOf(b, task)));
+  if (block === undefined) return undefined;
 
+  if (!target) {
+    const way = applyWayOf(block, task);
+    if (way === 'review') return vscode.commands.executeCommand<ApplyOutcome>(Commands.reviewChanges, task.id, block.index);
+    if (way === undefined) {
+      throw new UserFacingError(
+        block.kind === 'output'
+          ? vscode.l10n.t('Code block {0} of the answer is output or prose, not code to apply: copy it instead.', block.index + 1)
+          : vscode.l10n.t('"{0}" was not sent from a file: copy the code or use Insert at Cursor instead.', task.title),
+      );
+    }
+  }
   const where = target ?? (await sourceOf(d, task));
-  return propose(d, task, where, code);
+  return propose(d, task, where, block.code);
 }
 
 async function sourceOf(d: ApplyDeps, task: TrackedTask): Promise<ApplyTarget> {
@@ -66,27 +88,36 @@ async function sourceOf(d: ApplyDeps, task: TrackedTask): Promise<ApplyTarget> {
   }
 }
 
-/** The code of the block to apply: the one asked for, the only one, or one the user picks. */
-async function chooseBlock(ui: UserInterface, text: string, blockIndex: unknown): Promise<string | undefined> {
-  const blocks = codeBlocks(text);
-  if (!blocks.length) throw new UserFacingError(vscode.l10n.t('The answer has no code block to apply. Copy the parts you want instead.'));
+/** The block to apply: the one asked for, the only one Apply can do something with, or one the user picks. */
+async function chooseBlock(ui: UserInterface, answer: ReadAnswer, blockIndex: unknown, wayOf: (b: AnswerBlock) => ApplyWay): Promise<AnswerBlock | undefined> {
+  const { blocks } = answer;
   if (typeof blockIndex === 'number') {
     if (!Number.isInteger(blockIndex) || blockIndex < 0 || blockIndex >= blocks.length) {
       throw new UserFacingError(vscode.l10n.t('The answer has no code block {0}.', String(blockIndex + 1)));
     }
-    return blocks[blockIndex].code;
+    return blocks[blockIndex];
   }
-  if (blocks.length === 1) return blocks[0].code;
+  const candidates = blocks.filter(b => wayOf(b) !== undefined);
+  if (!candidates.length) throw new UserFacingError(vscode.l10n.t('The answer has no code block to apply. Copy the parts you want instead.'));
+  if (candidates.length === 1) return candidates[0];
   const picked = await ui.pick(
-    blocks.map((b, i) => ({
-      label: vscode.l10n.t('Block {0}', i + 1) + (b.info ? ` · ${b.info.slice(0, 40)}` : ''),
-      description: lineCount(b.code) === 1 ? vscode.l10n.t('1 line') : vscode.l10n.t('{0} lines', lineCount(b.code)),
+    candidates.map(b => ({
+      label: vscode.l10n.t('Block {0}', b.index + 1) + (b.info ? ` · ${b.info.slice(0, 40)}` : ''),
+      description: describeBlock(b, wayOf(b)),
       detail: blockPreview(b),
-      code: b.code,
+      block: b,
     })),
     { title: vscode.l10n.t('Apply to Source'), placeHolder: vscode.l10n.t('Which code block of the answer?'), matchOnDetail: true },
   );
-  return picked?.code;
+  return picked?.block;
+}
+
+/** A pick's description: its size, and where Apply takes it when that is not the sent range. */
+export function describeBlock(b: AnswerBlock, way?: ApplyWay): string {
+  const lines = lineCount(b.code) === 1 ? vscode.l10n.t('1 line') : vscode.l10n.t('{0} lines', lineCount(b.code));
+  if (way !== 'review') return b.path ? vscode.l10n.t('{0} · {1}', lines, b.path) : lines;
+  const files = b.targets.length > 1 ? vscode.l10n.t('{0} files', b.targets.length) : (b.path ?? vscode.l10n.t('the file it names'));
+  return vscode.l10n.t('{0} · reviews the changes to {1}', lines, files);
 }
 
 /** The replacement keeps the range's own line ending: a block's final newline is dropped when the range had none. */

@@ -117,7 +117,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     bind(Commands.openRawResult, (arg?: unknown) => openRawResult(results, arg)),
     bind(Commands.showPromptSent, (arg?: unknown) => showPromptSent(results, arg)),
     bind(Commands.applyToSource, (arg?: unknown, block?: unknown) => applyToSource(apply, arg, block)),
-    bind(Commands.reviewChanges, (arg?: unknown) => reviewChanges(review, arg)),
+    bind(Commands.reviewChanges, (arg?: unknown, block?: unknown) => reviewChanges(review, arg, block)),
     bind(Commands.openAllChanges, (arg?: unknown) => openAllChanges(review, arg)),
     bind(Commands.acceptProposal, (arg?: unknown) => acceptProposal(apply, arg)),
     bind(Commands.discardProposal, (arg?: unknown) => discardProposal(apply, arg)),

@@ -6,10 +6,13 @@ import { showPrompt } from '../documents/prompts';
 import { showResult } from '../documents/results';
 import { UserFacingError } from '../errors';
 import type { TrackedTask } from '../tasks/model';
-import { blockInsertion, insertableText } from '../tasks/resultText';
+import { readTaskAnswer } from '../documents/answers';
+import type { AnswerBlock } from '../review';
+import { isInsertable } from '../tasks/offers';
+import { blockInsertion, blockPreview } from '../tasks/resultText';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
-import { type ApplyDeps, type ApplyOutcome, applyToSource } from './apply';
+import { type ApplyDeps, type ApplyOutcome, applyToSource, describeBlock } from './apply';
 import { resolveTask } from './resolve';
 
 
@@ -90,18 +93,21 @@ export async function copyResult(d: ResultDeps, arg?: unknown): Promise<void> {
 }
 
 /**
- * Inserts the result (its lone code block, else the whole answer) at the cursor. A selection is never
- * replaced silently: the user chooses between inserting at the cursor and reviewing a replacement diff.
+ * Inserts one code block of the answer at the cursor: the only one, or the one the user picks (with a
+ * preview of each). Never prose, program output or a raw diff: an answer without a code block to insert
+ * says so. A selection is never replaced silently: the user chooses between inserting at the cursor and
+ * reviewing a replacement diff.
  */
 export async function insertResult(d: ResultDeps & Partial<ApplyDeps>, arg?: unknown): Promise<ApplyOutcome | 'inserted'> {
   const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), completed, vscode.l10n.t('Insert which result?'));
   if (!task) return undefined;
-  const text = insertableText(await readResult(d, task.id));
   const editor =
     vscode.window.visibleTextEditors.find(e => e.document.uri.toString() === task.source?.uri) ?? vscode.window.activeTextEditor;
   if (!editor || editor.document.uri.scheme === RESULT_SCHEME || editor.document.uri.scheme === 'output') {
     throw new UserFacingError(vscode.l10n.t('Open the file to insert into and place the cursor first.'));
   }
+  const block = await chooseInsertable(d, readTaskAnswer(task, await readResult(d, task.id)).blocks);
+  if (!block) return undefined;
   const selection = editor.selection;
   if (!selection.isEmpty) {
     const insertHere = { label: vscode.l10n.t('$(insert) Insert at the Cursor'), detail: vscode.l10n.t('Keeps the selected code; inserts at the cursor.'), id: 'insert' };
@@ -117,7 +123,7 @@ export async function insertResult(d: ResultDeps & Partial<ApplyDeps>, arg?: unk
     if (!choice) return undefined;
     if (choice.id === 'replace') {
       if (!d.tracker || !d.proposals) throw new UserFacingError(vscode.l10n.t('Use Apply to Source to replace code.'));
-      return applyToSource({ ...d, tracker: d.tracker, proposals: d.proposals }, task.id, undefined, {
+      return applyToSource({ ...d, tracker: d.tracker, proposals: d.proposals }, task.id, block.index, {
         document: editor.document,
         range: selection,
         changed: false,
@@ -128,8 +134,31 @@ export async function insertResult(d: ResultDeps & Partial<ApplyDeps>, arg?: unk
   const at = selection.active;
   const line = editor.document.lineAt(at.line);
   const eol = editor.document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
-  const place = blockInsertion(line.text, at.character, text, eol);
+  const place = blockInsertion(line.text, at.character, block.code, eol);
   const range = new vscode.Range(at.line, place.start, at.line, place.end);
   if (!(await editor.edit(edit => edit.replace(range, place.text)))) throw new UserFacingError(vscode.l10n.t('The result could not be inserted (is the file read-only?).'));
   return 'inserted';
+}
+
+/** The code block to insert: the only one, or the one the user picks; none (said why) when there is none. */
+async function chooseInsertable(d: Pick<ResultDeps, 'ui'>, blocks: readonly AnswerBlock[]): Promise<AnswerBlock | undefined> {
+  const code = blocks.filter(isInsertable);
+  if (!code.length) {
+    throw new UserFacingError(
+      blocks.some(b => b.kind === 'diff' || b.kind === 'patch')
+        ? vscode.l10n.t('The answer has no code block to insert: its changes are diffs. Review Changes… or Apply… lands them.')
+        : vscode.l10n.t('The answer has no code block to insert. Copy the parts you want instead.'),
+    );
+  }
+  if (code.length === 1) return code[0];
+  const picked = await d.ui.pick(
+    code.map(b => ({
+      label: vscode.l10n.t('Block {0}', b.index + 1) + (b.info ? ` · ${b.info.slice(0, 40)}` : ''),
+      description: describeBlock(b),
+      detail: blockPreview(b),
+      block: b,
+    })),
+    { title: vscode.l10n.t('Insert Result'), placeHolder: vscode.l10n.t('Which code block of the answer goes in at the cursor?'), matchOnDetail: true },
+  );
+  return picked?.block;
 }

@@ -50,7 +50,7 @@ export interface NotOffered {
   reason: string;
 }
 
-async function prepare(d: ReviewDeps, arg: unknown, placeHolder: string): Promise<PreparedReview | undefined> {
+async function prepare(d: ReviewDeps, arg: unknown, placeHolder: string, block?: number): Promise<PreparedReview | undefined> {
   const task = await resolveTask(d, arg ?? d.activeResult?.(), reviewable, placeHolder);
   if (!task) return undefined;
   if (task.status !== 'completed') throw new UserFacingError(vscode.l10n.t('"{0}" has no result yet.', task.title));
@@ -59,7 +59,7 @@ async function prepare(d: ReviewDeps, arg: unknown, placeHolder: string): Promis
   const folder = folderOf(task);
   if (!folder) throw new UserFacingError(vscode.l10n.t('Review Changes needs the workspace folder "{0}" was sent from: open that folder and try again.', inert(task.title)));
   const started = performance.now();
-  const review = await prepareReview(d, task, answer, folder);
+  const review = await prepareReview(d, task, answer, folder, { block });
   d.reviews.setAll(task.id, documentsOf(review));
   const { plan } = review;
   d.log.info(
@@ -68,9 +68,13 @@ async function prepare(d: ReviewDeps, arg: unknown, placeHolder: string): Promis
   return review;
 }
 
-/** Review Changes…: the Refactor Preview with one entry per hunk. */
-export async function reviewChanges(d: ReviewDeps, arg?: unknown): Promise<ReviewOutcome> {
-  const review = await prepare(d, arg, vscode.l10n.t('Review the changes of which answer?'));
+/**
+ * Review Changes…: the Refactor Preview with one entry per hunk. With `block` (Apply… on a diff, a patch or a
+ * block named for a file), the review of that block alone.
+ */
+export async function reviewChanges(d: ReviewDeps, arg?: unknown, block?: unknown): Promise<ReviewOutcome> {
+  const only = typeof block === 'number' && Number.isInteger(block) && block >= 0 ? block : undefined;
+  const review = await prepare(d, arg, vscode.l10n.t('Review the changes of which answer?'), only);
   if (!review) return undefined;
   const { plan, task } = review;
   const skipped = notOffered(review);

@@ -17,7 +17,10 @@ import {
   buildPlan,
   checkPath,
   confinePath,
+  type ReadAnswer,
   parseAnswer,
+  proposalsOf,
+  readAnswer,
 } from '../review';
 import type { TrackedTask } from '../tasks/model';
 import type { SentFile } from '../tasks/sentTexts';
@@ -125,6 +128,8 @@ export async function prepareReview(
   task: TrackedTask,
   answer: string,
   folder: vscode.WorkspaceFolder,
+  /** Apply… on one block: the review of that block alone (its hunks, its file). */
+  options: { block?: number } = {},
 ): Promise<PreparedReview> {
   const resolver = resolverFor(folder);
   const root = resolver.root.replace(/\/+$/, '');
@@ -138,7 +143,8 @@ export async function prepareReview(
   };
 
   const sourcePath = task.source ? relativeOf(task.source.uri) : undefined;
-  const parsed = parseAnswer(answer, { sourcePath });
+  const parsed =
+    options.block === undefined ? parseAnswer(answer, { sourcePath }) : proposalsOf(onlyBlock(readAnswer(answer, { sourcePath }), options.block, sourcePath), { sourcePath });
 
   // The sent texts, by path in this folder.
   const sentFiles = new Map<string, SentFile>();
@@ -221,6 +227,21 @@ export async function prepareReview(
     current,
     twoWayReasons,
   };
+}
+
+/**
+ * The answer with one block left (the range block stays the range block only if it is that one). A diff
+ * that names no file, applied on its own to a task sent from a file, is for that file: its hunks are placed
+ * by their context there (a hunk whose context is not found is listed, never forced).
+ */
+function onlyBlock(read: ReadAnswer, index: number, sourcePath: string | undefined): ReadAnswer {
+  let blocks = read.blocks.filter(b => b.index === index);
+  const b = blocks[0];
+  if (b && b.kind === 'diff' && sourcePath !== undefined && !b.targets.length && !b.problems.length && b.sections?.length) {
+    const target = { path: sourcePath, raw: sourcePath, naming: 'diffHeader' as const };
+    blocks = [{ ...b, targets: [target], path: sourcePath, sections: b.sections.map(s => (s.target || s.problem ? s : { ...s, target })) }];
+  }
+  return { ...read, blocks, rangeBlock: read.rangeBlock && blocks.includes(read.rangeBlock) ? read.rangeBlock : undefined };
 }
 
 function toRecord(r: vscode.Range): RangeRecord {

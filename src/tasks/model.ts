@@ -130,6 +130,9 @@ export interface TrackedTask {
   sent?: SentFile[];
   /** Blocks of the answer that name a file (landable or not): Review Changes is offered when there are any. */
   namedFiles?: number;
+  /** Blocks of the answer Apply… can do something with, and blocks Insert at Cursor may insert (tasks/offers.ts). */
+  applicableBlocks?: number;
+  insertableBlocks?: number;
 }
 
 /** Completed, failed or canceled (the api layer's one list; `awaiting_approval` is a pause, not an end). */

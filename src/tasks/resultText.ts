@@ -1,46 +1,8 @@
-/** Reading an answer's text. Pure and linear-time: a result is server text of any shape and size. */
-
-export interface CodeBlock {
-  /** The info string after the opening fence (usually a language). */
-  info: string;
-  code: string;
-  /** 0-based line of the opening fence. */
-  line: number;
-}
-
-/**
- * The fenced code blocks of a markdown text, in one pass over its lines (no backtracking regex: many
- * unclosed fences must not make this slow). A closing fence is a line of at least as many backticks or
- * tildes of the same kind as the opening one, with nothing but spaces after; an unclosed block is dropped.
- */
-export function codeBlocks(text: string): CodeBlock[] {
-  const blocks: CodeBlock[] = [];
-  let open: { char: string; size: number; info: string; line: number; body: string[] } | undefined;
-  let lineNo = 0;
-  for (const line of text.split('\n')) {
-    const trimmed = line.replace(/\r$/, '');
-    const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(trimmed);
-    if (open) {
-      if (fence && fence[1][0] === open.char && fence[1].length >= open.size && !fence[2].trim()) {
-        blocks.push({ info: open.info, code: open.body.length ? `${open.body.join('\n')}\n` : '', line: open.line });
-        open = undefined;
-      } else open.body.push(trimmed);
-    } else if (fence && !(fence[1][0] === '`' && fence[2].includes('`'))) {
-      open = { char: fence[1][0], size: fence[1].length, info: fence[2].trim(), line: lineNo, body: [] };
-    }
-    lineNo++;
-  }
-  return blocks;
-}
-
-/** The code the user most likely wants to insert: a lone fenced block, else the whole answer. */
-export function insertableText(result: string): string {
-  const blocks = codeBlocks(result);
-  return blocks.length === 1 ? blocks[0].code : result;
-}
+/** Reading an answer's text. Pure and linear-time: a result is server text of any shape and size. Its blocks come from the one reader (review/reader.ts). */
+import { fenceMask } from '../review';
 
 /** A block's first non-empty lines (at most `lines`, `max` characters), for a pick list. */
-export function blockPreview(block: Pick<CodeBlock, 'code'>, lines = 2, max = 120): string {
+export function blockPreview(block: { code: string }, lines = 2, max = 120): string {
   const shown: string[] = [];
   let start = 0;
   const code = block.code;
@@ -101,22 +63,14 @@ export function blockInsertion(lineText: string, cursor: number, code: string, e
 
 /**
  * The text with every ATX heading outside fenced code `by` levels deeper (at most `######`): a message's
- * own `# Title` under a transcript's `## Agents` becomes `### Title`. Linear.
+ * own `# Title` under a transcript's `## Agents` becomes `### Title`. Fences as the reader finds them. Linear.
  */
 export function shiftHeadings(text: string, by: number): string {
-  let fence: { char: string; size: number } | undefined;
+  const inCode = fenceMask(text);
   return text
     .split('\n')
-    .map(line => {
-      const marker = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line.replace(/\r$/, ''));
-      if (fence) {
-        if (marker && marker[1][0] === fence.char && marker[1].length >= fence.size && !marker[2].trim()) fence = undefined;
-        return line;
-      }
-      if (marker && !(marker[1][0] === '`' && marker[2].includes('`'))) {
-        fence = { char: marker[1][0], size: marker[1].length };
-        return line;
-      }
+    .map((line, i) => {
+      if (inCode[i]) return line;
       const heading = /^( {0,3})(#{1,6})(\s)/.exec(line);
       return heading ? `${heading[1]}${'#'.repeat(Math.min(6, heading[2].length + by))}${line.slice(heading[1].length + heading[2].length)}` : line;
     })

@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { StateKeys } from '../constants';
 import { Disposable } from '../disposable';
 import { isBudgetExceeded } from '../api/conditions';
-import { parseAnswer } from '../review';
+import { readAnswer } from '../review';
+import { shapeOf } from './offers';
 import { budgetRanOut, endReason, notFollowed, serviceEndReason } from '../vocabulary';
 import { sameDetails, withDetails } from './activity';
 import { type ObservedState, type TrackedTask, agentsOf, isFinished, meanProgress } from './model';
@@ -167,7 +168,7 @@ export class TaskStore extends Disposable implements PollerStore {
       modelUsed: this.modelSaid(state) ?? task.modelUsed,
       error: this.redact(said || serviceEndReason(state.status) || '') || undefined,
       resultChars: result?.length,
-      namedFiles: result !== undefined ? namedFilesOf(result) : undefined,
+      ...answerShape(task, result),
       finishedAt: Date.now(),
       updatedAt: Date.now(),
     };
@@ -204,7 +205,7 @@ export class TaskStore extends Disposable implements PollerStore {
     if (!task || task.status !== 'completed') return;
     const result = this.redact(text);
     await this.writeResult(taskId, result);
-    const next: TrackedTask = { ...(this.tasks.get(taskId) ?? task), resultChars: result.length, updatedAt: Date.now() };
+    const next: TrackedTask = { ...(this.tasks.get(taskId) ?? task), resultChars: result.length, ...answerShape(task, result), updatedAt: Date.now() };
     delete next.error;
     this.tasks.set(taskId, next);
     this.fire({ kind: 'updated', task: next });
@@ -415,10 +416,11 @@ function fileNameOf(taskId: string): string {
   return /^[A-Za-z0-9_-]{1,200}$/.test(taskId) ? taskId : `~${createHash('sha256').update(taskId, 'utf8').digest('hex')}`;
 }
 
-/** How many blocks of an answer name a file (landable or not). Linear in the answer. */
-function namedFilesOf(result: string): number | undefined {
-  const parsed = parseAnswer(result);
-  return parsed.proposals.length + parsed.rejected.length || undefined;
+/** What the answer holds, counted once by the one reader (tasks/offers.ts reads it for every surface). Linear. */
+function answerShape(task: TrackedTask, result: string | undefined): Pick<TrackedTask, 'namedFiles' | 'applicableBlocks' | 'insertableBlocks'> {
+  if (result === undefined) return { namedFiles: undefined, applicableBlocks: undefined, insertableBlocks: undefined };
+  const shape = shapeOf(readAnswer(result).blocks, task);
+  return { namedFiles: shape.namedFiles || undefined, applicableBlocks: shape.applicable, insertableBlocks: shape.insertable };
 }
 
 function approvalOf(state: ObservedState): NonNullable<TrackedTask['approval']> {

@@ -1,6 +1,7 @@
 /**
  * Tells the user when a task ends, exactly once per task: opens a completed result beside the code and
- * offers Open / Copy / Apply to Source… (a diff to accept, never a silent edit); a failed task opens nothing but says why.
+ * offers Open / Copy / Review Changes… or Apply to Source… as the answer allows (tasks/offers.ts; a preview to
+ * accept, never a silent edit); a failed task opens nothing but says why.
  */
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
@@ -11,6 +12,7 @@ import { inert } from '../errors';
 import { Actions, noReasonGiven, taskStatusText } from '../vocabulary';
 import type { Logger } from '../log';
 import type { TrackedTask } from '../tasks/model';
+import { offersOf } from '../tasks/offers';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
 
@@ -62,7 +64,9 @@ export class CompletionNotifier extends Disposable {
         const apply = vscode.l10n.t('Apply to Source…');
         // An answer that names files is reviewed hunk by hunk in the Refactor Preview (nothing written before Apply).
         const review = vscode.l10n.t('Review Changes…');
-        const landing = task.namedFiles ? [review] : task.source ? [apply] : [];
+        // Only what can do something with this answer (tasks/offers.ts): no Apply for an answer without code.
+        const offers = offersOf(task);
+        const landing = [...(offers.review ? [review] : []), ...(offers.apply ? [apply] : [])];
         const buttons = [...(opened ? [] : [open]), copy, ...landing];
         const action = await this.ui.info(vscode.l10n.t('Multi-Agent task done: {0}', inert(task.title)), ...buttons);
         if (action === open) await run(Commands.openResult);

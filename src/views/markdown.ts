@@ -3,31 +3,35 @@
  * one pass over the lines, and inline markup found by splitting, never by a backtracking regex. Everything
  * is escaped; only headings, paragraphs, lists, quotes, emphasis, inline code and fenced code come out as
  * markup. Links and images become plain text: server text never becomes something that navigates or loads.
+ * Fenced blocks are found by the one reader of answers (review/reader.ts), never here.
  */
+import { type AnswerBlock, type ReadOptions, readAnswer } from '../review';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 }
 
 export interface RenderOptions {
-  /** Markup placed before each fenced code block, given its index among the blocks and its info string. */
-  blockHeader?: (index: number, info: string) => string;
+  /** Markup placed before each fenced code block, given the block as the reader read it. */
+  blockHeader?: (block: AnswerBlock) => string;
+  /** How the reader reads the answer (the task's source and folders), so blocks have the kinds the buttons follow. */
+  read?: ReadOptions;
   /** Characters of input rendered at most; the rest is left out with a note. */
   maxChars?: number;
   /** Levels added to every heading (at most h6): an answer's `#` under a transcript's own `h2` is an `h3`. */
   headingOffset?: number;
 }
 
-/** Renders `text` to an HTML fragment. Fenced code blocks are numbered in the order `codeBlocks()` finds them. */
+/** Renders `text` to an HTML fragment. Fenced code blocks are the reader's (review/reader.ts), numbered as it numbers them. */
 export function renderMarkdown(text: string, options: RenderOptions = {}): string {
   const max = options.maxChars ?? 2_000_000;
   const cut = text.length > max;
-  const lines = (cut ? text.slice(0, max) : text).split('\n');
+  const shown = cut ? text.slice(0, max) : text;
+  const answer = readAnswer(shown, options.read);
+  const lines = shown.split('\n');
   const out: string[] = [];
   let paragraph: string[] = [];
   let list: 'ul' | 'ol' | undefined;
-  let fence: { char: string; size: number; info: string; body: string[] } | undefined;
-  let blockIndex = 0;
 
   const closeParagraph = () => {
     if (paragraph.length) out.push(`<p>${paragraph.map(renderInline).join('<br>')}</p>`);
@@ -42,22 +46,21 @@ export function renderMarkdown(text: string, options: RenderOptions = {}): strin
     closeList();
   };
 
-  for (const raw of lines) {
-    const line = raw.replace(/\r$/, '');
-    const fenceMatch = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
-    if (fence) {
-      if (fenceMatch && fenceMatch[1][0] === fence.char && fenceMatch[1].length >= fence.size && !fenceMatch[2].trim()) {
-        out.push(codeBlockHtml(fence.info, fence.body, options.blockHeader?.(blockIndex, fence.info) ?? ''));
-        blockIndex++;
-        fence = undefined;
-      } else fence.body.push(line);
-      continue;
-    }
-    if (fenceMatch && !(fenceMatch[1][0] === '`' && fenceMatch[2].includes('`'))) {
+  // The blocks in line order; the unclosed last one (the answer may be cut off) is shown as text, never a block.
+  const blocks = answer.unclosed ? [...answer.blocks, answer.unclosed] : answer.blocks;
+  let next = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const block = blocks[next];
+    if (block && i === block.startLine) {
       closeAll();
-      fence = { char: fenceMatch[1][0], size: fenceMatch[1].length, info: fenceMatch[2].trim(), body: [] };
+      const body = block.body.endsWith('\n') ? block.body.slice(0, -1) : block.body;
+      if (block.closed) out.push(codeBlockHtml(block.language, body ? body.split('\n') : [], options.blockHeader?.(block) ?? ''));
+      else out.push(`<pre class="unclosed"><code>${escapeHtml([block.fence + block.info, body].filter(Boolean).join('\n'))}</code></pre>`);
+      i = block.endLine;
+      next++;
       continue;
     }
+    const line = lines[i].replace(/\r$/, '');
     if (!line.trim()) {
       closeAll();
       continue;
@@ -99,11 +102,6 @@ export function renderMarkdown(text: string, options: RenderOptions = {}): strin
     }
     closeList();
     paragraph.push(line.trim());
-  }
-  if (fence) {
-    // An unclosed fence: shown as text, but not a block (codeBlocks() drops it too).
-    closeAll();
-    out.push(`<pre class="unclosed"><code>${escapeHtml([fence.info && '```' + fence.info, ...fence.body].filter(Boolean).join('\n'))}</code></pre>`);
   }
   closeAll();
   if (cut) out.push(`<p class="muted">… (${(text.length - max).toLocaleString('en-US')} more characters: open the raw markdown to read them)</p>`);
@@ -204,8 +202,7 @@ export function highlightLine(line: string, hashComments: boolean): string {
 
 const HASH_COMMENT_LANGUAGES = new Set(['py', 'python', 'sh', 'bash', 'shell', 'shellscript', 'zsh', 'rb', 'ruby', 'yaml', 'yml', 'toml', 'r', 'perl', 'pl']);
 
-function codeBlockHtml(info: string, body: string[], header: string): string {
-  const language = info.split(/\s+/)[0]?.toLowerCase() ?? '';
+function codeBlockHtml(language: string, body: string[], header: string): string {
   const hash = HASH_COMMENT_LANGUAGES.has(language);
   const code = body.map(l => highlightLine(l, hash)).join('\n');
   const cls = language ? ` class="language-${escapeHtml(language.replace(/[^\w-]/g, ''))}"` : '';

@@ -12,7 +12,9 @@ import { displayLines } from '../documents/rangeMath';
 import { Disposable } from '../disposable';
 import { formatDuration } from '../format';
 import { type TrackedTask, isAwaitingApproval, isFinished, modelOf } from '../tasks/model';
-import { codeBlocks } from '../tasks/resultText';
+import { readOptionsOf, readTaskAnswer } from '../documents/answers';
+import type { AnswerBlock } from '../review';
+import { applyWayOf, offersOf } from '../tasks/offers';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
 import { escapeHtml, renderMarkdown } from './markdown';
 import { nonce, webviewPage } from './webviewPage';
@@ -26,7 +28,8 @@ import type { PollingState } from './statusBar';
 
 interface Open {
   panel: vscode.WebviewPanel;
-  blocks: string[];
+  /** The answer's blocks as the reader read them: Copy copies their text, Apply… follows their kind. */
+  blocks: AnswerBlock[];
   /** The trace as last read into this view, and whether its section is open. */
   trace?: TraceReading;
   traceOpen?: boolean;
@@ -140,7 +143,7 @@ export class ResultPanels extends Disposable {
     const entry = this.open.get(task.id);
     if (!entry) return;
     const result = task.status === 'completed' ? await this.store.readResult(task.id) : undefined;
-    entry.blocks = result ? codeBlocks(result).map(b => b.code) : [];
+    entry.blocks = result ? readTaskAnswer(task, result).blocks : [];
     entry.panel.title = titleOf(task);
     const team: TeamHtml = {
       meta: teamMeta(task),
@@ -181,10 +184,12 @@ export class ResultPanels extends Disposable {
     const m = validMessage(message, taskId, entry.blocks.length);
     if (!m) return;
     if (m.type === 'copy') {
-      await vscode.env.clipboard.writeText(entry.blocks[m.block!]);
+      await vscode.env.clipboard.writeText(entry.blocks[m.block!].body);
       vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Code block {0} copied', m.block! + 1), 3000);
       return;
     }
+    // Apply… exists only on a block it can do something with (the page is ours, but the message is checked).
+    if (m.type === 'apply' && (!task || !applyWayOf(entry.blocks[m.block!], task))) return;
     // Every other button runs the matching command on this task (Apply with its block).
     await vscode.commands.executeCommand(FORWARDED[m.type], taskId, ...(m.type === 'apply' ? [m.block] : []));
   }
@@ -280,10 +285,11 @@ function renderResultHtml(task: TrackedTask, result: string | undefined, cspSour
   );
   meta.push(`<div id="team-meta" class="contents">${team.meta}</div>`);
 
+  const offers = offersOf(task);
   const actions = [
     // An answer that names files: reviewed hunk by hunk (the blocks' own Apply… stays for any block).
-    result !== undefined && task.namedFiles ? `<button data-action="review">${t(vscode.l10n.t('Review Changes…'))}</button>` : '',
-    result !== undefined && task.namedFiles ? `<button data-action="allChanges" class="secondary">${t(vscode.l10n.t('Open All Changes'))}</button>` : '',
+    result !== undefined && offers.review ? `<button data-action="review">${t(vscode.l10n.t('Review Changes…'))}</button>` : '',
+    result !== undefined && offers.review ? `<button data-action="allChanges" class="secondary">${t(vscode.l10n.t('Open All Changes'))}</button>` : '',
     // Cancel on the service while it runs (the page is redrawn without it once the task ends).
     running ? `<button data-action="cancel" class="secondary" title="${t(vscode.l10n.t('Stop the task on the service, so that it stops costing'))}">${t(vscode.l10n.t('Cancel Task'))}</button>` : '',
     `<button data-action="prompt">${t(vscode.l10n.t('Show Prompt Sent'))}</button>`,
@@ -296,11 +302,8 @@ function renderResultHtml(task: TrackedTask, result: string | undefined, cspSour
   if (running) body = runningHtml(task, waiting) + `<div id="team-running">${team.running}</div>`;
   else if (result !== undefined) {
     body = renderMarkdown(result, {
-      blockHeader: (i, info) =>
-        `<div class="block-bar"><span class="lang">${t(info.split(/\s+/)[0] || vscode.l10n.t('code'))}</span><span class="spacer"></span>` +
-        `<button data-action="copy" data-block="${i}" class="secondary">${t(vscode.l10n.t('Copy'))}</button>` +
-        (task.source ? `<button data-action="apply" data-block="${i}">${t(vscode.l10n.t('Apply…'))}</button>` : '') +
-        `</div>`,
+      read: readOptionsOf(task),
+      blockHeader: block => blockBar(task, block),
     });
   } else body = `<p class="error" role="alert">${t(task.error ?? vscode.l10n.t('No result is stored for this task.'))}</p>`;
 
@@ -314,6 +317,8 @@ button.link { background: none; color: var(--vscode-textLink-foreground); paddin
 table.agents td { padding: 2px 12px 2px 0; }
 progress { width: 120px; }
 .contents { display: contents; }
+.block-bar .target { margin-left: 8px; font-family: var(--vscode-editor-font-family); }
+.block-bar .kind { margin-left: 8px; }
 ${TEAM_STYLE}`,
     body: `<header>
 <h1 class="title">${t(task.title)}</h1>
@@ -398,6 +403,35 @@ ${team.finished}`,
 })();
 `,
   });
+}
+
+/**
+ * A block's bar: its language, the file it is for, Copy, and Apply… when the block's kind lets Apply do
+ * something (tasks/offers.ts): a diff, a patch or a named file is reviewed; a block for the sent range is
+ * proposed as a diff; prose and program output offer Copy only.
+ */
+function blockBar(task: TrackedTask, block: AnswerBlock): string {
+  const t = (s: string) => escapeHtml(s);
+  const i = block.index;
+  const way = applyWayOf(block, task);
+  const target = block.targets.length > 1 ? vscode.l10n.t('{0} files', block.targets.length) : block.targets[0]?.path;
+  const what =
+    block.kind === 'output' ? vscode.l10n.t('output') : block.kind === 'diff' || block.kind === 'patch' ? vscode.l10n.t('changes') : block.kind === 'partial' ? vscode.l10n.t('part of a file') : undefined;
+  const apply =
+    way === 'review'
+      ? `<button data-action="apply" data-block="${i}" title="${t(vscode.l10n.t('Review this block\'s changes hunk by hunk; nothing is written before you apply them'))}">${t(vscode.l10n.t('Apply…'))}</button>`
+      : way === 'range'
+        ? `<button data-action="apply" data-block="${i}" title="${t(vscode.l10n.t('Review it against the code that was sent; nothing is written before you accept'))}">${t(vscode.l10n.t('Apply…'))}</button>`
+        : '';
+  return (
+    `<div class="block-bar" data-kind="${block.kind}"><span class="lang">${t(block.language || vscode.l10n.t('code'))}</span>` +
+    (target ? `<span class="target">${t(target)}</span>` : '') +
+    (what ? `<span class="kind muted">${t(what)}</span>` : '') +
+    `<span class="spacer"></span>` +
+    `<button data-action="copy" data-block="${i}" class="secondary">${t(vscode.l10n.t('Copy'))}</button>` +
+    apply +
+    `</div>`
+  );
 }
 
 function runningHtml(task: TrackedTask, waiting: string | undefined): string {

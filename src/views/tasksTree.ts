@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval, modelOf } from '../tasks/model';
+import { offersOf } from '../tasks/offers';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
 import type { Config } from '../config';
 import { formatDuration } from '../format';
@@ -175,7 +176,9 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     const said = waiting ? taskWaiting() : running ? (isAwaitingApproval(task) ? taskStatusText(task) : undefined) : task.status === 'completed' ? undefined : taskStatusText(task);
     item.description = [said, pct, elapsed, task.threadId ? vscode.l10n.t('thread') : undefined].filter(Boolean).join(' · ');
     item.tooltip = tooltipOf(task, waiting || undefined);
-    item.contextValue = `task.${statusKey(task)}${task.trackingStopped ? '.stopped' : ''}${task.source ? '.source' : ''}${task.status === 'completed' && task.namedFiles ? '.changes' : ''}`;
+    // What the menus offer follows the one rule of tasks/offers.ts (package.json matches these segments).
+    const offers = offersOf(task);
+    item.contextValue = `task.${statusKey(task)}${task.trackingStopped ? '.stopped' : ''}${task.source ? '.source' : ''}${offers.apply ? '.apply' : ''}${offers.insert ? '.insert' : ''}${offers.review ? '.changes' : ''}`;
     item.accessibilityInformation = { label: `${task.title}, ${waiting ? taskWaiting() : taskStatusText(task)}, ${elapsed}` };
     if (task.status === 'completed' || (running && this.config.settings.resultView === 'rendered')) {
       item.command = { command: Commands.openResult, title: vscode.l10n.t('Open Result'), arguments: [task.id] };

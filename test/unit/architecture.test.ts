@@ -163,6 +163,29 @@ describe('architecture', () => {
       );
     });
 
+    it('answers are read by one reader: no fence scanner outside review/reader.ts (issue 24)', () => {
+      // What a fence scanner is made of: a regex for a run of backticks or tildes, a comparison with the
+      // character codes of ` (96) or ~ (126), a string of three backticks or tildes looked for or compared.
+      const scanner = fenceScannerPattern();
+      const offenders = files
+        .filter(f => !FENCE_READERS.includes(rel(f)))
+        .flatMap(f => code(f).split('\n').flatMap((line, i) => (scanner.test(line) ? [`${rel(f)}:${i + 1}: ${line.trim()}`] : [])));
+      assert.deepStrictEqual(offenders, [], 'read blocks with readAnswer() / fenceMask() from review/reader.ts');
+      // The check itself: each way of writing a scanner is caught.
+      for (const sample of [
+        "const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);",
+        "if (line.startsWith('```')) open = !open;",
+        'if (text.charCodeAt(i) === 96 && text.charCodeAt(i + 1) === 96) n++;',
+        "const isFence = line.trim().slice(0, 3) === '~~~';",
+        "const parts = text.split('```');",
+        'const m = new RegExp("^[`~]{3,}").exec(line);',
+      ]) {
+        assert.ok(scanner.test(sample), `not caught: ${sample}`);
+      }
+      // …and code that only builds a fence or speaks of one in a sentence is not.
+      assert.ok(!scanner.test("return `${fence}${language}\\n${code}${fence}`;"));
+    });
+
     it('one helper picks the editor group of the extension\'s tabs (issue 20: columns do not pile up)', () => {
       assert.deepStrictEqual(where(/ViewColumn\.Beside/, ['documents/editorGroups.ts']), []);
     });
@@ -173,3 +196,23 @@ describe('architecture', () => {
     });
   });
 });
+
+/**
+ * Where fences may be found: the reader, and the prompt builder (it looks for the longest backtick run in
+ * the code it sends, to pick a longer fence: building, not reading).
+ */
+const FENCE_READERS = ['review/reader.ts', 'tasks/prompt.ts'];
+
+/** A line of code that scans for fences (see the architecture test that uses it). */
+function fenceScannerPattern(): RegExp {
+  return new RegExp(
+    [
+      /[`~]\\?\{3/.source, // `{3,} ~{3,}
+      /\[\\?[`~]\\?[`~]\]/.source, // [`~]
+      /\\?`\|~|~\|\\?`/.source, // `|~
+      /(?:===?|!==?)\s*(?:96|126)\b|\b(?:96|126)\s*(?:===?|!==?)/.source, // charCode === 96
+      /(?:startsWith|endsWith|indexOf|includes|split|match|test)\(\s*['"`/]\^?\s*(?:\\`|`|~){3}/.source, // .startsWith('```')
+      /(?:===?|!==?)\s*['"](?:`{3,}|~{3,})['"]|['"](?:`{3,}|~{3,})['"]\s*(?:===?|!==?)/.source, // === '~~~'
+    ].join('|'),
+  );
+}

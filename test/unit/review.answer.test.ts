@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import { type DiffProposal, fencedBlocks, parseAnswer, parseInfo, type WholeFileProposal } from '../../src/review/answer';
 import { hunkNumbers, parseUnifiedDiff } from '../../src/review/patch';
+import { readAnswer } from '../../src/review/reader';
 import { type EntryKind, checkPath, confinePath, isSensitive } from '../../src/review/paths';
-import { codeBlocks } from '../../src/tasks/resultText';
 
 const fence = (info: string, body: string, f = '```') => `${f}${info}\n${body}${body.endsWith('\n') || !body ? '' : '\n'}${f}\n`;
 
@@ -40,8 +40,8 @@ describe('review: parsing an answer into proposals', () => {
       'never closed',
     ].join('\n');
     const ours = fencedBlocks(text);
-    const theirs = codeBlocks(text);
-    assert.deepEqual(ours.blocks.map(b => [b.info, b.code, b.line]), theirs.map(b => [b.info, b.code, b.line]));
+    const theirs = readAnswer(text).blocks;
+    assert.deepEqual(ours.blocks.map(b => [b.info, b.code, b.line]), theirs.map(b => [b.info, b.body, b.startLine]));
     assert.deepEqual(ours.unclosed, { line: text.split('\n').indexOf('```ts path=cut.ts'), info: 'ts path=cut.ts' });
     const parsed = parseAnswer(text);
     assert.deepEqual(parsed.rejected.map(r => [r.code, r.path]), [['unclosed', 'cut.ts']]);

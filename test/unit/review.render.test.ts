@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { displayLines, rangeAfterChange } from '../../src/documents/rangeMath';
-import { blockPreview, codeBlocks, lineCount } from '../../src/tasks/resultText';
+import { readAnswer } from '../../src/review';
+import { blockPreview, lineCount } from '../../src/tasks/resultText';
 import { escapeHtml, highlightLine, renderInline, renderMarkdown } from '../../src/views/markdown';
 import { validMessage } from '../../src/views/resultMessages';
 
@@ -33,10 +34,10 @@ describe('review: markdown rendering of server text', () => {
     assert.ok(html.includes('&lt;script&gt;'), html);
   });
 
-  it('numbers code blocks in the order codeBlocks() finds them', () => {
+  it('numbers code blocks as the reader numbers them', () => {
     const text = 'a\n```js\n1\n```\n~~~\n2\n~~~\n```\nunclosed';
-    const html = renderMarkdown(text, { blockHeader: i => `[B${i}]` });
-    assert.equal(codeBlocks(text).length, 2);
+    const html = renderMarkdown(text, { blockHeader: b => `[B${b.index}]` });
+    assert.equal(readAnswer(text).blocks.length, 2);
     assert.ok(html.includes('[B0]') && html.includes('[B1]') && !html.includes('[B2]'), html);
   });
 

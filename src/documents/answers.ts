@@ -1,0 +1,26 @@
+/**
+ * A task's answer read by the one reader (review/reader.ts) with the task's own context (the file it was sent
+ * from, the workspace folders' names), so that the result view, Apply…, Insert at Cursor and Review Changes
+ * number and understand its blocks alike.
+ */
+import * as vscode from 'vscode';
+import { type ReadAnswer, type ReadOptions, checkPath, readAnswer } from '../review';
+import type { TrackedTask } from '../tasks/model';
+
+/** The reader's options for a task: its source's path in its workspace folder, and the folders' names. */
+export function readOptionsOf(task: Pick<TrackedTask, 'source'>): ReadOptions {
+  const folders = (vscode.workspace.workspaceFolders ?? []).map(f => f.name);
+  if (!task.source) return { folders };
+  const uri = vscode.Uri.parse(task.source.uri);
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  if (!folder) return { folders };
+  const root = folder.uri.path.replace(/\/+$/, '');
+  if (!uri.path.startsWith(`${root}/`)) return { folders };
+  const checked = checkPath(uri.path.slice(root.length + 1));
+  return { folders, sourcePath: checked.ok ? checked.path : undefined };
+}
+
+/** The blocks of a task's answer, read as every surface reads them. */
+export function readTaskAnswer(task: Pick<TrackedTask, 'source'>, text: string): ReadAnswer {
+  return readAnswer(text, readOptionsOf(task));
+}
