@@ -358,7 +358,7 @@ describe('landing a multi-file answer', () => {
     assert.ok(panel.webview.html.includes('data-action="allChanges"'));
     panel.dispose();
     const node = ctx.api.sidebar.tasks.getChildren().find(n => n.kind === 'task' && n.task.id === task.id)!;
-    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(node).contextValue, 'task.completed.source.changes');
+    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(node).contextValue, 'task.completed.source.insert.changes');
 
     // An answer without named blocks keeps today's Apply to Source.
     ctx.emulator.setNextTask({ result: 'Use this:\n\n```ts\nexport const v5 = 50;\n```\n' });
@@ -366,7 +366,7 @@ describe('landing a multi-file answer', () => {
     const plain = await done(plainSent.id);
     assert.strictEqual(plain.namedFiles, undefined);
     const plainNode = ctx.api.sidebar.tasks.getChildren().find(n => n.kind === 'task' && n.task.id === plain.id)!;
-    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(plainNode).contextValue, 'task.completed.source');
+    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(plainNode).contextValue, 'task.completed.source.apply.insert');
     const plainPanel = await ctx.api.resultPanels.show(plain);
     assert.ok(!plainPanel.webview.html.includes('data-action="review"'));
     plainPanel.dispose();
