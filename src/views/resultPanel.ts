@@ -113,8 +113,10 @@ export class ResultPanels extends Disposable {
   private async adopt(panel: vscode.WebviewPanel, task: TrackedTask): Promise<void> {
     panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [] };
     panel.title = titleOf(task);
-    const entry: Open = { panel, blocks: [], trace: await this.traces?.cached(task.id) };
+    // Known as open at once: a task that ends while the trace is read must not be told as "not open" (its toast would offer Open).
+    const entry: Open = { panel, blocks: [] };
     this.open.set(task.id, entry);
+    entry.trace = await this.traces?.cached(task.id);
     panel.onDidDispose(() => {
       if (this.open.get(task.id)?.panel === panel) this.open.delete(task.id);
     });
