@@ -104,6 +104,30 @@ export function partialHunks(keys: readonly string[], reference: readonly string
         break;
       }
     }
+    // Lines shown past the bottom anchor, ending like the file does a little further on (a closing brace):
+    // those file lines are what they replace. Likewise above the top anchor.
+    const close = part[part.length - 1];
+    if (j < part.length - 1 && close.trim()) {
+      const want = pj + (part.length - 1 - j);
+      for (let d = 0; d <= 3; d++) {
+        const e = [want - d, want + d].find(x => x > pj && x < ref.length && ref[x] === close);
+        if (e !== undefined) {
+          [j, pj] = [part.length - 1, e];
+          break;
+        }
+      }
+    }
+    const open = part[0];
+    if (i > 0 && open.trim()) {
+      const want = pi - i;
+      for (let d = 0; d <= 3; d++) {
+        const e = [want + d, want - d].find(x => x >= pos && x < pi && ref[x] === open);
+        if (e !== undefined) {
+          [i, pi] = [0, e];
+          break;
+        }
+      }
+    }
     // Grow over lines equal on both sides (closing braces, blank lines).
     while (i > 0 && pi > pos && part[i - 1] === ref[pi - 1]) [i, pi] = [i - 1, pi - 1];
     while (j < part.length - 1 && pj < ref.length - 1 && part[j + 1] === ref[pj + 1]) [j, pj] = [j + 1, pj + 1];

@@ -223,6 +223,8 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
     entries.push(planRange(source.path, options.source, parsed.rangeBlock, files.current(source.path), files.sent(source.path), t, skip, budget));
   }
   for (const u of parsed.unnamed) {
+    // Program output and prose blocks (```text, a shell transcript) are not changes: nothing to list.
+    if (u.kind === 'output') continue;
     if (u !== parsed.rangeBlock || !source?.ok) entries.push(skip('', 'unnamed', [u.block], u.line, 'noPath'));
   }
   for (const r of parsed.rejected) {

@@ -392,7 +392,9 @@ function stripDecoration(s: string): string {
  */
 export function namingLine(line: string): string | undefined {
   if (line.length > MAX_NAMING_LINE) return undefined;
-  let t = stripDecoration(line);
+  // Bold anywhere in so short a line is decoration ("**File:** `x`"); a path never holds `**`.
+  const unbolded = line.includes('**') ? line.replace(/\*\*/g, '') : line;
+  let t = stripDecoration(unbolded);
   let decorated = t !== line.trim();
   const lead = LEAD.exec(t);
   if (lead && lead[0]) {
