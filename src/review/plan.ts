@@ -44,7 +44,9 @@ import {
 } from './lines';
 import { type Change, type MergedHunk, changesBetween, merge3 } from './merge';
 import { type DiffHunk, keepFinalNewline, newSide, placeHunks } from './patch';
+import { landPartial } from './partial';
 import { checkPath, isSensitive } from './paths';
+import { isElisionLine } from './reader';
 import { type HunkSkipCode, type SkipCode, type Translate, conflictMarkers, hunkLabel, hunkSkipReason, pathProblem, plain, skipReason } from './words';
 
 export type FileState = { kind: 'file'; text: string } | { kind: 'missing' } | { kind: 'refused'; reason: string; outside?: boolean };
@@ -171,10 +173,10 @@ const ELISION =
   /^\s*(?:\/\/+|#+|\/\*+|\{\/\*|<!--|--|;+|%+|\*)\s*(?:\.\.\.|…|\[\.\.\.\]|(?:[^\n]*?\b(?:existing code|rest of (?:the )?(?:file|code|class|function|method|module|implementation)|(?:remains?|stays?|is) (?:the same|unchanged)|unchanged code|code (?:omitted|unchanged)|same as before|omitted for brevity)\b))/i;
 
 /** A line that stands for left-out code and is not in `reference`, or undefined. */
-export function elidedLine(keys: readonly string[], reference: readonly string[]): string | undefined {
+export function elidedLine(keys: readonly string[], reference: readonly string[], language?: string): string | undefined {
   let candidates: Set<string> | undefined;
   for (const k of keys) {
-    if (k.length < 240 && ELISION.test(k)) (candidates ??= new Set()).add(withoutNoEol(k));
+    if (k.length < 240 && (ELISION.test(k) || (language !== undefined && isElisionLine(withoutNoEol(k), language)))) (candidates ??= new Set()).add(withoutNoEol(k));
   }
   if (!candidates) return undefined;
   for (const r of reference) candidates.delete(withoutNoEol(r));
@@ -194,8 +196,10 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
     reason: skipReason(t, code, ...args),
   });
 
+  // Each path's texts are asked for once (the contract above), also when a partial block asks first.
+  files = onceEach(files);
   const byPath = new Map<string, Proposal[]>();
-  for (const p of parsed.proposals) {
+  for (const p of landablePartials(parsed.proposals, files, budget, (p, code, marker) => entries.push(skip(p.path, 'whole', [p.block], p.line, code, marker)))) {
     const key = options.caseInsensitivePaths ? p.path.toLowerCase() : p.path;
     const list = byPath.get(key);
     if (list) list.push(p);
@@ -219,10 +223,19 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
     entries.push(planRange(source.path, options.source, parsed.rangeBlock, files.current(source.path), files.sent(source.path), t, skip, budget));
   }
   for (const u of parsed.unnamed) {
+    // Program output and prose blocks (```text, a shell transcript) are not changes: nothing to list.
+    if (u.kind === 'output') continue;
     if (u !== parsed.rangeBlock || !source?.ok) entries.push(skip('', 'unnamed', [u.block], u.line, 'noPath'));
   }
   for (const r of parsed.rejected) {
-    const args = r.code === 'invalidPath' ? [r.path, pathProblem(t, r.problem ?? 'empty')] : r.code === 'conflictingHeader' ? [r.detail ?? ''] : [];
+    const args =
+      r.code === 'invalidPath'
+        ? [r.path, pathProblem(t, r.problem ?? 'empty')]
+        : r.code === 'conflictingHeader' || r.code === 'ambiguousFolder'
+          ? [r.detail ?? '']
+          : r.code === 'ambiguousName'
+            ? [`${r.path}, ${r.detail ?? ''}`]
+            : [];
     entries.push(skip(r.code === 'invalidPath' ? '' : r.path, r.isDiff ? 'diff' : 'whole', [r.block], r.line, r.code, ...args));
   }
   entries.sort((a, b) => a.line - b.line);
@@ -238,6 +251,61 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
     return f;
   });
   return { files: planned, hunkCount, conflictCount };
+}
+
+/** `files` answering each path once, however often it is asked. */
+function onceEach(files: ReviewFiles): ReviewFiles {
+  const current = new Map<string, FileState>();
+  const sent = new Map<string, string | undefined>();
+  return {
+    current: p => {
+      if (!current.has(p)) current.set(p, files.current(p));
+      return current.get(p)!;
+    },
+    sent: p => {
+      if (!sent.has(p)) sent.set(p, files.sent(p));
+      return sent.get(p);
+    },
+  };
+}
+
+/**
+ * Whole-file proposals that leave parts out become diffs of the parts they show (partial.ts), so two partial
+ * blocks for one file combine like diffs instead of the later replacing the earlier; one whose parts cannot be
+ * placed (or for a file that does not exist) is listed through `skip`. A marker line the file itself has is
+ * content: such a block stays a whole file.
+ */
+function landablePartials(
+  proposals: readonly Proposal[],
+  files: ReviewFiles,
+  budget: Budget,
+  skip: (p: Proposal, code: 'elided' | 'partial', marker: string) => void,
+): Proposal[] {
+  const out: Proposal[] = [];
+  for (const p of proposals) {
+    if (p.kind !== 'whole' || p.elision === undefined) {
+      out.push(p);
+      continue;
+    }
+    const state = files.current(p.path);
+    if (state.kind === 'refused') {
+      out.push(p);
+      continue;
+    }
+    const sent = files.sent(p.path);
+    const reference = sent !== undefined ? toLines(sent).keys : state.kind === 'file' ? toLines(state.text).keys : undefined;
+    const keys = toLines(p.text).keys;
+    const elided = elidedLine(keys, reference ?? [], p.language);
+    const outcome = landPartial(keys, reference, elided, p.language, budget);
+    if (outcome.kind === 'whole') out.push({ ...p, elision: undefined });
+    else if (outcome.kind === 'skip') skip(p, outcome.code, outcome.marker);
+    else if (!outcome.hunks.length) out.push({ ...p, elision: undefined, text: reference ? joinLines(reference, '\n') : p.text });
+    else {
+      const diff = { created: false, deleted: false, renamed: false, binary: false, hunks: outcome.hunks, eolMarked: false };
+      out.push({ kind: 'diff', path: p.path, block: p.block, line: p.line, diff, ...(p.folder !== undefined ? { folder: p.folder } : {}), ...(p.naming ? { naming: p.naming } : {}) });
+    }
+  }
+  return out;
 }
 
 function emptyFile(path: string, from: PlanFile['from'], blocks: number[], line: number): PlanFile {
@@ -294,7 +362,7 @@ function planFile(path: string, proposals: Proposal[], files: ReviewFiles, optio
     const base = sentText !== undefined ? toLines(sentText).keys : undefined;
     const reference = base ?? ours.keys;
     const theirs = setFinalNewline(toLines(first.text).keys, finalNewlineOf(reference));
-    const elided = elidedLine(theirs, reference);
+    const elided = elidedLine(theirs, reference, first.language);
     if (elided !== undefined) return skip('elided', elided);
     const { changes, coarse } = changesBetween(reference, theirs, 0, budget);
     const range = isSource(path, options) ? options.source?.range : undefined;

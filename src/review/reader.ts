@@ -392,7 +392,9 @@ function stripDecoration(s: string): string {
  */
 export function namingLine(line: string): string | undefined {
   if (line.length > MAX_NAMING_LINE) return undefined;
-  let t = stripDecoration(line);
+  // Bold anywhere in so short a line is decoration ("**File:** `x`"); a path never holds `**`.
+  const unbolded = line.includes('**') ? line.replace(/\*\*/g, '') : line;
+  let t = stripDecoration(unbolded);
   let decorated = t !== line.trim();
   const lead = LEAD.exec(t);
   if (lead && lead[0]) {
@@ -422,7 +424,7 @@ export function commentNaming(line: string): string | undefined {
 // ——— elisions ———
 
 const ELISION_COMMENT =
-  /^\s*(?:\/\/+|#+|\/\*+|\{\/\*|<!--|--|;+|%+|\*|'|rem\s)\s*(?:\.\.\.|…|\[\.\.\.\]|\(\.\.\.\)|(?:[^\n]*?\b(?:existing code|rest of (?:the )?(?:file|code|class|function|method|module|implementation|component|body|test|tests|config|imports)|(?:remains?|stays?|is|are) (?:the same|unchanged|as (?:before|is))|unchanged(?: code| lines| parts)?|code (?:omitted|unchanged)|same as before|omitted for brevity|(?:other|more|previous|remaining) (?:code|methods|functions|imports|tests|lines)(?: \w+)?(?: here| unchanged| omitted| as before)|(?:keep|leave) (?:the )?(?:rest|existing|as is)|snip|truncated)\b))/i;
+  /^\s*(?:\/\/+|#+|\/\*+|\{\/\*|<!--|--|;+|%+|\*|')\s*(?:\.\.\.|…|\[\.\.\.\]|\(\.\.\.\)|(?:[^\n]*?\b(?:existing code|rest of (?:the )?(?:file|code|class|function|method|module|implementation|component|body|test|tests|config|imports)|(?:remains?|stays?|is|are) (?:the same|unchanged|as (?:before|is))|unchanged(?: code| lines| parts)?|code (?:omitted|unchanged)|same as before|omitted for brevity|(?:other|more|previous|remaining) (?:code|methods|functions|imports|tests|lines)(?: \w+)?(?: here| unchanged| omitted| as before)|(?:keep|leave) (?:the )?(?:rest|existing|as is)|snip|truncated)\b))/i;
 
 /**
  * Whether a line stands for code left out: a comment that says so (`// ... existing code ...`,
@@ -677,12 +679,22 @@ function readBlock(r: RawBlock, index: number, resolve: (n: Named) => { target?:
   return block;
 }
 
+/** First characters an elision line can start with (after blanks): / # * < - ; % ' . … ( [ {. */
+const ELISION_START = new Set([47, 35, 42, 60, 45, 59, 37, 39, 46, 0x2026, 40, 91, 123]);
+
+/** Every elision line holds one of these: one native pass rules most blocks out before any line is looked at. */
+const ELISION_HINT = /\.\.\.|…|\. \. \.|existing|rest|unchanged|same|before|as is|omitted|other|more|previous|remaining|snip|truncated/i;
+
 function firstElision(code: string, language: string): string | undefined {
+  if (!ELISION_HINT.test(code)) return undefined;
   let from = 0;
   while (from < code.length) {
     const nl = code.indexOf('\n', from);
     const end = nl === -1 ? code.length : nl;
-    if (end - from <= MAX_ELISION_LINE) {
+    let s = from;
+    while (s < end && (code.charCodeAt(s) === 32 || code.charCodeAt(s) === 9)) s++;
+    // Most lines start like code: no slice, no regex.
+    if (s < end && end - from <= MAX_ELISION_LINE && ELISION_START.has(code.charCodeAt(s))) {
       const line = code.slice(from, end);
       if (isElisionLine(line, language)) return line.trim().slice(0, 80);
     }

@@ -8,6 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseAnswer } from '../../src/review/answer';
+import { readAnswer } from '../../src/review/reader';
 import { type ReviewFiles, buildPlan } from '../../src/review/plan';
 
 const FILES = 50;
@@ -109,4 +110,79 @@ function main() {
   );
 }
 
+/**
+ * An answer as models write them, `mb` megabytes of it: prose, naming lines, whole files named four ways,
+ * partial files, diffs, patches, output blocks, long lines.
+ */
+function mixedAnswer(mb: number): string {
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < mb * 1024 * 1024; i++) {
+    const body = Array.from({ length: 40 }, (_, k) => `  const v${k} = compute(${i}, ${k}); // line ${k} of block ${i}`);
+    const piece = [
+      `The change for module ${i} keeps the API; it only guards the empty case, as discussed above.`,
+      '',
+      `**src/m${i}/a.ts**`,
+      '',
+      '```ts',
+      ...body,
+      '```',
+      '',
+      `\`\`\`ts src/m${i}/b.ts`,
+      '// ... existing code ...',
+      ...body.slice(0, 10),
+      '```',
+      '',
+      '```diff',
+      `--- a/src/m${i}/c.ts`,
+      `+++ b/src/m${i}/c.ts`,
+      '@@ -1,3 +1,3 @@',
+      ' a',
+      '-b',
+      '+B',
+      ' c',
+      '```',
+      '```',
+      '*** Begin Patch',
+      `*** Update File: src/m${i}/d.ts`,
+      '@@',
+      '-x',
+      '+y',
+      '*** End Patch',
+      '```',
+      '```console',
+      '$ npm test',
+      `ok ${'.'.repeat(200)}`,
+      '```',
+      '',
+    ].join('\n');
+    parts.push(piece);
+    size += piece.length + 1;
+  }
+  return parts.join('\n');
+}
+
+function readerRows() {
+  const rows: { mb: number; ms: number; blocks: number }[] = [];
+  for (const mb of [1, 10]) {
+    const answer = mixedAnswer(mb);
+    const times: number[] = [];
+    let blocks = 0;
+    for (let run = 0; run < (mb > 1 ? 5 : 10) + 2; run++) {
+      const t0 = performance.now();
+      blocks = readAnswer(answer).blocks.length;
+      const t1 = performance.now();
+      if (run >= 2) times.push(t1 - t0);
+    }
+    rows.push({ mb, ms: median(times), blocks });
+  }
+  console.log(`bench-reader: ${JSON.stringify(rows)}`);
+  const [one, ten] = rows;
+  const ratio = ten.ms / one.ms;
+  for (const r of rows) {
+    console.log(`| review reader: readAnswer on a ${r.mb} MB answer of every kind and naming (${r.blocks.toLocaleString('en')} blocks), median | ${r.ms.toFixed(1)} ms | linear | ${r === ten ? `${ratio.toFixed(1)}× the 1 MB time for 10× the text` : '—'} |`);
+  }
+}
+
 main();
+readerRows();

@@ -1,6 +1,9 @@
-// The answer in landable form (/work/team/LANDING-FORMAT.md), for prompts that carry the extension's instruction
-// and code: a unified diff (or whole file) for the main code, a whole file per inlined attachment, one unnamed
-// block and one block for a path outside the workspace. Deterministic, so tests can apply it and compare.
+// The answer in landable form, for prompts that carry the extension's instruction and code, written the ways
+// models really name their files (issue 24), not only the `path=` the instruction asks for: a git diff for the
+// main code when a range was sent (else the whole file as ```ts src/a.ts), and each inlined attachment in turn as
+// a bold path line before the block, a first comment naming the file, a `*** Begin Patch`, a partial file with
+// `// ... existing code ...`, `ts:src/b.ts` and `path=`; then one unnamed block and one block for a path outside
+// the workspace. Every form lands the same change, so tests compare one expected text. Deterministic.
 
 /** The instruction is recognised by this substring. */
 export const LANDING_MARKER = 'whose info string names its workspace-relative path';
@@ -66,6 +69,52 @@ function block(info: string, body: string[]): string {
 
 /** `path=<p>`, quoted when the path holds spaces. */
 const pathAttr = (label: string): string => (/\s/.test(label) ? `path="${label}"` : `path=${label}`);
+
+/** A label the other namings can carry: a path with a `/` or a dot extension, no spaces or markup. */
+const plainPath = (label: string): boolean => /^[\w./-]+$/.test(label) && (label.includes('/') || /\.[A-Za-z]\w*$/.test(label)) && !label.startsWith('/');
+
+/** The forms attachments take in turn. */
+export const ATTACHMENT_FORMS = ['bold', 'comment', 'patch', 'partial', 'colon', 'path'] as const;
+export type AttachmentForm = (typeof ATTACHMENT_FORMS)[number];
+
+/** Whether a partial block (the first lines, then an elision) can be placed: a distinctive line among the first three. */
+function partialFits(code: string[]): boolean {
+  if (code.length < 6) return false;
+  return code.slice(0, 3).some((l) => l.trim().length >= 8 && code.filter((x) => x === l).length === 1);
+}
+
+/** The attachment `file` with one line on top, in the naming `form` (falling back to path= where it cannot be written). */
+export function attachmentBlock(file: CodeSection, form: AttachmentForm): string[] {
+  const comment = commentFor(file.language, file.label);
+  const updated = `${comment}Updated by the agents.`;
+  const lang = file.language;
+  const usable = plainPath(file.label) && (form !== 'partial' || partialFits(file.code)) && (form !== 'patch' || file.code.length > 0);
+  switch (usable ? form : 'path') {
+    case 'bold':
+      return [`**${file.label}**`, '', block(lang, [updated, ...file.code])];
+    case 'comment':
+      return [`The attached file, updated:`, '', block(lang, [`${comment}${file.label}`, updated, ...file.code])];
+    case 'patch':
+      return [
+        `A patch for ${file.label}:`,
+        '',
+        block('', ['*** Begin Patch', `*** Update File: ${file.label}`, '@@', `+${updated}`, ...file.code.slice(0, 3).map((l) => ` ${l}`), '*** End Patch']),
+      ];
+    case 'partial':
+      return [`The top of ${file.label} changes; the rest stays:`, '', block(`${lang} ${file.label}`.trim(), [updated, ...file.code.slice(0, 3), `${comment}... existing code ...`])];
+    case 'colon':
+      return [`The attached file ${file.label}, updated:`, '', block(lang ? `${lang}:${file.label}` : file.label, [updated, ...file.code])];
+    default:
+      return [`The attached file ${file.label}, updated:`, '', block(`${lang} ${pathAttr(file.label)}`.trim(), [updated, ...file.code])];
+  }
+}
+
+/** A git diff of the main code (diff --git, index, a/ b/), or the landing format's ```diff path= for a label with spaces. */
+function mainDiff(main: CodeSection): string {
+  const diff = unifiedDiff(main);
+  if (!plainPath(main.label)) return block(`diff ${pathAttr(main.label)}`, diff);
+  return block('diff', [`diff --git a/${main.label} b/${main.label}`, 'index 3b18e51..a9f2c3d 100644', ...diff]);
+}
 
 const indentOf = (line: string | undefined): string => /^[ \t]*/.exec(line ?? '')?.[0] ?? '';
 
@@ -162,18 +211,16 @@ export function landingBlocks(prompt: string): string[] | undefined {
   const out: string[] = [];
   if (main) {
     if (main.lines) {
-      out.push(`Changes to ${main.label} (lines ${main.lines.start}-${main.lines.end}):`, '', block(`diff ${pathAttr(main.label)}`, unifiedDiff(main)));
+      out.push(`Changes to ${main.label} (lines ${main.lines.start}-${main.lines.end}):`, '', mainDiff(main));
     } else {
-      out.push(`The new ${main.label}:`, '', block(`${main.language} ${pathAttr(main.label)}`.trim(), changedCode(main)));
+      const info = plainPath(main.label) ? `${main.language} ${main.label}` : `${main.language} ${pathAttr(main.label)}`;
+      out.push(`The new ${main.label}:`, '', block(info.trim(), changedCode(main)));
     }
   }
-  for (const file of attached) {
-    const comment = commentFor(file.language, file.label);
-    out.push('', `The attached file ${file.label}, updated:`, '', block(`${file.language} ${pathAttr(file.label)}`.trim(), [`${comment}Updated by the agents.`, ...file.code]));
-  }
+  attached.forEach((file, i) => out.push('', ...attachmentBlock(file, ATTACHMENT_FORMS[i % ATTACHMENT_FORMS.length])));
   const example = main ?? attached[0];
   const comment = commentFor(example.language, example.label);
   out.push('', 'How to use it:', '', block(example.language, [`${comment}Example: the reviewed code in ${example.label} is called as before.`]));
-  out.push('', 'Notes the agents kept:', '', block('text path=../outside-notes.txt', ['The agents kept these notes outside the workspace.']));
+  out.push('', 'Notes the agents kept:', '', block('text ../outside-notes.txt', ['The agents kept these notes outside the workspace.']));
   return out;
 }

@@ -3,7 +3,10 @@
 // was sent and compared with the expected file.
 import * as assert from 'assert';
 import { buildPrompt, inlineFiles } from '../../src/tasks/prompt';
-import { codeSections, unifiedDiff } from '../emulator/landing';
+import { parseAnswer } from '../../src/review/answer';
+import { applyHunks, buildPlan } from '../../src/review/plan';
+import { readAnswer } from '../../src/review/reader';
+import { ATTACHMENT_FORMS, codeSections, unifiedDiff } from '../emulator/landing';
 import { call, submit, useLiveEmulator, waitForStatus, type Json } from './emulatorHttp';
 
 /** The instruction of the contract, one paragraph. */
@@ -16,25 +19,26 @@ interface Block {
   info: string;
   path?: string;
   language: string;
+  /** The lines that land (a naming comment left out); for a diff, its lines. */
   body: string[];
+  kind: string;
+  naming?: string;
+  problems: string[];
 }
 
-/** Fenced blocks of an answer: ``` or ~~~ of any length ≥ 3, closed by the same fence. */
+/** Fenced blocks of an answer as the extension reads them (the one reader, issue 24); every one closed. */
 function blocksOf(text: string): Block[] {
-  const lines = text.split('\n');
-  const blocks: Block[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^(`{3,}|~{3,})(.*)$/.exec(lines[i]);
-    if (!open) continue;
-    const close = lines.findIndex((l, k) => k > i && l === open[1]);
-    assert.ok(close > i, `block at line ${i} is closed`);
-    const info = open[2].trim();
-    const path = /path="([^"]*)"|path=(\S+)/.exec(info);
-    const first = info.split(/\s+/)[0];
-    blocks.push({ info, path: path ? (path[1] ?? path[2]) : undefined, language: first.startsWith('path=') ? '' : first, body: lines.slice(i + 1, close) });
-    i = close;
-  }
-  return blocks;
+  const read = readAnswer(text);
+  assert.equal(read.unclosed, undefined, 'every block is closed');
+  return read.blocks.map(b => ({
+    info: b.info,
+    path: b.path,
+    language: b.language,
+    body: b.code.replace(/\n$/, '').split('\n'),
+    kind: b.kind,
+    naming: b.targets[0]?.naming,
+    problems: b.problems.map(p => `${p.code}:${p.raw}`),
+  }));
 }
 
 /** Applies a unified diff to a file's lines; every context and removed line must match. */
@@ -74,7 +78,7 @@ describe('emulator: landable answers', function () {
     return done.result as string;
   }
 
-  it('lines S-E of 12+ lines: a diff path=<label> with two hunks in file coordinates that applies to the sent text', async () => {
+  it('lines S-E of 12+ lines: a git diff with two hunks in file coordinates that applies to the sent text', async () => {
     const code = TS_FILE.slice(2, 16).join('\n');
     const prompt = withInstruction(buildPrompt('Review this', { code, languageId: 'typescript', label: 'src/calc.ts', lines: { start: 3, end: 16 } }));
     const result = await answer(prompt);
@@ -89,11 +93,13 @@ describe('emulator: landable answers', function () {
     expected.splice(2, 0, '  // Reviewed by the agents.');
     assert.deepEqual(applyDiff(TS_FILE, diff.body), expected);
 
-    const unnamed = blocks.filter(b => b.path === undefined);
+    const unnamed = blocks.filter(b => b.path === undefined && !b.problems.length);
     assert.equal(unnamed.length, 1, 'exactly one unnamed block');
     assert.equal(unnamed[0].language, 'typescript', 'in the language of the sent code');
     assert.equal(unnamed[0].body.length, 1, 'a one-line usage example');
-    assert.ok(blocks.some(b => b.path === '../outside-notes.txt' && b.language === 'text'));
+    assert.ok(blocks.some(b => b.problems.includes('outside:../outside-notes.txt') && b.language === 'text'));
+    assert.equal(diff.naming, 'diffHeader', 'a git diff, named by its own headers');
+    assert.equal(diff.body[0], 'diff --git a/src/calc.ts b/src/calc.ts');
   });
 
   it('a short selection in Python: one hunk, # comments', async () => {
@@ -104,7 +110,7 @@ describe('emulator: landable answers', function () {
     assert.deepEqual(applyDiff(file, diff.body), ['# Reviewed by the agents.', 'def greet(name):', '    return f"hi {name}" # Checked by the agents.', '', 'print(greet("x"))', '']);
   });
 
-  it('a whole file (no lines): a whole-file block; inlined attachments: whole files with one line on top', async () => {
+  it('a whole file (no lines): a whole-file block named after the language; inlined attachments: one line on top, named a bold line before and a first comment', async () => {
     const main = 'export const a = 1;\nexport const b = 2;\n';
     const base = buildPrompt('Tidy up', { code: main, languageId: 'typescript', label: 'src/a.ts' });
     const { prompt } = inlineFiles(base, [
@@ -117,7 +123,9 @@ describe('emulator: landable answers', function () {
     assert.deepEqual(whole.body, ['// Reviewed by the agents.', 'export const a = 1;', 'export const b = 2; // Checked by the agents.']);
     assert.deepEqual(blocks.find(b => b.path === 'src/b.ts')!.body, ['// Updated by the agents.', 'export const c = 3;']);
     assert.deepEqual(blocks.find(b => b.path === 'scripts/run.sh')!.body, ['# Updated by the agents.', 'echo hi']);
-    assert.equal(blocks.filter(b => b.path === undefined).length, 1);
+    assert.equal(blocks.filter(b => b.path === undefined && !b.problems.length).length, 1);
+    assert.equal(whole.naming, 'afterLanguage', '```typescript src/a.ts');
+    assert.deepEqual([blocks.find(b => b.path === 'src/b.ts')!.naming, blocks.find(b => b.path === 'scripts/run.sh')!.naming], ['lineBefore', 'comment']);
   });
 
   it('fences longer than the code’s own, quoted paths with spaces; deterministic', async () => {
@@ -150,6 +158,32 @@ describe('emulator: landable answers', function () {
     const applied = applyDiff(file, diff);
     assert.equal(applied[9], '// Reviewed by the agents.');
     assert.equal(applied[13], 'd // Checked by the agents.');
+  });
+
+  it('attachments come in every naming models write, and each lands the same change through the real review', async () => {
+    const fileOf = (name: string) => [`export function ${name}Alpha(): number {`, `  return ${name.length};`, '}', '', `export const ${name}Beta = ${name}Alpha() + 1;`, `export const ${name}Gamma = 'g';`, ''];
+    const names = ['one', 'two', 'three', 'four', 'five', 'six', 'seven'];
+    const files = names.map(n => ({ label: `src/${n}.ts`, languageId: 'ts', text: fileOf(n).join('\n') }));
+    const base = buildPrompt('Touch them all', { code: TS_FILE.join('\n'), languageId: 'typescript', label: 'src/main.ts', lines: { start: 1, end: 20 } });
+    const { prompt } = inlineFiles(base, files, 100_000);
+    const result = await answer(withInstruction(prompt));
+    const read = readAnswer(result);
+    const formOf = (path: string) => {
+      const b = read.blocks.find(x => x.targets.some(t => t.path === path))!;
+      return b.kind === 'patch' ? 'patch' : b.kind === 'partial' ? 'partial' : b.targets[0].naming;
+    };
+    assert.deepEqual(
+      names.map(n => formOf(`src/${n}.ts`)),
+      ['lineBefore', 'comment', 'patch', 'partial', 'colon', 'attribute', 'lineBefore'],
+      `the forms in turn: ${ATTACHMENT_FORMS.join(', ')}`,
+    );
+    const now: Record<string, string> = Object.fromEntries(files.map(f => [f.label, f.text]));
+    now['src/main.ts'] = TS_FILE.join('\n');
+    const plan = buildPlan(parseAnswer(result), { current: p => (now[p] === undefined ? { kind: 'missing' } : { kind: 'file', text: now[p] }), sent: p => now[p] });
+    const landed = Object.fromEntries(plan.files.filter(f => f.kind !== 'skip').map(f => [f.path, applyHunks(now[f.path], f.hunks)]));
+    for (const n of names) assert.equal(landed[`src/${n}.ts`], `// Updated by the agents.\n${now[`src/${n}.ts`]}`, n);
+    assert.ok(landed['src/main.ts'].startsWith("// Reviewed by the agents.\nimport { sum } from './sum';"));
+    assert.deepEqual(plan.files.filter(f => f.kind === 'skip').map(f => [f.path, f.reasonCode]), [['', 'noPath'], ['../outside-notes.txt', 'outside']]);
   });
 
   it('the answer reaches the extension as a normal result over /results', async () => {

@@ -428,12 +428,23 @@ describe('review: the plan', () => {
     assert.deepEqual(corrected.skippedHunks.map(s => [s.block, s.code]), [[0, 'superseded']]);
   });
 
-  it('a whole-file block that leaves code out ("// ... existing code ...") is not a whole file', () => {
+  it('a whole-file block that leaves code out ("// ... existing code ...") is not a whole file: its shown parts land by context, or it is listed', () => {
     const now = text(numbered(50));
-    const plan = buildPlan(fence('ts path=e.ts', 'line 1\n// ... existing code ...\nline 50\n'), workspace({ 'e.ts': now }, { 'e.ts': now }));
+    const plan = buildPlan(fence('ts path=e.ts', 'line 1 changed\nline 2\n// ... existing code ...\nline 49\nline 50 changed\n'), workspace({ 'e.ts': now }, { 'e.ts': now }));
     const f = file(plan, 'e.ts');
-    assert.equal(f.reasonCode, 'elided');
-    assert.equal(f.reason, 'not applied: the block leaves parts of the file out ("// ... existing code ..."), so it is not a whole file');
+    assert.equal(f.kind, 'modify');
+    const landed = numbered(50);
+    landed[0] = 'line 1 changed';
+    landed[49] = 'line 50 changed';
+    assert.equal(applyHunks(now, f.hunks), text(landed), 'the 46 lines left out stay');
+    // Shown parts that are nowhere in the file: nothing lands, the reason says why.
+    const lost = file(buildPlan(fence('ts path=e.ts', 'alpha beta\n// ... existing code ...\ngamma delta\n'), workspace({ 'e.ts': now }, { 'e.ts': now })), 'e.ts');
+    assert.equal(lost.reasonCode, 'partial');
+    assert.equal(lost.reason, 'not applied: the block shows only parts of the file ("// ... existing code ...") and they could not be placed by their unchanged lines');
+    // For a file that does not exist, a block with left-out parts is not created.
+    const created = file(buildPlan(fence('ts path=new.ts', 'a\n// ... existing code ...\nb\n'), workspace({})), 'new.ts');
+    assert.equal(created.reasonCode, 'elided');
+    assert.equal(created.reason, 'not applied: the block leaves parts of the file out ("// ... existing code ..."), so it is not a whole file');
     // The same comment already in the file is just a comment.
     const withIt = text(['// ... existing code ...', ...numbered(3)]);
     assert.equal(file(buildPlan(fence('ts path=e.ts', text(['// ... existing code ...', 'line 1', 'line 2 changed', 'line 3'])), workspace({ 'e.ts': withIt })), 'e.ts').kind, 'modify');
