@@ -335,6 +335,24 @@ export function placeHunks(
     if (t === key) return true;
     return !strictEol && ti === n - 1 && lastTagged && t.length === key.length + 1 && t.startsWith(key);
   };
+  // Where each line is, built on the first search that needs it (one pass, charged to the budget).
+  let lineIndex: Map<string, number[]> | undefined;
+  /** The places in [lo, hi] whose line matches `key`, ascending: `list[from, to)`, then `extra` when >= 0. */
+  const candidates = (key: string, lo: number, hi: number) => {
+    if (!lineIndex) {
+      lineIndex = new Map();
+      for (let i = 0; i < n; i++) {
+        const list = lineIndex.get(target[i]);
+        if (list) list.push(i);
+        else lineIndex.set(target[i], [i]);
+      }
+      budget -= n;
+    }
+    const list = lineIndex.get(key) ?? [];
+    // The unterminated last line matches its text without the marker (see `eq`).
+    const extra = !strictEol && lastTagged && target[n - 1] !== key && withNoEol(key) === target[n - 1] && n - 1 >= lo && n - 1 <= hi ? n - 1 : -1;
+    return { list, from: lowerBound(list, lo), to: lowerBound(list, hi + 1), extra };
+  };
   const placed: PlacedHunk[] = [];
   const failed: number[] = [];
   let minPos = 0;
@@ -357,20 +375,40 @@ export function placeHunks(
       const lo = minPos;
       const hi = n - len;
       if (hi < lo) continue;
-      // With no line to match (an insertion without context) only the stated place will do.
-      const reach = len === 0 ? 0 : fuzz === 0 ? Math.max(centre - lo, hi - centre) : window;
-      for (let dist = 0; dist <= reach && budget > 0; dist++) {
-        for (const at of dist === 0 ? [centre] : [centre - dist, centre + dist]) {
-          if (at < lo || at > hi) continue;
-          let k = 0;
-          while (k < len && eq(at + k, p.old[front + k])) k++;
-          budget -= k + 1;
-          if (k === len) {
-            found = { at, fuzz, front };
-            break;
-          }
+      const tryAt = (at: number) => {
+        let k = 0;
+        while (k < len && eq(at + k, p.old[front + k])) k++;
+        budget -= k + 1;
+        if (k === len) found = { at, fuzz, front };
+        return !!found;
+      };
+      if (len === 0) {
+        // With no line to match (an insertion without context) only the stated place will do.
+        if (centre >= lo && centre <= hi) tryAt(centre);
+        continue;
+      }
+      if (fuzz > 0) {
+        // Within the window only: at most 2 × window + 1 places.
+        for (let dist = 0; dist <= window && budget > 0 && !found; dist++) {
+          if (centre - dist >= lo && centre - dist <= hi && tryAt(centre - dist)) break;
+          if (dist > 0 && centre + dist >= lo && centre + dist <= hi) tryAt(centre + dist);
         }
-        if (found) break;
+        continue;
+      }
+      // Anywhere, nearest first: only the places whose first line matches are tried (an index of the lines),
+      // so a header claiming line 999,999,999 costs its candidates, not a walk to it.
+      const c = candidates(p.old[front], lo, hi);
+      const count = c.to - c.from + (c.extra >= 0 ? 1 : 0);
+      const place = (i: number) => (i < c.to - c.from ? c.list[c.from + i] : c.extra);
+      let right = lowerBoundIn(c.list, c.from, c.to, centre) - c.from;
+      if (right === c.to - c.from && c.extra >= 0 && c.extra < centre) right++;
+      let left = right - 1;
+      while (budget > 0 && !found && (left >= 0 || right < count)) {
+        const dl = left >= 0 ? centre - place(left) : Infinity;
+        const dr = right < count ? place(right) - centre : Infinity;
+        // Ties: the place before the stated one first, as GNU patch does.
+        if (dr === 0 || dr < dl) tryAt(place(right++));
+        else tryAt(place(left--));
       }
     }
     if (!found) {
@@ -391,6 +429,23 @@ export function placeHunks(
   });
   if (options.budget) options.budget.left -= allowed - Math.max(0, budget);
   return { placed, failed };
+}
+
+/** The first index of sorted `list` whose value is at least `value`. */
+function lowerBound(list: readonly number[], value: number): number {
+  return lowerBoundIn(list, 0, list.length, value);
+}
+
+/** The same within `list[from, to)`. */
+function lowerBoundIn(list: readonly number[], from: number, to: number, value: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
