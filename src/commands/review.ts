@@ -13,6 +13,7 @@
  * and 1.139, and in the e2e tests in a real browser.
  */
 import * as vscode from 'vscode';
+import { Commands } from '../constants';
 import { extensionColumn, openDiff } from '../documents/editorGroups';
 import { type PreparedReview, folderOf, prepareReview } from '../documents/reviewPlan';
 import type { ReviewDocuments } from '../documents/reviews';
@@ -20,7 +21,7 @@ import type { SourceRangeTracker } from '../documents/sourceRanges';
 import { parseReviewUri, reviewUri } from '../documents/uris';
 import { UserFacingError, inert } from '../errors';
 import type { Logger } from '../log';
-import { type PlanFile, type PlanHunk, applyHunks, conflictText } from '../review';
+import { PlanCancelled, type PlanFile, type PlanHunk, applyHunks, conflictText, tooComplexReason } from '../review';
 import type { TrackedTask } from '../tasks/model';
 import { fencedBlock } from '../tasks/prompt';
 import type { TaskStore } from '../tasks/taskStore';
@@ -58,7 +59,34 @@ async function prepare(d: ReviewDeps, arg: unknown, placeHolder: string): Promis
   const folder = folderOf(task);
   if (!folder) throw new UserFacingError(vscode.l10n.t('Review Changes needs the workspace folder "{0}" was sent from: open that folder and try again.', inert(task.title)));
   const started = performance.now();
-  const review = await prepareReview(d, task, answer, folder);
+  // Planned on its own thread (no answer blocks the editor), cancellable from the progress notification.
+  let review: PreparedReview;
+  try {
+    review = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Preparing the review of "{0}"…', inert(task.title)), cancellable: true },
+      async (_progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        try {
+          return await prepareReview(d, task, answer, folder, abort.signal);
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+  } catch (e) {
+    if (e instanceof PlanCancelled) {
+      d.log.info(`review ${task.id}: cancelled while planning`);
+      return undefined;
+    }
+    throw e;
+  }
+  if (review.plan.tooComplex) {
+    const c = review.plan.tooComplex;
+    d.log.info(`review ${task.id}: too complex (${c.hunkHeaders} hunk headers, ${c.work} of ${c.workBudget} steps) after ${(performance.now() - started).toFixed(0)} ms`);
+    void tellTooComplex(d, review);
+    return undefined;
+  }
   d.reviews.setAll(task.id, documentsOf(review));
   const { plan } = review;
   d.log.info(
@@ -261,6 +289,13 @@ async function tellNotOffered(d: ReviewDeps, review: PreparedReview, skipped: No
       ? vscode.l10n.t('1 part of the answer is not offered for applying ({0}).', first)
       : vscode.l10n.t('{0} parts of the answer are not offered for applying ({1}, …).', skipped.length, first);
   if ((await d.ui.info(message, showDetails)) === showDetails) await showNotes(review);
+}
+
+/** Too complex to review here: the numbers, and the raw answer one click away. */
+async function tellTooComplex(d: ReviewDeps, review: PreparedReview): Promise<void> {
+  const openRaw = vscode.l10n.t('Open Raw Answer');
+  const message = tooComplexReason((m, ...a) => vscode.l10n.t(m, ...a), review.plan.tooComplex!);
+  if ((await d.ui.warn(message, openRaw)) === openRaw) await vscode.commands.executeCommand(Commands.openRawResult, review.task.id);
 }
 
 async function tellNothing(d: ReviewDeps, review: PreparedReview, skipped: NotOffered[]): Promise<void> {

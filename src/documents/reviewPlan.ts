@@ -9,15 +9,15 @@ import * as vscode from 'vscode';
 import {
   type EntryKind,
   type FileState,
-  type ParsedAnswer,
   type PathResolver,
+  type PlanFiles,
   type RangeRecord,
   type ReviewPlan,
   type SentSource,
-  buildPlan,
   checkPath,
   confinePath,
-  parseAnswer,
+  planOffThread,
+  workerScript,
 } from '../review';
 import type { TrackedTask } from '../tasks/model';
 import type { SentFile } from '../tasks/sentTexts';
@@ -31,7 +31,6 @@ const MAX_MERGE_BYTES = 8 * 1024 * 1024;
 export interface PreparedReview {
   task: TrackedTask;
   folder: vscode.WorkspaceFolder;
-  parsed: ParsedAnswer;
   plan: ReviewPlan;
   /** The file a workspace-relative path names. */
   uriOf(relative: string): vscode.Uri;
@@ -125,6 +124,7 @@ export async function prepareReview(
   task: TrackedTask,
   answer: string,
   folder: vscode.WorkspaceFolder,
+  signal?: AbortSignal,
 ): Promise<PreparedReview> {
   const resolver = resolverFor(folder);
   const root = resolver.root.replace(/\/+$/, '');
@@ -138,7 +138,6 @@ export async function prepareReview(
   };
 
   const sourcePath = task.source ? relativeOf(task.source.uri) : undefined;
-  const parsed = parseAnswer(answer, { sourcePath });
 
   // The sent texts, by path in this folder.
   const sentFiles = new Map<string, SentFile>();
@@ -147,63 +146,59 @@ export async function prepareReview(
     if (rel !== undefined && !sentFiles.has(key(rel))) sentFiles.set(key(rel), f);
   }
 
-  // Every path the plan will ask about, resolved once, before the (synchronous) plan runs.
-  const paths = new Set(parsed.proposals.map(p => p.path));
-  if (sourcePath !== undefined) paths.add(sourcePath);
   const states = new Map<string, FileState>();
   const sentTexts = new Map<string, string>();
   const twoWayReasons: PreparedReview['twoWayReasons'] = new Map();
   const uris = new Map<string, vscode.Uri>();
-  for (const p of paths) {
-    const confined = await confinePath(p, resolver, caseless);
-    let state: FileState;
-    if (!confined.ok) {
-      state =
-        confined.problem === 'outside'
-          ? { kind: 'refused', outside: true, reason: '' }
-          : { kind: 'refused', reason: confined.problem === 'directory' ? vscode.l10n.t('not applied: the path names a folder') : vscode.l10n.t('not applied: the path is not a regular file') };
-    } else {
-      const uri = fileUri(folder, confined.absolute);
-      uris.set(key(p), uri);
-      try {
-        state = confined.exists ? await readNow(uri) : { kind: 'missing' };
-      } catch {
-        state = { kind: 'refused', reason: vscode.l10n.t('not applied: the file cannot be read') };
+  /** Every path the plan will ask about (the planner's thread parsed the answer), resolved before it plans. */
+  const readFiles = async (paths: string[]): Promise<PlanFiles> => {
+    for (const p of paths) {
+      if (signal?.aborted) break;
+      const confined = await confinePath(p, resolver, caseless);
+      let state: FileState;
+      if (!confined.ok) {
+        state =
+          confined.problem === 'outside'
+            ? { kind: 'refused', outside: true, reason: '' }
+            : { kind: 'refused', reason: confined.problem === 'directory' ? vscode.l10n.t('not applied: the path names a folder') : vscode.l10n.t('not applied: the path is not a regular file') };
+      } else {
+        const uri = fileUri(folder, confined.absolute);
+        uris.set(key(p), uri);
+        try {
+          state = confined.exists ? await readNow(uri) : { kind: 'missing' };
+        } catch {
+          state = { kind: 'refused', reason: vscode.l10n.t('not applied: the file cannot be read') };
+        }
+      }
+      states.set(key(p), state);
+      const sent = sentFiles.get(key(p));
+      const text = sent ? await d.store.readSent(task.id, sent) : undefined;
+      if (text !== undefined) sentTexts.set(key(p), text);
+      else if (state.kind === 'file') twoWayReasons.set(p, sent ? (sent.notRecorded ?? 'unreadable') : 'notSent');
+    }
+
+    let source: SentSource | undefined;
+    if (task.source && sourcePath !== undefined) {
+      source = { path: sourcePath, range: task.source.range };
+      if (task.source.range && !sentTexts.has(key(sourcePath))) {
+        // No text kept: the range is placed where the user's edits moved it.
+        try {
+          const now = await d.tracker.now(task);
+          source.currentRange = toRecord(now.range);
+        } catch {
+          // the source is gone: the plan says so
+        }
       }
     }
-    states.set(key(p), state);
-    const sent = sentFiles.get(key(p));
-    const text = sent ? await d.store.readSent(task.id, sent) : undefined;
-    if (text !== undefined) sentTexts.set(key(p), text);
-    else if (state.kind === 'file') twoWayReasons.set(p, sent ? (sent.notRecorded ?? 'unreadable') : 'notSent');
-  }
+    return { states, sent: sentTexts, source };
+  };
 
-  let source: SentSource | undefined;
-  if (task.source && sourcePath !== undefined) {
-    source = { path: sourcePath, range: task.source.range };
-    if (task.source.range && !sentTexts.has(key(sourcePath))) {
-      // No text kept: the range is placed where the user's edits moved it.
-      try {
-        const now = await d.tracker.now(task);
-        source.currentRange = toRecord(now.range);
-      } catch {
-        // the source is gone: the plan says so
-      }
-    }
-  }
-
-  const plan = buildPlan(
-    parsed,
-    {
-      current: p => states.get(key(p)) ?? { kind: 'refused', reason: vscode.l10n.t('not applied: the file cannot be read') },
-      sent: p => sentTexts.get(key(p)),
-    },
-    {
-      source,
-      translate: (message, ...args) => vscode.l10n.t(message, ...args),
-      newFileEol: process.platform === 'win32' ? '\r\n' : '\n',
-      caseInsensitivePaths: caseless,
-    },
+  // Parsing and planning run on the planner's thread: no answer blocks the extension host (issue 25).
+  const plan = await planOffThread(
+    workerScript(__dirname),
+    { answer, sourcePath, caseless, bundle: vscode.l10n.bundle, newFileEol: process.platform === 'win32' ? '\r\n' : '\n' },
+    readFiles,
+    signal,
   );
 
   const current = new Map<string, string>();
@@ -215,7 +210,6 @@ export async function prepareReview(
   return {
     task,
     folder,
-    parsed,
     plan,
     uriOf: relative => uris.get(key(relative)) ?? fileUri(folder, `${root}/${relative}`),
     current,

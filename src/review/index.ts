@@ -4,6 +4,7 @@ export { type Budget, type Edit, diffLines } from './diff';
 export { type Eol, eolOf, toLines } from './lines';
 export { type Change, type MergedHunk, type MergeResult, changesBetween, merge3 } from './merge';
 export { type DiffHunk, type FileDiff, parseUnifiedDiff } from './patch';
+export { PlanCancelled, type PlanFiles, planOffThread, workerScript } from './offThread';
 export { type Confined, type EntryKind, type PathResolver, checkPath, confinePath, isSensitive } from './paths';
 export {
   type FileState,
@@ -19,4 +20,4 @@ export {
   buildPlan,
   conflictText,
 } from './plan';
-export { type HunkSkipCode, type SkipCode, type Translate, conflictMarkers, plain } from './words';
+export { type HunkSkipCode, type SkipCode, type TooComplex, type Translate, conflictMarkers, plain, tooComplexReason } from './words';

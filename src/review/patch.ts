@@ -40,12 +40,20 @@ export interface FileDiff {
   hunks: DiffHunk[];
   /** Some line carries `\ No newline at end of file`: final newlines are then taken literally. */
   eolMarked: boolean;
+  /** Hunk headers past the cap of one diff text (`MAX_HUNK_HEADERS`): counted, not read. */
+  headersPastCap: number;
 }
 
 const MAX_HEADER = 200;
 
+/**
+ * Hunk headers read in one diff text at most (20,000 one-line insertions must still be reviewable); the rest
+ * are only counted, so a 15 MB answer of a million headers costs a count, and the plan calls it too complex.
+ */
+export const MAX_HUNK_HEADERS = 50_000;
+
 /** The file sections of a diff (several when it has several `---`/`+++` pairs or `diff --git` lines). */
-export function parseUnifiedDiff(text: string): FileDiff[] {
+export function parseUnifiedDiff(text: string, maxHunks = MAX_HUNK_HEADERS): FileDiff[] {
   const lines = text.split('\n');
   if (lines.length && lines[lines.length - 1] === '') lines.pop();
   for (let i = 0; i < lines.length; i++) if (lines[i].endsWith('\r')) lines[i] = lines[i].slice(0, -1);
@@ -54,12 +62,13 @@ export function parseUnifiedDiff(text: string): FileDiff[] {
   // Right after a `diff --git` line: its `---`/`+++` lines belong to the same section.
   let gitSection = false;
   const fresh = (): FileDiff => {
-    const f: FileDiff = { created: false, deleted: false, renamed: false, binary: false, hunks: [], eolMarked: false };
+    const f: FileDiff = { created: false, deleted: false, renamed: false, binary: false, hunks: [], eolMarked: false, headersPastCap: 0 };
     files.push(f);
     return f;
   };
   const isHeaderPair = (i: number) => lines[i].startsWith('--- ') && i + 1 < lines.length && lines[i + 1].startsWith('+++ ');
 
+  let read = 0;
   let i = 0;
   while (i < lines.length) {
     const line = lines[i];
@@ -88,6 +97,14 @@ export function parseUnifiedDiff(text: string): FileDiff[] {
     if (line.startsWith('@@')) {
       cur ??= fresh();
       gitSection = false;
+      if (read >= maxHunks) {
+        // Counted like a hunk when a diff line follows (an empty header is no hunk, as readHunk drops it).
+        const next = lines[i + 1]?.charCodeAt(0);
+        if (next === 32 || next === 43 || next === 45) cur.headersPastCap++;
+        i++;
+        continue;
+      }
+      read++;
       i = readHunk(lines, i, cur, isHeaderPair);
       continue;
     }
@@ -99,7 +116,7 @@ export function parseUnifiedDiff(text: string): FileDiff[] {
     }
     i++;
   }
-  return files.filter(f => f.hunks.length || f.created || f.deleted || f.renamed || f.binary);
+  return files.filter(f => f.hunks.length || f.headersPastCap || f.created || f.deleted || f.renamed || f.binary);
 }
 
 /** Reads the hunk whose header is at `start`; returns the index of the first line after it. */

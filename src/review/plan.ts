@@ -43,9 +43,9 @@ import {
   withoutNoEol,
 } from './lines';
 import { type Change, type MergedHunk, changesBetween, merge3 } from './merge';
-import { type DiffHunk, keepFinalNewline, newSide, placeHunks } from './patch';
+import { type DiffHunk, MAX_HUNK_HEADERS, keepFinalNewline, newSide, placeHunks } from './patch';
 import { checkPath, isSensitive } from './paths';
-import { type HunkSkipCode, type SkipCode, type Translate, conflictMarkers, hunkLabel, hunkSkipReason, pathProblem, plain, skipReason } from './words';
+import { type HunkSkipCode, type SkipCode, type TooComplex, type Translate, conflictMarkers, hunkLabel, hunkSkipReason, pathProblem, plain, skipReason } from './words';
 
 export type FileState = { kind: 'file'; text: string } | { kind: 'missing' } | { kind: 'refused'; reason: string; outside?: boolean };
 
@@ -92,6 +92,8 @@ export interface PlanOptions {
   workBudget?: number;
   /** Paths differing only in case name one file (Windows, macOS by default): their blocks are grouped. */
   caseInsensitivePaths?: boolean;
+  /** Hunk headers in the answer's diffs at most; past it the plan is `tooComplex` at once. Default 50,000. */
+  maxHunkHeaders?: number;
 }
 
 export interface Position {
@@ -165,7 +167,15 @@ export interface ReviewPlan {
   files: PlanFile[];
   hunkCount: number;
   conflictCount: number;
+  /**
+   * The answer is more than a review here can take (more hunk headers than `maxHunkHeaders`, or the work
+   * budget was spent): the caller says so with these numbers (`tooComplexReason`) and offers the raw answer
+   * instead of a preview that would be partial.
+   */
+  tooComplex?: TooComplex;
 }
+
+export const WORK_BUDGET = 40_000_000;
 
 const ELISION =
   /^\s*(?:\/\/+|#+|\/\*+|\{\/\*|<!--|--|;+|%+|\*)\s*(?:\.\.\.|…|\[\.\.\.\]|(?:[^\n]*?\b(?:existing code|rest of (?:the )?(?:file|code|class|function|method|module|implementation)|(?:remains?|stays?|is) (?:the same|unchanged)|unchanged code|code (?:omitted|unchanged)|same as before|omitted for brevity)\b))/i;
@@ -184,8 +194,14 @@ export function elidedLine(keys: readonly string[], reference: readonly string[]
 
 export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, options: PlanOptions = {}): ReviewPlan {
   const t = options.translate ?? plain;
-  const budget: Budget = { left: options.workBudget ?? 40_000_000 };
+  const allowed = options.workBudget ?? WORK_BUDGET;
+  const budget: Budget = { left: allowed };
   const parsed = typeof answer === 'string' ? parseAnswer(answer, { sourcePath: options.source?.path }) : answer;
+  let headers = 0;
+  for (const p of parsed.proposals) if (p.kind === 'diff') headers += p.diff.hunks.length + (p.diff.headersPastCap ?? 0);
+  const maxHeaders = options.maxHunkHeaders ?? MAX_HUNK_HEADERS;
+  const verdict = (): TooComplex => ({ hunkHeaders: headers, maxHunkHeaders: maxHeaders, blocks: parsed.proposals.length, work: allowed - budget.left, workBudget: allowed });
+  if (headers > maxHeaders) return { files: [], hunkCount: 0, conflictCount: 0, tooComplex: verdict() };
   const entries: PlanFile[] = [];
   const skip = (path: string, from: PlanFile['from'], blocks: number[], line: number, code: SkipCode, ...args: (string | number)[]): PlanFile => ({
     ...emptyFile(path, from, blocks, line),
@@ -237,6 +253,8 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
     conflictCount += f.hunks.filter(h => h.conflict).length;
     return f;
   });
+  // The budget spent: some diffs were cut coarse and some hunks not searched for. A partial preview would mislead.
+  if (budget.left <= 0) return { files: planned, hunkCount, conflictCount, tooComplex: verdict() };
   return { files: planned, hunkCount, conflictCount };
 }
 

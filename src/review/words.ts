@@ -79,6 +79,25 @@ const HUNK_SKIP: Record<HunkSkipCode, string> = {
   tooMany: 'hunk {0} ({1}) is over the limit of changes per answer',
 };
 
+/** Why an answer is not reviewed at all: its size against the limits (see `ReviewPlan.tooComplex`). */
+export interface TooComplex {
+  hunkHeaders: number;
+  maxHunkHeaders: number;
+  blocks: number;
+  /** Steps of diff and search work done, and the plan's budget. */
+  work: number;
+  workBudget: number;
+}
+
+const millions = (n: number) => (n / 1_000_000).toFixed(n >= 10_000_000 ? 0 : 1);
+
+/** "too complex to review here", with the numbers that made it so. */
+export function tooComplexReason(t: Translate, c: TooComplex): string {
+  return c.hunkHeaders > c.maxHunkHeaders
+    ? t('The answer is too complex to review here: {0} hunk headers in {1} blocks, over the limit of {2}. Open the raw answer to read it.', c.hunkHeaders, c.blocks, c.maxHunkHeaders)
+    : t('The answer is too complex to review here: planning it took more than {0} million steps of work ({1} hunk headers in {2} blocks). Open the raw answer to read it.', millions(c.workBudget), c.hunkHeaders, c.blocks);
+}
+
 /** Path problems found without a file system (see `checkPath`). */
 export type PathProblem = 'empty' | 'absolute' | 'escapes' | 'control' | 'reserved' | 'directory' | 'tooLong' | 'gitDir';
 
