@@ -21,7 +21,7 @@ import type { SourceRangeTracker } from '../documents/sourceRanges';
 import { parseReviewUri, reviewUri } from '../documents/uris';
 import { UserFacingError, inert } from '../errors';
 import type { Logger } from '../log';
-import { PlanCancelled, type PlanFile, type PlanHunk, applyHunks, conflictText, tooComplexReason } from '../review';
+import { PlanCancelled, type PlanFile, type PlanHunk, applyHunks, conflictText, runsCodeReason, tooComplexReason } from '../review';
 import type { TrackedTask } from '../tasks/model';
 import { fencedBlock } from '../tasks/prompt';
 import type { TaskStore } from '../tasks/taskStore';
@@ -227,7 +227,7 @@ function metadataOf(review: PreparedReview, file: PlanFile, hunk: PlanHunk): vsc
   if (hunk.shifted) notes.push(vscode.l10n.t('moved by your edits since the task was sent'));
   if (file.kind === 'create') notes.push(vscode.l10n.t('a new file'));
   if (file.twoWay && file.kind !== 'create') notes.push(mergedTwoWay(review.twoWayReasons.get(file.path)));
-  if (file.sensitive) notes.push(vscode.l10n.t('in a folder whose files can run code: check it yourself'));
+  if (file.sensitive) notes.push(vscode.l10n.t('a file that can run code ({0}): check it yourself', runsCodeReason((m, ...a) => vscode.l10n.t(m, ...a), file.runsCode ?? 'script')));
   const label = vscode.l10n.t('{0} · {1}', file.path, hunk.label);
   return {
     label: hunk.conflict ? vscode.l10n.t('Conflict · {0}', label) : label,
@@ -343,7 +343,7 @@ export function notesText(review: PreparedReview): string {
   for (const f of offered) {
     out.push(`## ${f.path}${f.kind === 'create' ? ` (${t('new file')})` : ''}`, '');
     if (f.twoWay && f.kind !== 'create') out.push(`${mergedTwoWay(review.twoWayReasons.get(f.path))}.`, '');
-    if (f.sensitive) out.push(`${t('This file is in a folder whose files can run code: its hunks start unchecked.')}`, '');
+    if (f.sensitive) out.push(`${t('This file can run code ({0}): its hunks start unchecked.', runsCodeReason((m, ...a) => t(m, ...a), f.runsCode ?? 'script'))}`, '');
     if (f.alreadyApplied) out.push(`${t('{0} changes of the answer are in the file already.', f.alreadyApplied)}`, '');
     for (const h of f.hunks) {
       out.push(`- ${h.label}`);

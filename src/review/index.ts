@@ -5,7 +5,7 @@ export { type Eol, eolOf, toLines } from './lines';
 export { type Change, type MergedHunk, type MergeResult, changesBetween, merge3 } from './merge';
 export { type DiffHunk, type FileDiff, parseUnifiedDiff } from './patch';
 export { PlanCancelled, type PlanFiles, planOffThread, workerScript } from './offThread';
-export { type Confined, type EntryKind, type PathResolver, checkPath, confinePath, isSensitive } from './paths';
+export { type Confined, type EntryKind, type PathResolver, RUNS_CODE, checkPath, confinePath, isSensitive, runsCode } from './paths';
 export {
   type FileState,
   type PlanFile,
@@ -20,4 +20,4 @@ export {
   buildPlan,
   conflictText,
 } from './plan';
-export { type HunkSkipCode, type SkipCode, type TooComplex, type Translate, conflictMarkers, plain, tooComplexReason } from './words';
+export { type HunkSkipCode, type RunsCode, type SkipCode, type TooComplex, type Translate, conflictMarkers, plain, runsCodeReason, tooComplexReason } from './words';

@@ -44,8 +44,8 @@ import {
 } from './lines';
 import { type Change, type MergedHunk, changesBetween, merge3 } from './merge';
 import { type DiffHunk, MAX_HUNK_HEADERS, keepFinalNewline, newSide, placeHunks } from './patch';
-import { checkPath, isSensitive } from './paths';
-import { type HunkSkipCode, type SkipCode, type TooComplex, type Translate, conflictMarkers, hunkLabel, hunkSkipReason, pathProblem, plain, skipReason } from './words';
+import { checkPath, runsCode } from './paths';
+import { type HunkSkipCode, type RunsCode, type SkipCode, type TooComplex, type Translate, conflictMarkers, hunkLabel, hunkSkipReason, pathProblem, plain, skipReason } from './words';
 
 export type FileState = { kind: 'file'; text: string } | { kind: 'missing' } | { kind: 'refused'; reason: string; outside?: boolean };
 
@@ -154,8 +154,10 @@ export interface PlanFile {
   /** No text was recorded: merged against the file now only. */
   twoWay: boolean;
   eol: Eol;
-  /** A folder whose files can run code (.vscode, .github, …): say so in the review. */
+  /** A file that can run code (.vscode, package.json, Makefile, … `RUNS_CODE`): it starts unchecked. */
   sensitive: boolean;
+  /** Why it can run code (`runsCodeReason` words it). */
+  runsCode?: RunsCode;
   alreadyApplied: number;
   /** The diff hit its work bound somewhere: hunks may be coarser than needed. */
   coarse: boolean;
@@ -259,6 +261,7 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
 }
 
 function emptyFile(path: string, from: PlanFile['from'], blocks: number[], line: number): PlanFile {
+  const code = path ? runsCode(path) : undefined;
   return {
     path,
     kind: 'modify',
@@ -267,7 +270,8 @@ function emptyFile(path: string, from: PlanFile['from'], blocks: number[], line:
     line,
     twoWay: false,
     eol: '\n',
-    sensitive: path ? isSensitive(path) : false,
+    sensitive: !!code,
+    ...(code ? { runsCode: code } : {}),
     alreadyApplied: 0,
     coarse: false,
     hunks: [],

@@ -99,18 +99,58 @@ export function tooComplexReason(t: Translate, c: TooComplex): string {
 }
 
 /** Path problems found without a file system (see `checkPath`). */
-export type PathProblem = 'empty' | 'absolute' | 'escapes' | 'control' | 'reserved' | 'directory' | 'tooLong' | 'gitDir';
+export type PathProblem = 'empty' | 'absolute' | 'escapes' | 'control' | 'reserved' | 'directory' | 'tooLong' | 'gitDir' | 'shortName';
 
 const PATH: Record<PathProblem, string> = {
   empty: 'empty',
   absolute: 'not relative to the workspace',
   escapes: 'leads outside the workspace',
-  control: 'holds control or invisible characters',
+  control: 'holds control, invisible or direction characters',
   reserved: 'a reserved name',
   directory: 'names a folder',
   tooLong: 'too long',
   gitDir: 'inside .git',
+  shortName: 'a Windows short name (like GIT~1), which may stand for another name',
 };
+
+/** Why a file can run code (or change the editor) when written: see `RUNS_CODE` in paths.ts. */
+export type RunsCode =
+  | 'editorConfig'
+  | 'ci'
+  | 'devContainer'
+  | 'gitHooks'
+  | 'gitDir'
+  | 'gitConfig'
+  | 'packageScripts'
+  | 'packageManagerConfig'
+  | 'makefile'
+  | 'envrc'
+  | 'toolConfigCode'
+  | 'workspaceFile'
+  | 'script'
+  | 'shortName';
+
+/** Why a file starts unchecked: it can run code (see `RUNS_CODE` in paths.ts). */
+const RUNS_CODE_REASON: Record<RunsCode, string> = {
+  editorConfig: 'VS Code runs its tasks and launch configurations and applies its settings',
+  ci: 'a CI service runs it',
+  devContainer: 'its commands run when the dev container opens',
+  gitHooks: 'git runs its hooks',
+  gitDir: 'it is inside .git',
+  gitConfig: 'git runs its filters and submodule commands',
+  packageScripts: 'a package manager runs its scripts (install, build, test)',
+  packageManagerConfig: 'it configures the package manager that runs scripts',
+  makefile: 'make runs its commands',
+  envrc: 'direnv runs it when you enter the folder',
+  toolConfigCode: 'it is code that the tool runs',
+  workspaceFile: 'VS Code runs its tasks and launch configurations and applies its settings',
+  script: 'it is a script',
+  shortName: 'a Windows short name may stand for a folder like .git or .vscode',
+};
+
+export function runsCodeReason(t: Translate, code: RunsCode): string {
+  return t(RUNS_CODE_REASON[code]);
+}
 
 export function skipReason(t: Translate, code: SkipCode, ...args: (string | number)[]): string {
   return t(SKIP[code], ...args);
