@@ -167,7 +167,8 @@ async function main() {
 function benchReview(alone) {
   if (alone) sh('npm', ['run', '--silent', 'build:tests']);
   step('review: parse + merge + plan, 50 files × 20 hunks against 10,000-line files');
-  // The plan row, then the reader's rows (issue 24: 1 MB and 10 MB answers, to show it is linear).
+  // The plan row, the reader's rows (issue 24: 1 MB and 10 MB answers, to show it is linear) and issue 25's
+  // hostile answers, planned off the host's thread, with the host's longest stall.
   const rows = sh('node', [path.join(ROOT, 'out/test/bench/review.js')]).split('\n').filter(l => l.startsWith('| review'));
   for (const row of rows) console.log(row);
   if (!alone) fs.appendFileSync(path.join(ROOT, 'test', 'bench', 'RESULTS.md'), rows.map(r => `${r}\n`).join(''));

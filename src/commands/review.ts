@@ -13,6 +13,7 @@
  * and 1.139, and in the e2e tests in a real browser.
  */
 import * as vscode from 'vscode';
+import { Commands } from '../constants';
 import { extensionColumn, openDiff } from '../documents/editorGroups';
 import { type PreparedReview, folderOf, prepareReview } from '../documents/reviewPlan';
 import type { ReviewDocuments } from '../documents/reviews';
@@ -20,7 +21,7 @@ import type { SourceRangeTracker } from '../documents/sourceRanges';
 import { parseReviewUri, reviewUri } from '../documents/uris';
 import { UserFacingError, inert } from '../errors';
 import type { Logger } from '../log';
-import { type PlanFile, type PlanHunk, applyHunks, conflictText } from '../review';
+import { PlanCancelled, type PlanFile, type PlanHunk, applyHunks, conflictText, runsCodeReason, tooComplexReason } from '../review';
 import type { TrackedTask } from '../tasks/model';
 import { fencedBlock } from '../tasks/prompt';
 import type { TaskStore } from '../tasks/taskStore';
@@ -59,7 +60,34 @@ async function prepare(d: ReviewDeps, arg: unknown, placeHolder: string, block?:
   const folder = folderOf(task);
   if (!folder) throw new UserFacingError(vscode.l10n.t('Review Changes needs the workspace folder "{0}" was sent from: open that folder and try again.', inert(task.title)));
   const started = performance.now();
-  const review = await prepareReview(d, task, answer, folder, { block });
+  // Planned on its own thread (no answer blocks the editor), cancellable from the progress notification.
+  let review: PreparedReview;
+  try {
+    review = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Preparing the review of "{0}"…', inert(task.title)), cancellable: true },
+      async (_progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        try {
+          return await prepareReview(d, task, answer, folder, { block, signal: abort.signal });
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+  } catch (e) {
+    if (e instanceof PlanCancelled) {
+      d.log.info(`review ${task.id}: cancelled while planning`);
+      return undefined;
+    }
+    throw e;
+  }
+  if (review.plan.tooComplex) {
+    const c = review.plan.tooComplex;
+    d.log.info(`review ${task.id}: too complex (${c.hunkHeaders} hunk headers, ${c.work} of ${c.workBudget} steps) after ${(performance.now() - started).toFixed(0)} ms`);
+    void tellTooComplex(d, review);
+    return undefined;
+  }
   d.reviews.setAll(task.id, documentsOf(review));
   const { plan } = review;
   d.log.info(
@@ -208,7 +236,7 @@ function metadataOf(review: PreparedReview, file: PlanFile, hunk: PlanHunk): vsc
   if (hunk.shifted) notes.push(vscode.l10n.t('moved by your edits since the task was sent'));
   if (file.kind === 'create') notes.push(vscode.l10n.t('a new file'));
   if (file.twoWay && file.kind !== 'create') notes.push(mergedTwoWay(review.twoWayReasons.get(file.path)));
-  if (file.sensitive) notes.push(vscode.l10n.t('in a folder whose files can run code: check it yourself'));
+  if (file.sensitive) notes.push(vscode.l10n.t('a file that can run code ({0}): check it yourself', runsCodeReason((m, ...a) => vscode.l10n.t(m, ...a), file.runsCode ?? 'script')));
   const label = vscode.l10n.t('{0} · {1}', file.path, hunk.label);
   return {
     label: hunk.conflict ? vscode.l10n.t('Conflict · {0}', label) : label,
@@ -275,6 +303,13 @@ async function tellNotOffered(d: ReviewDeps, review: PreparedReview, skipped: No
   if ((await d.ui.info(message, showDetails)) === showDetails) await showNotes(review);
 }
 
+/** Too complex to review here: the numbers, and the raw answer one click away. */
+async function tellTooComplex(d: ReviewDeps, review: PreparedReview): Promise<void> {
+  const openRaw = vscode.l10n.t('Open Raw Answer');
+  const message = tooComplexReason((m, ...a) => vscode.l10n.t(m, ...a), review.plan.tooComplex!);
+  if ((await d.ui.warn(message, openRaw)) === openRaw) await vscode.commands.executeCommand(Commands.openRawResult, review.task.id);
+}
+
 async function tellNothing(d: ReviewDeps, review: PreparedReview, skipped: NotOffered[]): Promise<void> {
   const showDetails = vscode.l10n.t('Show Details');
   const message = skipped.length
@@ -320,7 +355,7 @@ export function notesText(review: PreparedReview): string {
   for (const f of offered) {
     out.push(`## ${f.path}${f.kind === 'create' ? ` (${t('new file')})` : ''}`, '');
     if (f.twoWay && f.kind !== 'create') out.push(`${mergedTwoWay(review.twoWayReasons.get(f.path))}.`, '');
-    if (f.sensitive) out.push(`${t('This file is in a folder whose files can run code: its hunks start unchecked.')}`, '');
+    if (f.sensitive) out.push(`${t('This file can run code ({0}): its hunks start unchecked.', runsCodeReason((m, ...a) => t(m, ...a), f.runsCode ?? 'script'))}`, '');
     if (f.alreadyApplied) out.push(`${t('{0} changes of the answer are in the file already.', f.alreadyApplied)}`, '');
     for (const h of f.hunks) {
       out.push(`- ${h.label}`);

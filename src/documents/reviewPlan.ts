@@ -9,18 +9,15 @@ import * as vscode from 'vscode';
 import {
   type EntryKind,
   type FileState,
-  type ParsedAnswer,
   type PathResolver,
+  type PlanFiles,
   type RangeRecord,
   type ReviewPlan,
   type SentSource,
-  buildPlan,
   checkPath,
   confinePath,
-  type ReadAnswer,
-  parseAnswer,
-  proposalsOf,
-  readAnswer,
+  planOffThread,
+  workerScript,
 } from '../review';
 import type { TrackedTask } from '../tasks/model';
 import type { SentFile } from '../tasks/sentTexts';
@@ -34,7 +31,6 @@ const MAX_MERGE_BYTES = 8 * 1024 * 1024;
 export interface PreparedReview {
   task: TrackedTask;
   folder: vscode.WorkspaceFolder;
-  parsed: ParsedAnswer;
   plan: ReviewPlan;
   /** The file a workspace-relative path names. */
   uriOf(relative: string): vscode.Uri;
@@ -128,9 +124,10 @@ export async function prepareReview(
   task: TrackedTask,
   answer: string,
   folder: vscode.WorkspaceFolder,
-  /** Apply… on one block: the review of that block alone (its hunks, its file). */
-  options: { block?: number } = {},
+  /** `block`: Apply… on one block, the review of that block alone (its hunks, its file). */
+  options: { block?: number; signal?: AbortSignal } = {},
 ): Promise<PreparedReview> {
+  const { block, signal } = options;
   const resolver = resolverFor(folder);
   const root = resolver.root.replace(/\/+$/, '');
   const relativeOf = (uri: string): string | undefined => {
@@ -143,8 +140,6 @@ export async function prepareReview(
   };
 
   const sourcePath = task.source ? relativeOf(task.source.uri) : undefined;
-  const parsed =
-    options.block === undefined ? parseAnswer(answer, { sourcePath }) : proposalsOf(onlyBlock(readAnswer(answer, { sourcePath }), options.block, sourcePath), { sourcePath });
 
   // The sent texts, by path in this folder.
   const sentFiles = new Map<string, SentFile>();
@@ -153,63 +148,59 @@ export async function prepareReview(
     if (rel !== undefined && !sentFiles.has(key(rel))) sentFiles.set(key(rel), f);
   }
 
-  // Every path the plan will ask about, resolved once, before the (synchronous) plan runs.
-  const paths = new Set(parsed.proposals.map(p => p.path));
-  if (sourcePath !== undefined) paths.add(sourcePath);
   const states = new Map<string, FileState>();
   const sentTexts = new Map<string, string>();
   const twoWayReasons: PreparedReview['twoWayReasons'] = new Map();
   const uris = new Map<string, vscode.Uri>();
-  for (const p of paths) {
-    const confined = await confinePath(p, resolver, caseless);
-    let state: FileState;
-    if (!confined.ok) {
-      state =
-        confined.problem === 'outside'
-          ? { kind: 'refused', outside: true, reason: '' }
-          : { kind: 'refused', reason: confined.problem === 'directory' ? vscode.l10n.t('not applied: the path names a folder') : vscode.l10n.t('not applied: the path is not a regular file') };
-    } else {
-      const uri = fileUri(folder, confined.absolute);
-      uris.set(key(p), uri);
-      try {
-        state = confined.exists ? await readNow(uri) : { kind: 'missing' };
-      } catch {
-        state = { kind: 'refused', reason: vscode.l10n.t('not applied: the file cannot be read') };
+  /** Every path the plan will ask about (the planner's thread parsed the answer), resolved before it plans. */
+  const readFiles = async (paths: string[]): Promise<PlanFiles> => {
+    for (const p of paths) {
+      if (signal?.aborted) break;
+      const confined = await confinePath(p, resolver, caseless);
+      let state: FileState;
+      if (!confined.ok) {
+        state =
+          confined.problem === 'outside'
+            ? { kind: 'refused', outside: true, reason: '' }
+            : { kind: 'refused', reason: confined.problem === 'directory' ? vscode.l10n.t('not applied: the path names a folder') : vscode.l10n.t('not applied: the path is not a regular file') };
+      } else {
+        const uri = fileUri(folder, confined.absolute);
+        uris.set(key(p), uri);
+        try {
+          state = confined.exists ? await readNow(uri) : { kind: 'missing' };
+        } catch {
+          state = { kind: 'refused', reason: vscode.l10n.t('not applied: the file cannot be read') };
+        }
+      }
+      states.set(key(p), state);
+      const sent = sentFiles.get(key(p));
+      const text = sent ? await d.store.readSent(task.id, sent) : undefined;
+      if (text !== undefined) sentTexts.set(key(p), text);
+      else if (state.kind === 'file') twoWayReasons.set(p, sent ? (sent.notRecorded ?? 'unreadable') : 'notSent');
+    }
+
+    let source: SentSource | undefined;
+    if (task.source && sourcePath !== undefined) {
+      source = { path: sourcePath, range: task.source.range };
+      if (task.source.range && !sentTexts.has(key(sourcePath))) {
+        // No text kept: the range is placed where the user's edits moved it.
+        try {
+          const now = await d.tracker.now(task);
+          source.currentRange = toRecord(now.range);
+        } catch {
+          // the source is gone: the plan says so
+        }
       }
     }
-    states.set(key(p), state);
-    const sent = sentFiles.get(key(p));
-    const text = sent ? await d.store.readSent(task.id, sent) : undefined;
-    if (text !== undefined) sentTexts.set(key(p), text);
-    else if (state.kind === 'file') twoWayReasons.set(p, sent ? (sent.notRecorded ?? 'unreadable') : 'notSent');
-  }
+    return { states, sent: sentTexts, source };
+  };
 
-  let source: SentSource | undefined;
-  if (task.source && sourcePath !== undefined) {
-    source = { path: sourcePath, range: task.source.range };
-    if (task.source.range && !sentTexts.has(key(sourcePath))) {
-      // No text kept: the range is placed where the user's edits moved it.
-      try {
-        const now = await d.tracker.now(task);
-        source.currentRange = toRecord(now.range);
-      } catch {
-        // the source is gone: the plan says so
-      }
-    }
-  }
-
-  const plan = buildPlan(
-    parsed,
-    {
-      current: p => states.get(key(p)) ?? { kind: 'refused', reason: vscode.l10n.t('not applied: the file cannot be read') },
-      sent: p => sentTexts.get(key(p)),
-    },
-    {
-      source,
-      translate: (message, ...args) => vscode.l10n.t(message, ...args),
-      newFileEol: process.platform === 'win32' ? '\r\n' : '\n',
-      caseInsensitivePaths: caseless,
-    },
+  // Parsing and planning run on the planner's thread: no answer blocks the extension host (issue 25).
+  const plan = await planOffThread(
+    workerScript(__dirname),
+    { answer, block, sourcePath, caseless, bundle: vscode.l10n.bundle, newFileEol: process.platform === 'win32' ? '\r\n' : '\n' },
+    readFiles,
+    signal,
   );
 
   const current = new Map<string, string>();
@@ -221,27 +212,11 @@ export async function prepareReview(
   return {
     task,
     folder,
-    parsed,
     plan,
     uriOf: relative => uris.get(key(relative)) ?? fileUri(folder, `${root}/${relative}`),
     current,
     twoWayReasons,
   };
-}
-
-/**
- * The answer with one block left (the range block stays the range block only if it is that one). A diff
- * that names no file, applied on its own to a task sent from a file, is for that file: its hunks are placed
- * by their context there (a hunk whose context is not found is listed, never forced).
- */
-function onlyBlock(read: ReadAnswer, index: number, sourcePath: string | undefined): ReadAnswer {
-  let blocks = read.blocks.filter(b => b.index === index);
-  const b = blocks[0];
-  if (b && b.kind === 'diff' && sourcePath !== undefined && !b.targets.length && !b.problems.length && b.sections?.length) {
-    const target = { path: sourcePath, raw: sourcePath, naming: 'diffHeader' as const };
-    blocks = [{ ...b, targets: [target], path: sourcePath, sections: b.sections.map(s => (s.target || s.problem ? s : { ...s, target })) }];
-  }
-  return { ...read, blocks, rangeBlock: read.rangeBlock && blocks.includes(read.rangeBlock) ? read.rangeBlock : undefined };
 }
 
 function toRecord(r: vscode.Range): RangeRecord {

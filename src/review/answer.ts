@@ -13,7 +13,7 @@
  * Blocks are numbered as the reader numbers them (every surface shares that numbering).
  */
 import type { FileDiff } from './patch';
-import { type AnswerBlock, type Naming, type ReadOptions, readAnswer, readInfo } from './reader';
+import { type AnswerBlock, type Naming, type ReadAnswer, type ReadOptions, readAnswer, readInfo } from './reader';
 import type { PathProblem, SkipCode } from './words';
 
 export { looksLikeDiff } from './reader';
@@ -111,6 +111,26 @@ export interface ParseOptions extends ReadOptions {
 
 export function parseAnswer(text: string, options: ParseOptions = {}): ParsedAnswer {
   return proposalsOf(readAnswer(text, options), options);
+}
+
+/** Apply… on one block: the proposals of that block alone (see `onlyBlock`). */
+export function parseAnswerBlock(text: string, index: number, options: ParseOptions = {}): ParsedAnswer {
+  return proposalsOf(onlyBlock(readAnswer(text, options), index, options.sourcePath), options);
+}
+
+/**
+ * The answer with one block left (the range block stays the range block only if it is that one). A diff
+ * that names no file, applied on its own to a task sent from a file, is for that file: its hunks are placed
+ * by their context there (a hunk whose context is not found is listed, never forced).
+ */
+function onlyBlock(read: ReadAnswer, index: number, sourcePath: string | undefined): ReadAnswer {
+  let blocks = read.blocks.filter(b => b.index === index);
+  const b = blocks[0];
+  if (b && b.kind === 'diff' && sourcePath !== undefined && !b.targets.length && !b.problems.length && b.sections?.length) {
+    const target = { path: sourcePath, raw: sourcePath, naming: 'diffHeader' as const };
+    blocks = [{ ...b, targets: [target], path: sourcePath, sections: b.sections.map(s => (s.target || s.problem ? s : { ...s, target })) }];
+  }
+  return { ...read, blocks, rangeBlock: read.rangeBlock && blocks.includes(read.rangeBlock) ? read.rangeBlock : undefined };
 }
 
 /** The proposals of an answer the reader has read (see the module comment). */

@@ -1,5 +1,5 @@
 /** The review core's API (issue 16): what the integration layer builds on. Pure: no vscode. */
-export { type FencedBlock, type ParsedAnswer, type ParseOptions, type Proposal, type RejectedBlock, type UnnamedBlock, fencedBlocks, parseAnswer, parseInfo, proposalsOf } from './answer';
+export { type FencedBlock, type ParsedAnswer, type ParseOptions, type Proposal, type RejectedBlock, type UnnamedBlock, fencedBlocks, parseAnswer, parseAnswerBlock, parseInfo, proposalsOf } from './answer';
 export {
   type AnswerBlock,
   type BlockKind,
@@ -22,7 +22,8 @@ export { type Budget, type Edit, diffLines } from './diff';
 export { type Eol, eolOf, toLines } from './lines';
 export { type Change, type MergedHunk, type MergeResult, changesBetween, merge3 } from './merge';
 export { type DiffHunk, type FileDiff, parseUnifiedDiff } from './patch';
-export { type Confined, type EntryKind, type PathResolver, checkPath, confinePath, isSensitive } from './paths';
+export { PlanCancelled, type PlanFiles, planOffThread, workerScript } from './offThread';
+export { type Confined, type EntryKind, type PathResolver, RUNS_CODE, checkPath, confinePath, isSensitive, runsCode } from './paths';
 export {
   type FileState,
   type PlanFile,
@@ -37,4 +38,4 @@ export {
   buildPlan,
   conflictText,
 } from './plan';
-export { type HunkSkipCode, type SkipCode, type Translate, conflictMarkers, pathProblem, plain, skipReason } from './words';
+export { type HunkSkipCode, type RunsCode, type SkipCode, type TooComplex, type Translate, conflictMarkers, pathProblem, plain, runsCodeReason, skipReason, tooComplexReason } from './words';

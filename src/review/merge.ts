@@ -98,7 +98,6 @@ export function merge3(base: readonly string[], ours: readonly string[], theirs:
   }
   const O = oursEdits;
   const hunks: MergedHunk[] = [];
-  const sources: Change[][] = []; // the changes of theirs behind each hunk
   const theirsOf = (start: number, end: number, ts: readonly Change[]) => {
     const lines: string[] = [];
     let at = start;
@@ -112,31 +111,47 @@ export function merge3(base: readonly string[], ours: readonly string[], theirs:
   };
   /**
    * Two hunks that would insert at the same point of the text now (the user deleted the lines between their
-   * places) become one, so their order is not left to chance: a conflict when either is one.
+   * places) become one, so their order is not left to chance: a conflict when either is one. A run of such
+   * hunks is gathered in `open` and built once when it closes (linear: 20,000 insertions at one place are
+   * one pass, not one copy of everything gathered so far per insertion).
    */
+  let open: { h: MergedHunk; ts: Change[]; lines: string[]; groups: Set<number>; conflict: boolean; joined: boolean } | undefined;
+  const close = () => {
+    if (!open) return;
+    const { h, ts, conflict, joined } = open;
+    if (joined) {
+      h.groups = [...open.groups];
+      if (conflict) {
+        h.lines = theirsOf(h.baseStart, h.baseEnd, ts);
+        h.conflict = { base: base.slice(h.baseStart, h.baseEnd), ours: [], theirs: h.lines };
+      } else h.lines = open.lines;
+    }
+    hunks.push(h);
+    open = undefined;
+  };
   const emit = (h: MergedHunk, ts: Change[]) => {
-    const prev = hunks[hunks.length - 1];
-    if (!prev || prev.oursStart !== prev.oursEnd || h.oursStart !== h.oursEnd || prev.oursEnd !== h.oursStart) {
-      hunks.push(h);
-      sources.push(ts);
+    const prev = open?.h;
+    if (!open || !prev || prev.oursStart !== prev.oursEnd || h.oursStart !== h.oursEnd || prev.oursEnd !== h.oursStart) {
+      close();
+      open = { h, ts, lines: h.lines, groups: new Set(h.groups), conflict: !!h.conflict, joined: false };
       return;
     }
-    const all = [...sources[sources.length - 1], ...ts];
-    const start = Math.min(prev.baseStart, h.baseStart);
-    const end = Math.max(prev.baseEnd, h.baseEnd);
-    const lines = prev.conflict || h.conflict ? theirsOf(start, end, all) : [...prev.lines, ...h.lines];
-    const merged: MergedHunk = {
-      ...prev,
-      lines,
-      baseStart: start,
-      baseEnd: end,
-      groups: [...new Set([...prev.groups, ...h.groups])],
-      shifted: prev.shifted || h.shifted,
-      nearUserEdit: true,
-    };
-    if (prev.conflict || h.conflict) merged.conflict = { base: base.slice(start, end), ours: [], theirs: lines };
-    hunks[hunks.length - 1] = merged;
-    sources[sources.length - 1] = all;
+    if (!open.joined) {
+      // The first join: from here on the gathered lines and changes are this run's own arrays.
+      open.h = { ...prev };
+      open.lines = prev.lines.slice();
+      open.ts = open.ts.slice();
+      open.joined = true;
+    }
+    const m = open.h;
+    for (const c of ts) open.ts.push(c);
+    for (const line of h.lines) open.lines.push(line);
+    for (const g of h.groups) open.groups.add(g);
+    m.baseStart = Math.min(m.baseStart, h.baseStart);
+    m.baseEnd = Math.max(m.baseEnd, h.baseEnd);
+    m.shifted ||= h.shifted;
+    m.nearUserEdit = true;
+    open.conflict ||= !!h.conflict;
   };
   let alreadyApplied = 0;
   let i = 0; // first edit of ours not known to be before the current change
@@ -216,18 +231,26 @@ export function merge3(base: readonly string[], ours: readonly string[], theirs:
       conflict: { base: base.slice(start, end), ours: ours.slice(oursStart, oursEnd), theirs: theirsLines },
     }, ts);
   }
+  close();
   return { hunks: coalesce(hunks, base, ours), alreadyApplied, coarse };
 }
 
 /** Neighbouring clean hunks of one group become one, unless the user changed a line between them. */
 function coalesce(hunks: MergedHunk[], base: readonly string[], ours: readonly string[]): MergedHunk[] {
   const out: MergedHunk[] = [];
+  const owned = new Set<MergedHunk>();
   const untouchedBetween = (a: MergedHunk, b: MergedHunk) =>
     b.oursStart - a.oursEnd === b.baseStart - a.baseEnd && sameLines(ours, a.oursEnd, b.oursStart, base.slice(a.baseEnd, b.baseStart));
   for (const h of hunks) {
     const last = out[out.length - 1];
     if (last && !last.conflict && !h.conflict && last.groups.length === 1 && h.groups.length === 1 && last.groups[0] === h.groups[0] && untouchedBetween(last, h)) {
-      last.lines = [...last.lines, ...ours.slice(last.oursEnd, h.oursStart), ...h.lines];
+      // In place: a hunk of many runs is one pass, not a copy of the lines so far per run.
+      if (!owned.has(last)) {
+        last.lines = last.lines.slice();
+        owned.add(last);
+      }
+      for (let x = last.oursEnd; x < h.oursStart; x++) last.lines.push(ours[x]);
+      for (const line of h.lines) last.lines.push(line);
       last.oursEnd = h.oursEnd;
       last.baseEnd = h.baseEnd;
       last.shifted ||= h.shifted;

@@ -40,12 +40,20 @@ export interface FileDiff {
   hunks: DiffHunk[];
   /** Some line carries `\ No newline at end of file`: final newlines are then taken literally. */
   eolMarked: boolean;
+  /** Hunk headers past the cap of one diff text (`MAX_HUNK_HEADERS`): counted, not read. */
+  headersPastCap: number;
 }
 
 const MAX_HEADER = 200;
 
+/**
+ * Hunk headers read in one diff text at most (20,000 one-line insertions must still be reviewable); the rest
+ * are only counted, so a 15 MB answer of a million headers costs a count, and the plan calls it too complex.
+ */
+export const MAX_HUNK_HEADERS = 50_000;
+
 /** The file sections of a diff (several when it has several `---`/`+++` pairs or `diff --git` lines). */
-export function parseUnifiedDiff(text: string): FileDiff[] {
+export function parseUnifiedDiff(text: string, maxHunks = MAX_HUNK_HEADERS): FileDiff[] {
   const lines = text.split('\n');
   if (lines.length && lines[lines.length - 1] === '') lines.pop();
   for (let i = 0; i < lines.length; i++) if (lines[i].endsWith('\r')) lines[i] = lines[i].slice(0, -1);
@@ -54,12 +62,13 @@ export function parseUnifiedDiff(text: string): FileDiff[] {
   // Right after a `diff --git` line: its `---`/`+++` lines belong to the same section.
   let gitSection = false;
   const fresh = (): FileDiff => {
-    const f: FileDiff = { created: false, deleted: false, renamed: false, binary: false, hunks: [], eolMarked: false };
+    const f: FileDiff = { created: false, deleted: false, renamed: false, binary: false, hunks: [], eolMarked: false, headersPastCap: 0 };
     files.push(f);
     return f;
   };
   const isHeaderPair = (i: number) => lines[i].startsWith('--- ') && i + 1 < lines.length && lines[i + 1].startsWith('+++ ');
 
+  let read = 0;
   let i = 0;
   while (i < lines.length) {
     const line = lines[i];
@@ -88,6 +97,14 @@ export function parseUnifiedDiff(text: string): FileDiff[] {
     if (line.startsWith('@@')) {
       cur ??= fresh();
       gitSection = false;
+      if (read >= maxHunks) {
+        // Counted like a hunk when a diff line follows (an empty header is no hunk, as readHunk drops it).
+        const next = lines[i + 1]?.charCodeAt(0);
+        if (next === 32 || next === 43 || next === 45) cur.headersPastCap++;
+        i++;
+        continue;
+      }
+      read++;
       i = readHunk(lines, i, cur, isHeaderPair);
       continue;
     }
@@ -99,7 +116,7 @@ export function parseUnifiedDiff(text: string): FileDiff[] {
     }
     i++;
   }
-  return files.filter(f => f.hunks.length || f.created || f.deleted || f.renamed || f.binary);
+  return files.filter(f => f.hunks.length || f.headersPastCap || f.created || f.deleted || f.renamed || f.binary);
 }
 
 /** Reads the hunk whose header is at `start`; returns the index of the first line after it. */
@@ -335,6 +352,24 @@ export function placeHunks(
     if (t === key) return true;
     return !strictEol && ti === n - 1 && lastTagged && t.length === key.length + 1 && t.startsWith(key);
   };
+  // Where each line is, built on the first search that needs it (one pass, charged to the budget).
+  let lineIndex: Map<string, number[]> | undefined;
+  /** The places in [lo, hi] whose line matches `key`, ascending: `list[from, to)`, then `extra` when >= 0. */
+  const candidates = (key: string, lo: number, hi: number) => {
+    if (!lineIndex) {
+      lineIndex = new Map();
+      for (let i = 0; i < n; i++) {
+        const list = lineIndex.get(target[i]);
+        if (list) list.push(i);
+        else lineIndex.set(target[i], [i]);
+      }
+      budget -= n;
+    }
+    const list = lineIndex.get(key) ?? [];
+    // The unterminated last line matches its text without the marker (see `eq`).
+    const extra = !strictEol && lastTagged && target[n - 1] !== key && withNoEol(key) === target[n - 1] && n - 1 >= lo && n - 1 <= hi ? n - 1 : -1;
+    return { list, from: lowerBound(list, lo), to: lowerBound(list, hi + 1), extra };
+  };
   const placed: PlacedHunk[] = [];
   const failed: number[] = [];
   let minPos = 0;
@@ -357,20 +392,40 @@ export function placeHunks(
       const lo = minPos;
       const hi = n - len;
       if (hi < lo) continue;
-      // With no line to match (an insertion without context) only the stated place will do.
-      const reach = len === 0 ? 0 : fuzz === 0 ? Math.max(centre - lo, hi - centre) : window;
-      for (let dist = 0; dist <= reach && budget > 0; dist++) {
-        for (const at of dist === 0 ? [centre] : [centre - dist, centre + dist]) {
-          if (at < lo || at > hi) continue;
-          let k = 0;
-          while (k < len && eq(at + k, p.old[front + k])) k++;
-          budget -= k + 1;
-          if (k === len) {
-            found = { at, fuzz, front };
-            break;
-          }
+      const tryAt = (at: number) => {
+        let k = 0;
+        while (k < len && eq(at + k, p.old[front + k])) k++;
+        budget -= k + 1;
+        if (k === len) found = { at, fuzz, front };
+        return !!found;
+      };
+      if (len === 0) {
+        // With no line to match (an insertion without context) only the stated place will do.
+        if (centre >= lo && centre <= hi) tryAt(centre);
+        continue;
+      }
+      if (fuzz > 0) {
+        // Within the window only: at most 2 × window + 1 places.
+        for (let dist = 0; dist <= window && budget > 0 && !found; dist++) {
+          if (centre - dist >= lo && centre - dist <= hi && tryAt(centre - dist)) break;
+          if (dist > 0 && centre + dist >= lo && centre + dist <= hi) tryAt(centre + dist);
         }
-        if (found) break;
+        continue;
+      }
+      // Anywhere, nearest first: only the places whose first line matches are tried (an index of the lines),
+      // so a header claiming line 999,999,999 costs its candidates, not a walk to it.
+      const c = candidates(p.old[front], lo, hi);
+      const count = c.to - c.from + (c.extra >= 0 ? 1 : 0);
+      const place = (i: number) => (i < c.to - c.from ? c.list[c.from + i] : c.extra);
+      let right = lowerBoundIn(c.list, c.from, c.to, centre) - c.from;
+      if (right === c.to - c.from && c.extra >= 0 && c.extra < centre) right++;
+      let left = right - 1;
+      while (budget > 0 && !found && (left >= 0 || right < count)) {
+        const dl = left >= 0 ? centre - place(left) : Infinity;
+        const dr = right < count ? place(right) - centre : Infinity;
+        // Ties: the place before the stated one first, as GNU patch does.
+        if (dr === 0 || dr < dl) tryAt(place(right++));
+        else tryAt(place(left--));
       }
     }
     if (!found) {
@@ -391,6 +446,23 @@ export function placeHunks(
   });
   if (options.budget) options.budget.left -= allowed - Math.max(0, budget);
   return { placed, failed };
+}
+
+/** The first index of sorted `list` whose value is at least `value`. */
+function lowerBound(list: readonly number[], value: number): number {
+  return lowerBoundIn(list, 0, list.length, value);
+}
+
+/** The same within `list[from, to)`. */
+function lowerBoundIn(list: readonly number[], from: number, to: number, value: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

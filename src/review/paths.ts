@@ -3,7 +3,7 @@
  * at the disk. What needs one (inside the workspace after symlinks, file or folder) is `confinePath`, which
  * asks a resolver the caller provides.
  */
-import type { PathProblem } from './words';
+import type { PathProblem, RunsCode } from './words';
 
 export const MAX_PATH_CHARS = 1024;
 const MAX_SEGMENT_CHARS = 255;
@@ -13,23 +13,32 @@ export type PathCheck = { ok: true; path: string } | { ok: false; problem: PathP
 // Windows device names: writing "nul.txt" or "con" would reach a device, not a file.
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 
-function badChar(code: number): boolean {
+/** Control, invisible and direction characters: a name holding one can read as another. */
+export function badChar(code: number): boolean {
   return (
     code < 0x20 ||
     (code >= 0x7f && code <= 0x9f) ||
-    // invisible and direction marks, which make a path read as another
+    // every bidi control (Unicode's Bidi_Control: the Arabic letter mark, LRM/RLM, embeddings and overrides,
+    // isolates), and the invisible ones around them
+    code === 0x061c ||
+    code === 0x180e ||
     (code >= 0x200b && code <= 0x200f) ||
-    (code >= 0x202a && code <= 0x202e) ||
-    (code >= 0x2066 && code <= 0x2069) ||
-    code === 0xfeff
+    (code >= 0x2028 && code <= 0x202e) ||
+    (code >= 0x2060 && code <= 0x206f) ||
+    code === 0xfeff ||
+    (code >= 0xfff9 && code <= 0xfffb)
   );
 }
+
+// A Windows 8.3 short name ("GIT~1", "VSCODE~1", "PACKAG~1.JSO"): it may stand for any long name (`.git`).
+const SHORT_NAME = /~\d/;
 
 /**
  * A workspace-relative path with `/` separators, or the problem with it. Backslashes count as separators;
  * `./`, empty segments and `..` inside the path are resolved; a path that is absolute (`/x`, `C:`, `\\host`,
- * `~/x`, a URL), climbs out, holds control or invisible characters or a `:` (a drive, a URL, an NTFS stream),
- * names a device, a folder (`x/`) or anything inside `.git` is refused.
+ * `~/x`, a URL), climbs out, holds control, invisible or bidi characters or a `:` (a drive, a URL, an NTFS
+ * stream), names a device, a folder (`x/`), anything inside `.git`, or holds a Windows 8.3 short name (`GIT~1`,
+ * which can be `.git` on disk) is refused.
  */
 export function checkPath(raw: string): PathCheck {
   if (raw.length > MAX_PATH_CHARS) return { ok: false, problem: 'tooLong' };
@@ -51,6 +60,7 @@ export function checkPath(raw: string): PathCheck {
     }
     if (segment.length > MAX_SEGMENT_CHARS) return { ok: false, problem: 'tooLong' };
     if (RESERVED.test(segment)) return { ok: false, problem: 'reserved' };
+    if (SHORT_NAME.test(segment)) return { ok: false, problem: 'shortName' };
     if (segment.toLowerCase() === '.git') return { ok: false, problem: 'gitDir' };
     out.push(segment);
   }
@@ -58,11 +68,48 @@ export function checkPath(raw: string): PathCheck {
   return { ok: true, path: out.join('/') };
 }
 
-/** Folders whose files can run code or change the editor when written: the review flags them. */
-const SENSITIVE = new Set(['.vscode', '.devcontainer', '.github', '.husky', '.circleci', '.gitlab-ci.yml', '.gitmodules', '.gitattributes']);
+/**
+ * The one list of files that can run code or change the editor when written: the review starts them
+ * unchecked and says why. Matched case-insensitively (`.VSCode`, `PACKAGE.JSON` on Windows and macOS are the
+ * same files): a folder anywhere in the path, or the file's own name.
+ */
+export const RUNS_CODE: readonly { what: string; folder?: string; name?: string | RegExp; reason: RunsCode }[] = [
+  { what: '.vscode/', folder: '.vscode', reason: 'editorConfig' }, // tasks, launch configurations, settings
+  { what: '.github/', folder: '.github', reason: 'ci' }, // workflows and actions
+  { what: '.circleci/', folder: '.circleci', reason: 'ci' },
+  { what: '.gitlab-ci.yml', name: '.gitlab-ci.yml', reason: 'ci' },
+  { what: '.devcontainer/', folder: '.devcontainer', reason: 'devContainer' }, // its commands run when opened
+  { what: '.devcontainer.json', name: '.devcontainer.json', reason: 'devContainer' },
+  { what: '.husky/', folder: '.husky', reason: 'gitHooks' },
+  { what: '.githooks/', folder: '.githooks', reason: 'gitHooks' },
+  { what: 'pre-commit, lefthook, husky configs', name: /^(\.pre-commit-config\.ya?ml|lefthook\.ya?ml|\.lefthook\.ya?ml|\.huskyrc(\.json|\.js)?)$/, reason: 'gitHooks' },
+  { what: '.git/ (also refused by checkPath)', folder: '.git', reason: 'gitDir' },
+  { what: '.gitmodules, .gitattributes', name: /^\.git(modules|attributes)$/, reason: 'gitConfig' }, // filters and submodule commands
+  { what: 'package manifests with scripts', name: /^(package\.json|composer\.json|pyproject\.toml|setup\.py|setup\.cfg|cargo\.toml|build\.rs|gemfile|rakefile|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|pom\.xml|deno\.jsonc?|justfile|taskfile\.ya?ml|tox\.ini|noxfile\.py|conftest\.py)$/, reason: 'packageScripts' },
+  { what: '.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs', name: /^(\.npmrc|\.yarnrc(\.ya?ml)?|\.pnpmfile\.c?js|\.bunfig\.toml|bunfig\.toml)$/, reason: 'packageManagerConfig' },
+  { what: 'Makefile', name: /^(gnu)?makefile$|\.mk$/, reason: 'makefile' },
+  { what: '.envrc', name: /^\.envrc$|^\.env\.sh$/, reason: 'envrc' }, // direnv runs it on entering the folder
+  { what: 'tool configs that are code (*.config.js, .eslintrc.js, …)', name: /\.config\.(c|m)?(j|t)s$|^\.[\w-]+rc\.(c|m)?(j|t)s$/, reason: 'toolConfigCode' },
+  { what: '*.code-workspace', name: /\.code-workspace$/, reason: 'workspaceFile' }, // tasks, launch, settings
+  { what: 'shell scripts', name: /\.(sh|bash|zsh|fish|ksh|command|ps1|psm1|bat|cmd|vbs)$/, reason: 'script' },
+  { what: 'Windows 8.3 short names (GIT~1, VSCODE~1)', name: SHORT_NAME, reason: 'shortName' }, // any segment, see below
+];
+
+/** Why the file at a workspace-relative path can run code, or undefined. Case-insensitive. */
+export function runsCode(path: string): RunsCode | undefined {
+  const segments = path.toLowerCase().split('/');
+  const name = segments[segments.length - 1];
+  for (const entry of RUNS_CODE) {
+    if (entry.folder !== undefined && segments.slice(0, -1).includes(entry.folder)) return entry.reason;
+    if (typeof entry.name === 'string' && name === entry.name) return entry.reason;
+    // A short name may hide any of the above, in a folder as in the file's name.
+    if (entry.name instanceof RegExp && (entry.reason === 'shortName' ? segments.some(s => SHORT_NAME.test(s)) : entry.name.test(name))) return entry.reason;
+  }
+  return undefined;
+}
 
 export function isSensitive(path: string): boolean {
-  return SENSITIVE.has(path.split('/', 1)[0].toLowerCase());
+  return runsCode(path) !== undefined;
 }
 
 /** A printable, bounded form of a path that failed the check, for the skip list. */

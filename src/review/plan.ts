@@ -43,11 +43,11 @@ import {
   withoutNoEol,
 } from './lines';
 import { type Change, type MergedHunk, changesBetween, merge3 } from './merge';
-import { type DiffHunk, keepFinalNewline, newSide, placeHunks } from './patch';
+import { type DiffHunk, MAX_HUNK_HEADERS, keepFinalNewline, newSide, placeHunks } from './patch';
 import { landPartial } from './partial';
-import { checkPath, isSensitive } from './paths';
+import { checkPath, runsCode } from './paths';
 import { isElisionLine } from './reader';
-import { type HunkSkipCode, type SkipCode, type Translate, conflictMarkers, hunkLabel, hunkSkipReason, pathProblem, plain, skipReason } from './words';
+import { type HunkSkipCode, type RunsCode, type SkipCode, type TooComplex, type Translate, conflictMarkers, hunkLabel, hunkSkipReason, pathProblem, plain, skipReason } from './words';
 
 export type FileState = { kind: 'file'; text: string } | { kind: 'missing' } | { kind: 'refused'; reason: string; outside?: boolean };
 
@@ -94,6 +94,8 @@ export interface PlanOptions {
   workBudget?: number;
   /** Paths differing only in case name one file (Windows, macOS by default): their blocks are grouped. */
   caseInsensitivePaths?: boolean;
+  /** Hunk headers in the answer's diffs at most; past it the plan is `tooComplex` at once. Default 50,000. */
+  maxHunkHeaders?: number;
 }
 
 export interface Position {
@@ -154,8 +156,10 @@ export interface PlanFile {
   /** No text was recorded: merged against the file now only. */
   twoWay: boolean;
   eol: Eol;
-  /** A folder whose files can run code (.vscode, .github, …): say so in the review. */
+  /** A file that can run code (.vscode, package.json, Makefile, … `RUNS_CODE`): it starts unchecked. */
   sensitive: boolean;
+  /** Why it can run code (`runsCodeReason` words it). */
+  runsCode?: RunsCode;
   alreadyApplied: number;
   /** The diff hit its work bound somewhere: hunks may be coarser than needed. */
   coarse: boolean;
@@ -167,7 +171,15 @@ export interface ReviewPlan {
   files: PlanFile[];
   hunkCount: number;
   conflictCount: number;
+  /**
+   * The answer is more than a review here can take (more hunk headers than `maxHunkHeaders`, or the work
+   * budget was spent): the caller says so with these numbers (`tooComplexReason`) and offers the raw answer
+   * instead of a preview that would be partial.
+   */
+  tooComplex?: TooComplex;
 }
+
+export const WORK_BUDGET = 40_000_000;
 
 const ELISION =
   /^\s*(?:\/\/+|#+|\/\*+|\{\/\*|<!--|--|;+|%+|\*)\s*(?:\.\.\.|…|\[\.\.\.\]|(?:[^\n]*?\b(?:existing code|rest of (?:the )?(?:file|code|class|function|method|module|implementation)|(?:remains?|stays?|is) (?:the same|unchanged)|unchanged code|code (?:omitted|unchanged)|same as before|omitted for brevity)\b))/i;
@@ -186,8 +198,14 @@ export function elidedLine(keys: readonly string[], reference: readonly string[]
 
 export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, options: PlanOptions = {}): ReviewPlan {
   const t = options.translate ?? plain;
-  const budget: Budget = { left: options.workBudget ?? 40_000_000 };
+  const allowed = options.workBudget ?? WORK_BUDGET;
+  const budget: Budget = { left: allowed };
   const parsed = typeof answer === 'string' ? parseAnswer(answer, { sourcePath: options.source?.path }) : answer;
+  let headers = 0;
+  for (const p of parsed.proposals) if (p.kind === 'diff') headers += p.diff.hunks.length + (p.diff.headersPastCap ?? 0);
+  const maxHeaders = options.maxHunkHeaders ?? MAX_HUNK_HEADERS;
+  const verdict = (): TooComplex => ({ hunkHeaders: headers, maxHunkHeaders: maxHeaders, blocks: parsed.proposals.length, work: allowed - budget.left, workBudget: allowed });
+  if (headers > maxHeaders) return { files: [], hunkCount: 0, conflictCount: 0, tooComplex: verdict() };
   const entries: PlanFile[] = [];
   const skip = (path: string, from: PlanFile['from'], blocks: number[], line: number, code: SkipCode, ...args: (string | number)[]): PlanFile => ({
     ...emptyFile(path, from, blocks, line),
@@ -250,6 +268,8 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
     conflictCount += f.hunks.filter(h => h.conflict).length;
     return f;
   });
+  // The budget spent: some diffs were cut coarse and some hunks not searched for. A partial preview would mislead.
+  if (budget.left <= 0) return { files: planned, hunkCount, conflictCount, tooComplex: verdict() };
   return { files: planned, hunkCount, conflictCount };
 }
 
@@ -301,7 +321,7 @@ function landablePartials(
     else if (outcome.kind === 'skip') skip(p, outcome.code, outcome.marker);
     else if (!outcome.hunks.length) out.push({ ...p, elision: undefined, text: reference ? joinLines(reference, '\n') : p.text });
     else {
-      const diff = { created: false, deleted: false, renamed: false, binary: false, hunks: outcome.hunks, eolMarked: false };
+      const diff = { created: false, deleted: false, renamed: false, binary: false, hunks: outcome.hunks, eolMarked: false, headersPastCap: 0 };
       out.push({ kind: 'diff', path: p.path, block: p.block, line: p.line, diff, ...(p.folder !== undefined ? { folder: p.folder } : {}), ...(p.naming ? { naming: p.naming } : {}) });
     }
   }
@@ -309,6 +329,7 @@ function landablePartials(
 }
 
 function emptyFile(path: string, from: PlanFile['from'], blocks: number[], line: number): PlanFile {
+  const code = path ? runsCode(path) : undefined;
   return {
     path,
     kind: 'modify',
@@ -317,7 +338,8 @@ function emptyFile(path: string, from: PlanFile['from'], blocks: number[], line:
     line,
     twoWay: false,
     eol: '\n',
-    sensitive: path ? isSensitive(path) : false,
+    sensitive: !!code,
+    ...(code ? { runsCode: code } : {}),
     alreadyApplied: 0,
     coarse: false,
     hunks: [],

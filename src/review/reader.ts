@@ -449,7 +449,7 @@ export function parseBeginPatch(body: string): { path: string; action: 'update' 
   const out: { path: string; action: 'update' | 'add' | 'delete'; diff: FileDiff; movedTo?: string }[] = [];
   let cur: (typeof out)[number] | undefined;
   let hunk: DiffHunk | undefined;
-  const fresh = (): FileDiff => ({ created: false, deleted: false, renamed: false, binary: false, hunks: [], eolMarked: false });
+  const fresh = (): FileDiff => ({ created: false, deleted: false, renamed: false, binary: false, hunks: [], eolMarked: false, headersPastCap: 0 });
   const close = () => {
     if (cur && hunk && hunk.lines.length) cur.diff.hunks.push(hunk);
     hunk = undefined;

@@ -85,19 +85,78 @@ const HUNK_SKIP: Record<HunkSkipCode, string> = {
   tooMany: 'hunk {0} ({1}) is over the limit of changes per answer',
 };
 
+/** Why an answer is not reviewed at all: its size against the limits (see `ReviewPlan.tooComplex`). */
+export interface TooComplex {
+  hunkHeaders: number;
+  maxHunkHeaders: number;
+  blocks: number;
+  /** Steps of diff and search work done, and the plan's budget. */
+  work: number;
+  workBudget: number;
+}
+
+const millions = (n: number) => (n / 1_000_000).toFixed(n >= 10_000_000 ? 0 : 1);
+
+/** "too complex to review here", with the numbers that made it so. */
+export function tooComplexReason(t: Translate, c: TooComplex): string {
+  return c.hunkHeaders > c.maxHunkHeaders
+    ? t('The answer is too complex to review here: {0} hunk headers in {1} blocks, over the limit of {2}. Open the raw answer to read it.', c.hunkHeaders, c.blocks, c.maxHunkHeaders)
+    : t('The answer is too complex to review here: planning it took more than {0} million steps of work ({1} hunk headers in {2} blocks). Open the raw answer to read it.', millions(c.workBudget), c.hunkHeaders, c.blocks);
+}
+
 /** Path problems found without a file system (see `checkPath`). */
-export type PathProblem = 'empty' | 'absolute' | 'escapes' | 'control' | 'reserved' | 'directory' | 'tooLong' | 'gitDir';
+export type PathProblem = 'empty' | 'absolute' | 'escapes' | 'control' | 'reserved' | 'directory' | 'tooLong' | 'gitDir' | 'shortName';
 
 const PATH: Record<PathProblem, string> = {
   empty: 'empty',
   absolute: 'not relative to the workspace',
   escapes: 'leads outside the workspace',
-  control: 'holds control or invisible characters',
+  control: 'holds control, invisible or direction characters',
   reserved: 'a reserved name',
   directory: 'names a folder',
   tooLong: 'too long',
   gitDir: 'inside .git',
+  shortName: 'a Windows short name (like GIT~1), which may stand for another name',
 };
+
+/** Why a file can run code (or change the editor) when written: see `RUNS_CODE` in paths.ts. */
+export type RunsCode =
+  | 'editorConfig'
+  | 'ci'
+  | 'devContainer'
+  | 'gitHooks'
+  | 'gitDir'
+  | 'gitConfig'
+  | 'packageScripts'
+  | 'packageManagerConfig'
+  | 'makefile'
+  | 'envrc'
+  | 'toolConfigCode'
+  | 'workspaceFile'
+  | 'script'
+  | 'shortName';
+
+/** Why a file starts unchecked: it can run code (see `RUNS_CODE` in paths.ts). */
+const RUNS_CODE_REASON: Record<RunsCode, string> = {
+  editorConfig: 'VS Code runs its tasks and launch configurations and applies its settings',
+  ci: 'a CI service runs it',
+  devContainer: 'its commands run when the dev container opens',
+  gitHooks: 'git runs its hooks',
+  gitDir: 'it is inside .git',
+  gitConfig: 'git runs its filters and submodule commands',
+  packageScripts: 'a package manager runs its scripts (install, build, test)',
+  packageManagerConfig: 'it configures the package manager that runs scripts',
+  makefile: 'make runs its commands',
+  envrc: 'direnv runs it when you enter the folder',
+  toolConfigCode: 'it is code that the tool runs',
+  workspaceFile: 'VS Code runs its tasks and launch configurations and applies its settings',
+  script: 'it is a script',
+  shortName: 'a Windows short name may stand for a folder like .git or .vscode',
+};
+
+export function runsCodeReason(t: Translate, code: RunsCode): string {
+  return t(RUNS_CODE_REASON[code]);
+}
 
 export function skipReason(t: Translate, code: SkipCode, ...args: (string | number)[]): string {
   return t(SKIP[code], ...args);

@@ -4,12 +4,18 @@
  * Half the files come as unified diffs, half as whole files; every file was edited by the user since it was
  * sent (20 lines typed at the top, one line changed inside one hunk), so every hunk is shifted and one per
  * file is a conflict: the merge does its full work. Prints a JSON line and markdown rows.
+ * Issue 25's hostile answers (each planned as Review Changes plans it, on the planner's thread, with the
+ * host's longest event-loop stall measured around the call): 20,000 insertions at one place, 1,000,000 hunk
+ * headers (15 MB), 20 hunks at line 999,999,999, a 100,000-line file changed on every line. Target: each
+ * under 1 s, no stall over 50 ms.
  * `node out/test/bench/review.js [runs]`
  */
-import { performance } from 'node:perf_hooks';
+import * as path from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseAnswer } from '../../src/review/answer';
 import { readAnswer } from '../../src/review/reader';
-import { type ReviewFiles, buildPlan } from '../../src/review/plan';
+import { planOffThread, workerScript } from '../../src/review/offThread';
+import { type FileState, type ReviewFiles, buildPlan } from '../../src/review/plan';
 
 const FILES = 50;
 const HUNKS = 20;
@@ -184,5 +190,105 @@ function readerRows() {
   }
 }
 
+const numbered = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i));
+
+interface Hostile {
+  name: string;
+  answer: string;
+  now: Record<string, string>;
+  sent: Record<string, string>;
+  /** What a right plan looks like (the row fails loudly otherwise). */
+  check(plan: import('../../src/review/plan').ReviewPlan): string | undefined;
+}
+
+function hostileCases(): Hostile[] {
+  const small = `${numbered(10, i => `line ${i}`).join('\n')}\n`;
+  const insertions = ['```diff path=a.txt', '--- a/a.txt', '+++ b/a.txt', ...numbered(20_000, i => `@@ -5,0 +6 @@\n+x${i}`), '```'].join('\n');
+  const headers = ['```diff path=a.txt', ...numbered(1_000_000, i => `@@ -1,0 +1 @@\n+${i % 10}`), '```'].join('\n');
+  const thousand = `${numbered(1000, i => `row ${i}`).join('\n')}\n`;
+  const far = ['```diff path=b.txt', ...numbered(20, h => `@@ -999999999,3 +999999999,3 @@\n row ${h * 40}\n-row ${h * 40 + 1}\n+ROW ${h * 40 + 1}\n row ${h * 40 + 2}`), '```'].join('\n');
+  const big = numbered(100_000, i => `const v${i} = ${i};`);
+  const bigNow = big.slice();
+  bigNow[50_000] = 'const edited = true; // by the user';
+  const everyLine = ['```ts path=c.ts', ...big.map(l => `${l} // changed`), '```'].join('\n');
+  return [
+    {
+      name: '20,000 one-line insertions at one place',
+      answer: insertions,
+      now: { 'a.txt': small },
+      sent: { 'a.txt': small },
+      check: p => (p.hunkCount === 1 && p.files[0].hunks[0].newText.split('\n').length === 20_001 ? undefined : `${p.hunkCount} hunks`),
+    },
+    {
+      name: '1,000,000 hunk headers',
+      answer: headers,
+      now: { 'a.txt': small },
+      sent: { 'a.txt': small },
+      check: p => (p.tooComplex?.hunkHeaders === 1_000_000 ? undefined : 'not refused as too complex'),
+    },
+    {
+      name: '20 hunks at line 999,999,999',
+      answer: far,
+      now: { 'b.txt': thousand },
+      sent: { 'b.txt': thousand },
+      check: p => (p.hunkCount === 20 ? undefined : `${p.hunkCount} hunks`),
+    },
+    {
+      name: 'a 100,000-line file changed on every line (and by the user)',
+      answer: everyLine,
+      now: { 'c.ts': `${bigNow.join('\n')}\n` },
+      sent: { 'c.ts': `${big.join('\n')}\n` },
+      check: p => (p.hunkCount >= 1 && !p.tooComplex ? undefined : `${p.hunkCount} hunks, too complex: ${!!p.tooComplex}`),
+    },
+  ];
+}
+
+/** Plans one case as the extension does (off the host's thread) and measures the host's longest stall. */
+async function planHostile(c: Hostile, script: string): Promise<{ ms: number; stallMs: number; plan: import('../../src/review/plan').ReviewPlan }> {
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  let last = performance.now();
+  let longest = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 2);
+  histogram.enable();
+  const t0 = performance.now();
+  last = t0;
+  const plan = await planOffThread(script, { answer: c.answer, caseless: false }, async () => ({
+    states: new Map<string, FileState>(Object.entries(c.now).map(([p, text]) => [p, { kind: 'file', text }])),
+    sent: new Map(Object.entries(c.sent)),
+  }));
+  const ms = performance.now() - t0;
+  clearInterval(ticker);
+  histogram.disable();
+  // The ticker's gap is the stall as the host feels it; the histogram's max is in ns.
+  return { ms, stallMs: Math.max(longest, histogram.max / 1e6), plan };
+}
+
+async function hostile(): Promise<void> {
+  const script = workerScript(path.join(__dirname, '../../src/review'));
+  for (const c of hostileCases()) {
+    const runs: { ms: number; stallMs: number }[] = [];
+    for (let run = 0; run < 3; run++) {
+      const r = await planHostile(c, script);
+      const wrong = c.check(r.plan);
+      if (wrong) throw new Error(`${c.name}: the plan is wrong (${wrong})`);
+      runs.push(r);
+    }
+    const ms = median(runs.map(r => r.ms));
+    const stall = Math.max(...runs.map(r => r.stallMs));
+    const mb = Buffer.byteLength(c.answer) / 1024 / 1024;
+    console.log(`bench-review-hostile: ${JSON.stringify({ name: c.name, answerMB: mb, medianMs: ms, maxMs: Math.max(...runs.map(r => r.ms)), longestStallMs: stall })}`);
+    const met = ms < 1000 && stall < 50 ? 'yes' : 'NO';
+    console.log(`| review, hostile: ${c.name} (${mb < 1 ? `${Math.round(mb * 1024)} KB` : `${mb.toFixed(1)} MB`} answer), median of 3 | ${ms.toFixed(0)} ms, longest host stall ${stall.toFixed(1)} ms | < 1 s, stall < 50 ms | ${met} |`);
+  }
+}
+
 main();
 readerRows();
+void hostile().catch(e => {
+  console.error(e);
+  process.exit(1);
+});

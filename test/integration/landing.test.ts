@@ -319,7 +319,7 @@ describe('landing a multi-file answer', () => {
         ['create', 'fresh.ts', 'tmp-landing/fresh.ts · Hunk 1 of 1 · new file', false],
         ['create', 'tasks.json', '.vscode/tasks.json · Hunk 1 of 1 · new file', true],
       ]);
-      assert.match(entries[1].metadata.description ?? '', /in a folder whose files can run code/);
+      assert.match(entries[1].metadata.description ?? '', /a file that can run code \(VS Code runs its tasks/);
       assert.deepStrictEqual(notOffered(review).map(s => `${s.what}: ${s.reason}`), [
         '[run](command:multiAgent.clearApiKey): not applied: the path leads outside the workspace',
         'tmp-landing/linked/evil.ts: not applied: the path leads outside the workspace',

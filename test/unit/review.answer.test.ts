@@ -6,7 +6,8 @@ import * as assert from 'node:assert/strict';
 import { type DiffProposal, fencedBlocks, parseAnswer, parseInfo, type WholeFileProposal } from '../../src/review/answer';
 import { hunkNumbers, parseUnifiedDiff } from '../../src/review/patch';
 import { readAnswer } from '../../src/review/reader';
-import { type EntryKind, checkPath, confinePath, isSensitive } from '../../src/review/paths';
+import { type EntryKind, RUNS_CODE, checkPath, confinePath, isSensitive, runsCode } from '../../src/review/paths';
+import { plain, runsCodeReason } from '../../src/review/words';
 
 const fence = (info: string, body: string, f = '```') => `${f}${info}\n${body}${body.endsWith('\n') || !body ? '' : '\n'}${f}\n`;
 
@@ -238,6 +239,66 @@ describe('review: paths', () => {
     assert.equal(isSensitive('src/.vscode.ts'), false);
   });
 
+  it('refuses Windows 8.3 short names (GIT~1 can be .git on disk) and every bidi control, U+061C included', () => {
+    const problem = (p: string) => {
+      const r = checkPath(p);
+      return r.ok ? 'ok' : r.problem;
+    };
+    for (const p of ['GIT~1/hooks/pre-commit', 'VSCODE~1/tasks.json', 'src/PACKAG~1.JSO', 'git~2/config']) assert.equal(problem(p), 'shortName', p);
+    assert.equal(problem('src/approx~value.ts'), 'ok', 'a tilde without a digit is a name like any other');
+    // Unicode's Bidi_Control characters, each alone in a name.
+    for (const code of [0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]) {
+      assert.equal(problem(`invoice${String.fromCharCode(code)}fdp.exe`), 'control', code.toString(16));
+    }
+    assert.equal(problem('src/\u2060join.ts'), 'control', 'word joiner (invisible)');
+    assert.equal(problem('src/Ärger-Ω.ts'), 'ok', 'letters of any script are fine');
+  });
+
+  describe('files that can run code start unchecked: one list, each entry with its reason, any case', () => {
+    // One path per entry of RUNS_CODE (the test fails when an entry is added without a case here).
+    const cases: [string, string][] = [
+      ['.vscode/tasks.json', 'editorConfig'],
+      ['.github/workflows/ci.yml', 'ci'],
+      ['.circleci/config.yml', 'ci'],
+      ['.gitlab-ci.yml', 'ci'],
+      ['.devcontainer/devcontainer.json', 'devContainer'],
+      ['.devcontainer.json', 'devContainer'],
+      ['.husky/pre-commit', 'gitHooks'],
+      ['.githooks/pre-push', 'gitHooks'],
+      ['.pre-commit-config.yaml', 'gitHooks'],
+      ['.git/hooks/pre-commit', 'gitDir'],
+      ['.gitattributes', 'gitConfig'],
+      ['package.json', 'packageScripts'],
+      ['.npmrc', 'packageManagerConfig'],
+      ['Makefile', 'makefile'],
+      ['.envrc', 'envrc'],
+      ['eslint.config.js', 'toolConfigCode'],
+      ['project.code-workspace', 'workspaceFile'],
+      ['scripts/build.sh', 'script'],
+      ['GIT~1/hooks/pre-commit', 'shortName'],
+    ];
+    it('has a case for every entry', () => {
+      for (const entry of RUNS_CODE) assert.ok(cases.some(([, reason]) => reason === entry.reason), entry.what);
+    });
+    for (const [p, reason] of cases) {
+      it(`${p}: ${reason}, in lower, upper and mixed case`, () => {
+        const upper = p.toUpperCase();
+        const mixed = [...p].map((ch, i) => (i % 2 ? ch.toUpperCase() : ch.toLowerCase())).join('');
+        for (const variant of [p.toLowerCase(), upper, mixed]) {
+          assert.equal(runsCode(variant), reason, variant);
+          assert.equal(isSensitive(variant), true, variant);
+        }
+        assert.ok(runsCodeReason(plain, runsCode(p)!).length > 5);
+      });
+    }
+    it('more of each kind: manifests with scripts, package manager configs, tool configs that are code, scripts', () => {
+      for (const p of ['sub/dir/package.json', 'composer.json', 'pyproject.toml', 'setup.py', 'Cargo.toml', 'Gemfile', 'build.gradle.kts', '.yarnrc', '.yarnrc.yml', '.pnpmfile.cjs', 'GNUmakefile', 'rules.mk', 'vite.config.ts', 'jest.config.mjs', '.eslintrc.cjs', 'a/.prettierrc.js', 'tools/x.ps1', 'run.bat', 'app/.vscode/settings.json', 'VSCODE~1/tasks.json']) {
+        assert.equal(isSensitive(p), true, p);
+      }
+      for (const p of ['src/index.ts', 'README.md', 'src/package.ts', 'config.json', 'src/.vscode.ts', 'docs/makefile.md', 'data.sh.txt', 'tsconfig.json']) assert.equal(isSensitive(p), false, p);
+    });
+  });
+
   it('confines a path with a resolver: symlinks out, dangling links and folders are refused', async () => {
     // A small fake file system: /w is the workspace, /w/out links to /etc, /w/dangling points nowhere.
     const entries: Record<string, EntryKind> = {
@@ -267,5 +328,21 @@ describe('review: paths', () => {
     assert.deepEqual(await confinePath('dangling', resolver), { ok: false, problem: 'outside' });
     assert.deepEqual(await confinePath('inner/a.ts', resolver), { ok: true, absolute: '/w/inner/a.ts', exists: true }, 'a link inside the workspace is fine');
     assert.deepEqual(await confinePath('src', resolver), { ok: false, problem: 'directory' });
+  });
+
+  it('a symlink to a sibling folder whose name starts with the workspace\'s (/w → /w-evil) leads outside, in any case', async () => {
+    const entries: Record<string, EntryKind> = { '/w': 'directory', '/w/sib': 'symlink', '/w-evil': 'directory', '/w-evil/x.ts': 'file', '/wx.ts': 'file', '/w/up': 'symlink' };
+    const links: Record<string, string> = { '/w/sib': '/w-evil', '/w/up': '/wx.ts' };
+    const real = (p: string): string | undefined => {
+      for (const [from, to] of Object.entries(links)) if (p === from || p.startsWith(`${from}/`)) return to + p.slice(from.length);
+      return entries[p] ? p : undefined;
+    };
+    const resolver = { root: '/w', kind: async (p: string) => entries[p] ?? 'missing', realpath: async (p: string) => real(p) };
+    assert.deepEqual(await confinePath('sib/x.ts', resolver), { ok: false, problem: 'outside' });
+    assert.deepEqual(await confinePath('sib/new.ts', resolver), { ok: false, problem: 'outside' });
+    assert.deepEqual(await confinePath('up', resolver), { ok: false, problem: 'outside' }, '/wx.ts shares the root\'s name too');
+    // On a case-insensitive file system the workspace may be written /W and the link's target /w-EVIL.
+    const upper = { ...resolver, root: '/W', realpath: async (p: string) => real(p.replace(/^\/W/, '/w'))?.replace('/w-evil', '/W-EVIL') };
+    assert.deepEqual(await confinePath('sib/x.ts', upper, true), { ok: false, problem: 'outside' });
   });
 });

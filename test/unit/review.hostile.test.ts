@@ -7,7 +7,10 @@ import * as assert from 'node:assert/strict';
 import { fencedBlocks, parseAnswer } from '../../src/review/answer';
 import { diffLines } from '../../src/review/diff';
 import { placeHunks, parseUnifiedDiff } from '../../src/review/patch';
-import { type ReviewFiles, buildPlan } from '../../src/review/plan';
+import * as path from 'node:path';
+import { PlanCancelled, planOffThread, workerScript } from '../../src/review/offThread';
+import { type FileState, type ReviewFiles, buildPlan } from '../../src/review/plan';
+import { plain, tooComplexReason } from '../../src/review/words';
 
 const fence = (info: string, body: string) => `\`\`\`${info}\n${body}\n\`\`\`\n`;
 
@@ -81,5 +84,83 @@ describe('review: hostile answers stay linear and bounded', () => {
     const b = Array.from({ length: 100_000 }, (_, i) => `b ${i % 1000}`);
     const r = diffLines(a, b);
     assert.equal(r.edits.length, 1);
+  });
+
+  // Issue 25 ------------------------------------------------------------------------------------------
+
+  const numbered = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i));
+  const small = `${numbered(10, i => `line ${i}`).join('\n')}\n`;
+  const same = (text: string): ReviewFiles => ({ current: () => ({ kind: 'file', text }), sent: () => text });
+
+  it('20,000 one-line insertions at one place become one hunk with every line in order (the merge joins them in one pass)', () => {
+    const answer = fence('diff path=a.txt', ['--- a/a.txt', '+++ b/a.txt', ...numbered(20_000, i => `@@ -5,0 +6 @@\n+x${i}`)].join('\n'));
+    const plan = buildPlan(answer, same(small));
+    assert.equal(plan.tooComplex, undefined);
+    assert.equal(plan.hunkCount, 1);
+    const lines = plan.files[0].hunks[0].newText.split('\n');
+    assert.equal(lines.length, 20_001);
+    assert.deepEqual([lines[0], lines[19_999]], ['x0', 'x19999']);
+  });
+
+  it('20 hunks whose headers claim line 999,999,999 are placed by their context for a few steps each, not a walk to that line', () => {
+    const text = `${numbered(1000, i => `row ${i}`).join('\n')}\n`;
+    const hunks = numbered(20, h => `@@ -999999999,3 +999999999,3 @@\n row ${h * 40}\n-row ${h * 40 + 1}\n+ROW ${h * 40 + 1}\n row ${h * 40 + 2}`);
+    const [diff] = parseUnifiedDiff(hunks.join('\n'));
+    const budget = { left: 4_000_000 };
+    const r = placeHunks(text.split('\n').slice(0, 1000), diff.hunks, false, { budget });
+    assert.deepEqual(r.failed, []);
+    assert.deepEqual(r.placed.map(p => p.at), Array.from({ length: 20 }, (_, h) => h * 40));
+    assert.ok(4_000_000 - budget.left < 10_000, `charged ${4_000_000 - budget.left} steps`);
+    const plan = buildPlan(fence('diff path=b.txt', hunks.join('\n')), same(text));
+    assert.equal(plan.hunkCount, 20);
+  });
+
+  it('1,000,000 hunk headers: counted, not read, and the plan is too complex with the numbers', () => {
+    const answer = fence('diff path=a.txt', numbered(1_000_000, i => `@@ -1,0 +1 @@\n+${i % 10}`).join('\n'));
+    const plan = buildPlan(answer, same(small));
+    assert.equal(plan.files.length, 0);
+    assert.equal(plan.tooComplex?.hunkHeaders, 1_000_000);
+    const said = tooComplexReason(plain, plan.tooComplex!);
+    assert.match(said, /too complex to review here/);
+    assert.match(said, /1000000 hunk headers in 1 blocks, over the limit of 50000/);
+  });
+
+  it('a plan that spends its work budget is too complex, not a partial preview', () => {
+    const a = numbered(20_000, i => (i % 2 ? '}' : '')).join('\n');
+    const b = numbered(20_000, i => (i % 3 ? '}' : '')).join('\n');
+    const answer = numbered(20, i => fence(`txt path=f${i}.txt`, b)).join('');
+    const plan = buildPlan(answer, { current: () => ({ kind: 'file', text: a }), sent: () => undefined }, { workBudget: 2_000_000 });
+    assert.ok(plan.tooComplex, 'too complex');
+    assert.equal(plan.tooComplex.workBudget, 2_000_000);
+    assert.ok(plan.tooComplex.work >= 2_000_000);
+    assert.match(tooComplexReason(plain, plan.tooComplex), /more than 2\.0 million steps/);
+    // Within its budget the same kind of answer plans.
+    assert.equal(buildPlan(fence('txt path=f.txt', b), { current: () => ({ kind: 'file', text: a }), sent: () => undefined }).tooComplex, undefined);
+  });
+
+  describe('the planner\'s thread (what Review Changes runs)', () => {
+    const script = workerScript(path.join(__dirname, '../../src/review'));
+    const states = (text: string) => new Map<string, FileState>([['a.txt', { kind: 'file', text }]]);
+
+    it('plans as buildPlan does, asking for the paths the answer names, translated through the bundle given', async () => {
+      const answer = fence('diff path=a.txt', '@@ -2 +2 @@\n-line 1\n+LINE 1');
+      let asked: string[] = [];
+      const plan = await planOffThread(script, { answer, caseless: false, bundle: { 'Hunk {0} of {1} · {2}': 'Stück {0} von {1} · {2}' } }, async paths => {
+        asked = paths;
+        return { states: states(small), sent: new Map() };
+      });
+      assert.deepEqual(asked, ['a.txt']);
+      assert.equal(plan.hunkCount, 1);
+      assert.equal(plan.files[0].hunks[0].newText, 'LINE 1\n');
+      assert.match(plan.files[0].hunks[0].label, /^Stück 1 von 1/);
+    });
+
+    it('cancelling stops the thread wherever it is', async () => {
+      const answer = fence('diff path=a.txt', numbered(1_000_000, i => `@@ -1,0 +1 @@\n+${i % 10}`).join('\n'));
+      const abort = new AbortController();
+      const planned = planOffThread(script, { answer, caseless: false }, async () => ({ states: states(small), sent: new Map() }), abort.signal);
+      setTimeout(() => abort.abort(), 5);
+      await assert.rejects(planned, PlanCancelled);
+    });
   });
 });

@@ -1,0 +1,70 @@
+/**
+ * Plans a review on the planner's thread (`worker.ts`), so no answer can block the extension host: the host
+ * only posts the answer and the files' texts and waits. Cancelling terminates the thread at once, wherever it
+ * is. No vscode here: the benchmark measures the host's longest stall around this very call.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { FileState, ReviewPlan, SentSource } from './plan';
+import type { WorkerFiles, WorkerMessage, WorkerStart } from './worker';
+
+/** What the host answers for the paths the answer names (it reads the files meanwhile, asynchronously). */
+export interface PlanFiles {
+  states: Map<string, FileState>;
+  sent: Map<string, string>;
+  source?: SentSource;
+}
+
+export class PlanCancelled extends Error {
+  constructor() {
+    super('The review was cancelled.');
+    this.name = 'PlanCancelled';
+  }
+}
+
+/** The worker's script: the package's `reviewWorker.js` beside the bundle, or `worker.js` beside this file (tests). */
+export function workerScript(dir: string): string {
+  const candidates = [path.join(dir, 'reviewWorker.js'), path.join(dir, 'worker.js'), path.join(dir, '..', 'review', 'worker.js')];
+  const found = candidates.find(f => fs.existsSync(f));
+  if (!found) throw new Error(`the review planner is missing (looked for ${candidates.join(', ')})`);
+  return found;
+}
+
+export function planOffThread(
+  script: string,
+  start: WorkerStart,
+  files: (paths: string[]) => Promise<PlanFiles>,
+  signal?: AbortSignal,
+): Promise<ReviewPlan> {
+  return new Promise<ReviewPlan>((resolve, reject) => {
+    if (signal?.aborted) return reject(new PlanCancelled());
+    const worker = new Worker(script, { workerData: start });
+    let settled = false;
+    const finish = (f: () => void) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      void worker.terminate();
+      f();
+    };
+    const onAbort = () => finish(() => reject(new PlanCancelled()));
+    signal?.addEventListener('abort', onAbort);
+    worker.on('error', e => finish(() => reject(e)));
+    worker.on('exit', code => finish(() => reject(new Error(`the review planner stopped (exit ${code})`))));
+    worker.on('message', (m: WorkerMessage) => {
+      if (m.type === 'error') finish(() => reject(new Error(m.message)));
+      else if (m.type === 'plan') finish(() => resolve(m.plan));
+      else if (m.type === 'paths') {
+        files(m.paths).then(
+          f => {
+            if (settled) return;
+            const message: WorkerFiles = { type: 'files', states: [...f.states], sent: [...f.sent], source: f.source };
+            worker.postMessage(message);
+          },
+          e => finish(() => reject(e)),
+        );
+      }
+    });
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * The review planner's thread (a Node worker; `dist/reviewWorker.js` in the package). Parsing and planning an
+ * answer is bounded (linear passes and one work budget) but a 15 MB answer still takes longer than the 50 ms
+ * the extension host may be blocked: it runs here, and the host only waits (see `offThread.ts`).
+ *
+ * Messages: the host starts it with `{ answer, sourcePath, caseless, bundle }`; it answers `{ type: 'paths' }`
+ * (every path the plan will ask about), gets `{ type: 'files' }` (their states and sent texts), answers
+ * `{ type: 'plan' }` and is terminated. Any failure is `{ type: 'error', message }`.
+ */
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { parseAnswer, parseAnswerBlock } from './answer';
+import { type FileState, type SentSource, buildPlan } from './plan';
+import { plain } from './words';
+
+export interface WorkerStart {
+  answer: string;
+  /** Apply… on one block: plan that block alone. */
+  block?: number;
+  sourcePath?: string;
+  /** Paths differing only in case name one file. */
+  caseless: boolean;
+  /** The host's l10n bundle (`vscode.l10n.bundle`): templates → translations. */
+  bundle?: Record<string, string>;
+  /** Options for tests and the benchmark. */
+  workBudget?: number;
+  maxHunkHeaders?: number;
+  newFileEol?: '\n' | '\r\n';
+}
+
+export interface WorkerFiles {
+  type: 'files';
+  states: [string, FileState][];
+  sent: [string, string][];
+  source?: SentSource;
+}
+
+export type WorkerMessage =
+  | { type: 'paths'; paths: string[] }
+  | { type: 'plan'; plan: import('./plan').ReviewPlan }
+  | { type: 'error'; message: string };
+
+function run(start: WorkerStart, port: NonNullable<typeof parentPort>): void {
+  const key = (p: string) => (start.caseless ? p.toLowerCase() : p);
+  const translate = (message: string, ...args: (string | number)[]) => plain(start.bundle?.[message] ?? message, ...args);
+  const parsed =
+    start.block === undefined ? parseAnswer(start.answer, { sourcePath: start.sourcePath }) : parseAnswerBlock(start.answer, start.block, { sourcePath: start.sourcePath });
+  const paths = new Set(parsed.proposals.map(p => p.path));
+  if (start.sourcePath !== undefined) paths.add(start.sourcePath);
+  port.postMessage({ type: 'paths', paths: [...paths] } satisfies WorkerMessage);
+  port.once('message', (files: WorkerFiles) => {
+    try {
+      const states = new Map(files.states.map(([p, s]) => [key(p), s]));
+      const sent = new Map(files.sent.map(([p, s]) => [key(p), s]));
+      const plan = buildPlan(
+        parsed,
+        {
+          current: p => states.get(key(p)) ?? { kind: 'refused', reason: translate('not applied: the file cannot be read') },
+          sent: p => sent.get(key(p)),
+        },
+        {
+          source: files.source,
+          translate,
+          newFileEol: start.newFileEol,
+          caseInsensitivePaths: start.caseless,
+          workBudget: start.workBudget,
+          maxHunkHeaders: start.maxHunkHeaders,
+        },
+      );
+      port.postMessage({ type: 'plan', plan } satisfies WorkerMessage);
+    } catch (e) {
+      port.postMessage({ type: 'error', message: e instanceof Error ? e.message : String(e) } satisfies WorkerMessage);
+    }
+  });
+}
+
+if (!isMainThread && parentPort) {
+  try {
+    run(workerData as WorkerStart, parentPort);
+  } catch (e) {
+    parentPort.postMessage({ type: 'error', message: e instanceof Error ? e.message : String(e) } satisfies WorkerMessage);
+  }
+}
