@@ -26,10 +26,12 @@ const KEY = 'tfai_hostile_0123456789abcdef';
 const GATEWAY_KEY = 'gw_hostile_secret_42';
 const MB = 1024 * 1024;
 /**
- * The loop stall allowed in an assertion. Parsing stalls about 10 ms here (the table prints it); a quadratic
- * parser stalls for seconds. The margin over the 50 ms goal absorbs a busy 2-core CI machine.
+ * The loop stall allowed in an assertion: this tells a linear parser from a quadratic one, it is not the
+ * 50 ms goal. Parsing stalls about 10 ms here (the table prints it); a quadratic parser stalls for tens of
+ * seconds on these 64 MB. A 2-core machine running a second test suite delayed the timer by 300 ms once
+ * (its scheduler, not our parser), so the bound leaves that room; speed itself is measured in `npm run bench`.
  */
-const MAX_STALL_MS = 200;
+const MAX_STALL_MS = 1500;
 
 interface Measured<T> {
   value?: T;
