@@ -342,6 +342,17 @@ const CASES: Case[] = [
     lands: {},
     skips: [['src/greet.ts', 'rename']],
   },
+  {
+    name: '*** Begin Patch adding lines after the line its @@ names',
+    answer: ['```', '*** Begin Patch', '*** Update File: app/util.py', '@@ def read(path):', "+    '''Read a text file.'''", '*** End Patch', '```'].join('\n'),
+    lands: { 'app/util.py': UTIL.replace('def read(path):\n', "def read(path):\n    '''Read a text file.'''\n") },
+  },
+  {
+    name: 'a hunk with no numbers and no line to find is listed, never put at the top of the file',
+    answer: ['```diff', '--- a/src/greet.ts', '+++ b/src/greet.ts', '@@ @@', '+// greeting helpers', '```'].join('\n'),
+    lands: {},
+    skips: [['src/greet.ts', 'doesNotApply']],
+  },
   // ——— partial files ———
   {
     name: 'a "whole file" with // ... existing code ... lands only the part it shows',
