@@ -278,7 +278,7 @@ function onceEach(files: ReviewFiles): ReviewFiles {
  * blocks for one file combine like diffs instead of the later replacing the earlier; one whose parts cannot be
  * placed (or for a file that does not exist) is listed through `skip`. A marker line the file itself has is
  * content: such a block stays a whole file.
- * A "whole file" less than half as long as a file of 12 lines or more is a fragment of it ("In `a.ts`:" above
+ * A "whole file" with less than half the lines (and four fifths of the characters) of a file of 12 lines or more is a fragment of it ("In `a.ts`:" above
  * one function): it lands by its lines like a partial block, or is listed; never replaces the file. The
  * task's source with a sent range is left to the range rule (`planFile`).
  */
@@ -301,7 +301,13 @@ function landablePartials(
       continue;
     }
     const sent = files.sent(p.path);
-    const reference = sent !== undefined ? toLines(sent).keys : state.kind === 'file' ? toLines(state.text).keys : undefined;
+    const referenceText = sent ?? (state.kind === 'file' ? state.text : undefined);
+    // The usual whole file is about as long as the file: ruled out by its length in characters, nothing split.
+    if (p.elision === undefined && (referenceText === undefined || p.text.length * 1.25 >= referenceText.length)) {
+      out.push(p);
+      continue;
+    }
+    const reference = referenceText !== undefined ? toLines(referenceText).keys : undefined;
     const keys = toLines(p.text).keys;
     if (p.elision === undefined) {
       if (!reference || reference.length < 12 || keys.length * 2 >= reference.length) {
