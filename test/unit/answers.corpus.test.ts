@@ -4,7 +4,7 @@
  * real reader, parseAnswer and buildPlan against the given files, then applies every offered hunk.
  */
 import * as assert from 'node:assert/strict';
-import { parseAnswer } from '../../src/review/answer';
+import { byFolder, parseAnswer } from '../../src/review/answer';
 import { type ReviewFiles, applyHunks, buildPlan } from '../../src/review/plan';
 import type { SkipCode } from '../../src/review/words';
 
@@ -87,6 +87,8 @@ interface Case {
   sent?: Record<string, string>;
   source?: { path: string; range?: { startLine: number; startCharacter: number; endLine: number; endCharacter: number } };
   folders?: string[];
+  /** Multi-root: the files of each workspace folder (the first is the task's); `lands` keys are `folder:path`. */
+  roots?: Record<string, Record<string, string>>;
   /** Every file that lands, with its full text after all offered hunks are applied. */
   lands: Record<string, string>;
   /** Every entry not landed: [path ('' when none), reason code]. */
@@ -476,6 +478,35 @@ const CASES: Case[] = [
     lands: { 'src/greet.ts': GREET_NEW, 'src/math.ts': MATH_GUARDED },
   },
   {
+    name: 'multi-root: a path starting with a folder name lands in that folder; others in the task\'s folder',
+    answer: [
+      'The server and the client both change:',
+      '',
+      '**server/src/greet.ts**',
+      '',
+      fence('ts', ...GREET_NEW.trimEnd().split('\n')),
+      '',
+      '```diff',
+      '--- a/client/src/math.ts',
+      '+++ b/client/src/math.ts',
+      ...MEAN_DIFF,
+      '```',
+      '',
+      fence('ts src/greet.ts', ...GREET_NEW.trimEnd().split('\n')),
+    ].join('\n'),
+    folders: ['client', 'server'],
+    roots: { client: { 'src/math.ts': MATH, 'src/greet.ts': GREET }, server: { 'src/greet.ts': GREET } },
+    lands: { 'server:src/greet.ts': GREET_NEW, 'client:src/math.ts': MATH_GUARDED, 'client:src/greet.ts': GREET_NEW },
+  },
+  {
+    name: 'multi-root: a name two folders share is listed, not guessed',
+    answer: ['```ts app/src/greet.ts', ...GREET_NEW.trimEnd().split('\n'), '```'].join('\n'),
+    folders: ['app', 'app'],
+    roots: { app: { 'src/greet.ts': GREET } },
+    lands: {},
+    skips: [['app/src/greet.ts', 'ambiguousFolder']],
+  },
+  {
     name: 'a leading workspace-folder name is dropped (one folder)',
     answer: ['**demo/src/greet.ts**', '', fence('ts', ...GREET_NEW.trimEnd().split('\n'))].join('\n'),
     folders: ['demo'],
@@ -501,6 +532,22 @@ const CASES: Case[] = [
   },
 ];
 
+function multiRoot(c: Case) {
+  const roots = c.roots!;
+  const home = Object.keys(roots)[0];
+  const landed: Record<string, string> = {};
+  const skipped: [string, string][] = [];
+  for (const [folder, parsed] of byFolder(parseAnswer(c.answer, { folders: c.folders }), home)) {
+    const now = roots[folder] ?? {};
+    for (const f of buildPlan(parsed, workspace(now, now)).files) {
+      if (f.kind === 'skip') skipped.push([f.path, f.reasonCode ?? '']);
+      else landed[`${folder}:${f.path}`] = applyHunks(now[f.path] ?? '', f.hunks);
+    }
+  }
+  assert.deepEqual(landed, c.lands);
+  assert.deepEqual(skipped, c.skips ?? []);
+}
+
 function workspace(now: Record<string, string>, sent: Record<string, string>): ReviewFiles {
   return { current: p => (now[p] === undefined ? { kind: 'missing' } : { kind: 'file', text: now[p] }), sent: p => sent[p] };
 }
@@ -509,6 +556,7 @@ describe('answers corpus (issue 24): every naming, diff form and mistake lands r
   it(`holds at least 45 answers`, () => assert.ok(CASES.length >= 45, `${CASES.length}`));
   for (const c of CASES) {
     it(c.name, () => {
+      if (c.roots) return multiRoot(c);
       const now = c.files ?? FILES;
       const sent = c.sent ?? now;
       const parsed = parseAnswer(c.answer, { sourcePath: c.source?.path, folders: c.folders });
