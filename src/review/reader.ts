@@ -423,6 +423,9 @@ export function commentNaming(line: string): string | undefined {
 
 // ——— elisions ———
 
+/** First characters an elision line can start with (after blanks): / # * < - ; % ' . … ( [ {. */
+const ELISION_START = new Set([47, 35, 42, 60, 45, 59, 37, 39, 46, 0x2026, 40, 91, 123]);
+
 const ELISION_COMMENT =
   /^\s*(?:\/\/+|#+|\/\*+|\{\/\*|<!--|--|;+|%+|\*|')\s*(?:\.\.\.|…|\[\.\.\.\]|\(\.\.\.\)|(?:[^\n]*?\b(?:existing code|rest of (?:the )?(?:file|code|class|function|method|module|implementation|component|body|test|tests|config|imports)|(?:remains?|stays?|is|are) (?:the same|unchanged|as (?:before|is))|unchanged(?: code| lines| parts)?|code (?:omitted|unchanged)|same as before|omitted for brevity|(?:other|more|previous|remaining) (?:code|methods|functions|imports|tests|lines)(?: \w+)?(?: here| unchanged| omitted| as before)|(?:keep|leave) (?:the )?(?:rest|existing|as is)|snip|truncated)\b))/i;
 
@@ -433,6 +436,10 @@ const ELISION_COMMENT =
  */
 export function isElisionLine(line: string, language = ''): boolean {
   if (line.length > MAX_ELISION_LINE) return false;
+  let s = 0;
+  while (s < line.length && (line.charCodeAt(s) === 32 || line.charCodeAt(s) === 9)) s++;
+  // Most lines start like code: ruled out without a regex.
+  if (s === line.length || !ELISION_START.has(line.charCodeAt(s))) return false;
   const t = line.trim();
   if (!t) return false;
   if (t === '...' || t === '…' || t === '[...]' || t === '. . .') return !(PYTHON_LANGUAGES.has(language) && t === '...' && /^\s/.test(line));
@@ -504,8 +511,28 @@ export function parseBeginPatch(body: string): { path: string; action: 'update' 
     // Trailing blank lines are separators, as in a unified diff.
     for (const h of f.diff.hunks) while (h.lines.length && h.lines[h.lines.length - 1].op === ' ' && h.lines[h.lines.length - 1].text === '') h.lines.pop();
     f.diff.hunks = f.diff.hunks.filter(h => h.lines.length);
+    if (f.action === 'update') {
+      for (const h of f.diff.hunks) {
+        // Only added lines: the `@@ <line>` header is where they go (right after that line).
+        const anchor = h.header.startsWith('@@ ') ? h.header.slice(3).trim() : '';
+        if (anchor && !h.lines.some(l => l.op !== '+')) h.lines.unshift({ op: ' ', text: anchor, noEol: false });
+      }
+      unanchored(f.diff);
+    }
   }
   return out;
+}
+
+/** Never matches a line of a file (a NUL and a line break cannot be in one line). */
+const NOWHERE = '\u0000\n';
+
+/**
+ * A hunk with neither line numbers nor a line to find (only added lines) has no place: given a line that is
+ * in no file, so the plan lists it ("does not apply") instead of putting it at the top of the file.
+ */
+function unanchored(diff: FileDiff): void {
+  if (diff.created) return;
+  for (const h of diff.hunks) if (h.oldStart === undefined && !h.lines.some(l => l.op !== '+')) h.lines.unshift({ op: ' ', text: NOWHERE, noEol: false });
 }
 
 function firstNonBlank(body: string, max = 8): { line: string; offset: number; next: number } | undefined {
@@ -679,14 +706,7 @@ function readBlock(r: RawBlock, index: number, resolve: (n: Named) => { target?:
   return block;
 }
 
-/** First characters an elision line can start with (after blanks): / # * < - ; % ' . … ( [ {. */
-const ELISION_START = new Set([47, 35, 42, 60, 45, 59, 37, 39, 46, 0x2026, 40, 91, 123]);
-
-/** Every elision line holds one of these: one native pass rules most blocks out before any line is looked at. */
-const ELISION_HINT = /\.\.\.|…|\. \. \.|existing|rest|unchanged|same|before|as is|omitted|other|more|previous|remaining|snip|truncated/i;
-
 function firstElision(code: string, language: string): string | undefined {
-  if (!ELISION_HINT.test(code)) return undefined;
   let from = 0;
   while (from < code.length) {
     const nl = code.indexOf('\n', from);
@@ -706,6 +726,7 @@ function firstElision(code: string, language: string): string | undefined {
 function readDiff(block: AnswerBlock, infoTargets: BlockTarget[], infoRefused: boolean, r: RawBlock, resolve: (n: Named) => { target?: BlockTarget; problem?: BlockProblem }): AnswerBlock {
   block.kind = 'diff';
   const files = parseUnifiedDiff(block.body);
+  for (const f of files) unanchored(f);
   block.sections = [];
   const named = infoTargets[0];
   if (infoRefused) {

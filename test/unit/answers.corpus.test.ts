@@ -4,7 +4,7 @@
  * real reader, parseAnswer and buildPlan against the given files, then applies every offered hunk.
  */
 import * as assert from 'node:assert/strict';
-import { parseAnswer } from '../../src/review/answer';
+import { byFolder, parseAnswer } from '../../src/review/answer';
 import { type ReviewFiles, applyHunks, buildPlan } from '../../src/review/plan';
 import type { SkipCode } from '../../src/review/words';
 
@@ -52,7 +52,26 @@ const HTML = lines('<!doctype html>', '<html>', '<head>', '  <title>Demo</title>
 const GREET = lines('export function greet(name: string): string {', "  return 'Hello, ' + name;", '}');
 const GREET_NEW = lines('export function greet(name: string): string {', '  return `Hello, ${name}!`;', '}');
 
+const STATS = lines(
+  "import { add, mean } from './math';",
+  '',
+  'export function total(xs: number[]): number {',
+  '  return xs.reduce(add, 0);',
+  '}',
+  '',
+  'export function average(xs: number[]): number {',
+  '  return mean(xs);',
+  '}',
+  '',
+  'export function spread(xs: number[]): number {',
+  '  const lo = Math.min(...xs);',
+  '  const hi = Math.max(...xs);',
+  '  return hi - lo;',
+  '}',
+);
+
 const FILES: Record<string, string> = {
+  'src/stats.ts': STATS,
   'src/math.ts': MATH,
   'app/util.py': UTIL,
   'web/index.html': HTML,
@@ -68,6 +87,8 @@ interface Case {
   sent?: Record<string, string>;
   source?: { path: string; range?: { startLine: number; startCharacter: number; endLine: number; endCharacter: number } };
   folders?: string[];
+  /** Multi-root: the files of each workspace folder (the first is the task's); `lands` keys are `folder:path`. */
+  roots?: Record<string, Record<string, string>>;
   /** Every file that lands, with its full text after all offered hunks are applied. */
   lands: Record<string, string>;
   /** Every entry not landed: [path ('' when none), reason code]. */
@@ -323,6 +344,17 @@ const CASES: Case[] = [
     lands: {},
     skips: [['src/greet.ts', 'rename']],
   },
+  {
+    name: '*** Begin Patch adding lines after the line its @@ names',
+    answer: ['```', '*** Begin Patch', '*** Update File: app/util.py', '@@ def read(path):', "+    '''Read a text file.'''", '*** End Patch', '```'].join('\n'),
+    lands: { 'app/util.py': UTIL.replace('def read(path):\n', "def read(path):\n    '''Read a text file.'''\n") },
+  },
+  {
+    name: 'a hunk with no numbers and no line to find is listed, never put at the top of the file',
+    answer: ['```diff', '--- a/src/greet.ts', '+++ b/src/greet.ts', '@@ @@', '+// greeting helpers', '```'].join('\n'),
+    lands: {},
+    skips: [['src/greet.ts', 'doesNotApply']],
+  },
   // ——— partial files ———
   {
     name: 'a "whole file" with // ... existing code ... lands only the part it shows',
@@ -372,9 +404,20 @@ const CASES: Case[] = [
   },
   {
     name: 'a partial block for a file that does not exist is not created',
-    answer: [fence('ts src/stats.ts', "import { mean } from './math';", '// ... rest of the file ...')].join('\n'),
+    answer: [fence('ts src/report.ts', "import { mean } from './math';", '// ... rest of the file ...')].join('\n'),
     lands: {},
-    skips: [['src/stats.ts', 'elided']],
+    skips: [['src/report.ts', 'elided']],
+  },
+  {
+    name: '"In `src/stats.ts`:" above one function is a fragment: it lands by its lines, the rest of the file stays',
+    answer: ['In `src/stats.ts`:', '', fence('ts', 'export function spread(xs: number[]): number {', '  if (xs.length === 0) return 0;', '  const lo = Math.min(...xs);', '  const hi = Math.max(...xs);', '  return hi - lo;', '}')].join('\n'),
+    lands: { 'src/stats.ts': STATS.replace('export function spread(xs: number[]): number {\n', 'export function spread(xs: number[]): number {\n  if (xs.length === 0) return 0;\n') },
+  },
+  {
+    name: 'a new function "for" a file, with none of its lines: listed as a fragment, the file untouched',
+    answer: ['**src/stats.ts**', '', fence('ts', 'export function median(xs: number[]): number {', '  const s = [...xs].sort((a, b) => a - b);', '  return s[Math.floor(s.length / 2)];', '}')].join('\n'),
+    lands: {},
+    skips: [['src/stats.ts', 'fragment']],
   },
   // ——— refused and ambiguous ———
   {
@@ -435,6 +478,35 @@ const CASES: Case[] = [
     lands: { 'src/greet.ts': GREET_NEW, 'src/math.ts': MATH_GUARDED },
   },
   {
+    name: 'multi-root: a path starting with a folder name lands in that folder; others in the task\'s folder',
+    answer: [
+      'The server and the client both change:',
+      '',
+      '**server/src/greet.ts**',
+      '',
+      fence('ts', ...GREET_NEW.trimEnd().split('\n')),
+      '',
+      '```diff',
+      '--- a/client/src/math.ts',
+      '+++ b/client/src/math.ts',
+      ...MEAN_DIFF,
+      '```',
+      '',
+      fence('ts src/greet.ts', ...GREET_NEW.trimEnd().split('\n')),
+    ].join('\n'),
+    folders: ['client', 'server'],
+    roots: { client: { 'src/math.ts': MATH, 'src/greet.ts': GREET }, server: { 'src/greet.ts': GREET } },
+    lands: { 'server:src/greet.ts': GREET_NEW, 'client:src/math.ts': MATH_GUARDED, 'client:src/greet.ts': GREET_NEW },
+  },
+  {
+    name: 'multi-root: a name two folders share is listed, not guessed',
+    answer: ['```ts app/src/greet.ts', ...GREET_NEW.trimEnd().split('\n'), '```'].join('\n'),
+    folders: ['app', 'app'],
+    roots: { app: { 'src/greet.ts': GREET } },
+    lands: {},
+    skips: [['app/src/greet.ts', 'ambiguousFolder']],
+  },
+  {
     name: 'a leading workspace-folder name is dropped (one folder)',
     answer: ['**demo/src/greet.ts**', '', fence('ts', ...GREET_NEW.trimEnd().split('\n'))].join('\n'),
     folders: ['demo'],
@@ -460,6 +532,22 @@ const CASES: Case[] = [
   },
 ];
 
+function multiRoot(c: Case) {
+  const roots = c.roots!;
+  const home = Object.keys(roots)[0];
+  const landed: Record<string, string> = {};
+  const skipped: [string, string][] = [];
+  for (const [folder, parsed] of byFolder(parseAnswer(c.answer, { folders: c.folders }), home)) {
+    const now = roots[folder] ?? {};
+    for (const f of buildPlan(parsed, workspace(now, now)).files) {
+      if (f.kind === 'skip') skipped.push([f.path, f.reasonCode ?? '']);
+      else landed[`${folder}:${f.path}`] = applyHunks(now[f.path] ?? '', f.hunks);
+    }
+  }
+  assert.deepEqual(landed, c.lands);
+  assert.deepEqual(skipped, c.skips ?? []);
+}
+
 function workspace(now: Record<string, string>, sent: Record<string, string>): ReviewFiles {
   return { current: p => (now[p] === undefined ? { kind: 'missing' } : { kind: 'file', text: now[p] }), sent: p => sent[p] };
 }
@@ -468,6 +556,7 @@ describe('answers corpus (issue 24): every naming, diff form and mistake lands r
   it(`holds at least 45 answers`, () => assert.ok(CASES.length >= 45, `${CASES.length}`));
   for (const c of CASES) {
     it(c.name, () => {
+      if (c.roots) return multiRoot(c);
       const now = c.files ?? FILES;
       const sent = c.sent ?? now;
       const parsed = parseAnswer(c.answer, { sourcePath: c.source?.path, folders: c.folders });
