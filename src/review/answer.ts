@@ -187,3 +187,22 @@ export function proposalsOf(read: ReturnType<typeof readAnswer>, options: ParseO
   }
   return out;
 }
+
+/**
+ * Multi-root: the proposals per workspace folder (by name). Proposals whose path named a folder
+ * (`ParseOptions.folders`) go to that folder; everything else (unnamed blocks, the range block, what is
+ * rejected) stays with `home`, the folder the task was sent from. Build one plan per folder.
+ */
+export function byFolder(parsed: ParsedAnswer, home: string): Map<string, ParsedAnswer> {
+  const out = new Map<string, ParsedAnswer>([[home, { ...parsed, proposals: [] }]]);
+  for (const p of parsed.proposals) {
+    const name = p.folder ?? home;
+    let entry = out.get(name);
+    if (!entry) {
+      entry = { blockCount: parsed.blockCount, proposals: [], unnamed: [], rejected: [] };
+      out.set(name, entry);
+    }
+    entry.proposals.push(p);
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
 /** The review core's API (issue 16): what the integration layer builds on. Pure: no vscode. */
-export { type FencedBlock, type ParsedAnswer, type ParseOptions, type Proposal, type RejectedBlock, type UnnamedBlock, fencedBlocks, parseAnswer, parseInfo, proposalsOf } from './answer';
+export { type FencedBlock, type ParsedAnswer, type ParseOptions, type Proposal, type RejectedBlock, type UnnamedBlock, fencedBlocks, byFolder, parseAnswer, parseInfo, proposalsOf } from './answer';
 export {
   type AnswerBlock,
   type BlockKind,

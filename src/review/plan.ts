@@ -44,7 +44,7 @@ import {
 } from './lines';
 import { type Change, type MergedHunk, changesBetween, merge3 } from './merge';
 import { type DiffHunk, keepFinalNewline, newSide, placeHunks } from './patch';
-import { landPartial } from './partial';
+import { landPartial, partialHunks } from './partial';
 import { checkPath, isSensitive } from './paths';
 import { isElisionLine } from './reader';
 import { type HunkSkipCode, type SkipCode, type Translate, conflictMarkers, hunkLabel, hunkSkipReason, pathProblem, plain, skipReason } from './words';
@@ -199,7 +199,11 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
   // Each path's texts are asked for once (the contract above), also when a partial block asks first.
   files = onceEach(files);
   const byPath = new Map<string, Proposal[]>();
-  for (const p of landablePartials(parsed.proposals, files, budget, (p, code, marker) => entries.push(skip(p.path, 'whole', [p.block], p.line, code, marker)))) {
+  const rangeSource = options.source?.range ? checkPath(options.source.path) : undefined;
+  const partials = landablePartials(parsed.proposals, files, budget, rangeSource?.ok ? rangeSource.path : undefined, (p, code, ...args) =>
+    entries.push(skip(p.path, 'whole', [p.block], p.line, code, ...args)),
+  );
+  for (const p of partials) {
     const key = options.caseInsensitivePaths ? p.path.toLowerCase() : p.path;
     const list = byPath.get(key);
     if (list) list.push(p);
@@ -274,27 +278,42 @@ function onceEach(files: ReviewFiles): ReviewFiles {
  * blocks for one file combine like diffs instead of the later replacing the earlier; one whose parts cannot be
  * placed (or for a file that does not exist) is listed through `skip`. A marker line the file itself has is
  * content: such a block stays a whole file.
+ * A "whole file" less than half as long as a file of 12 lines or more is a fragment of it ("In `a.ts`:" above
+ * one function): it lands by its lines like a partial block, or is listed; never replaces the file. The
+ * task's source with a sent range is left to the range rule (`planFile`).
  */
 function landablePartials(
   proposals: readonly Proposal[],
   files: ReviewFiles,
   budget: Budget,
-  skip: (p: Proposal, code: 'elided' | 'partial', marker: string) => void,
+  rangeSourcePath: string | undefined,
+  skip: (p: Proposal, code: 'elided' | 'partial' | 'fragment', ...args: (string | number)[]) => void,
 ): Proposal[] {
   const out: Proposal[] = [];
   for (const p of proposals) {
-    if (p.kind !== 'whole' || p.elision === undefined) {
+    if (p.kind !== 'whole') {
       out.push(p);
       continue;
     }
     const state = files.current(p.path);
-    if (state.kind === 'refused') {
+    if (state.kind === 'refused' || (p.elision === undefined && (state.kind !== 'file' || p.path === rangeSourcePath))) {
       out.push(p);
       continue;
     }
     const sent = files.sent(p.path);
     const reference = sent !== undefined ? toLines(sent).keys : state.kind === 'file' ? toLines(state.text).keys : undefined;
     const keys = toLines(p.text).keys;
+    if (p.elision === undefined) {
+      if (!reference || reference.length < 12 || keys.length * 2 >= reference.length) {
+        out.push(p);
+        continue;
+      }
+      const hunks = partialHunks(keys, reference, p.language, budget);
+      if (!hunks) skip(p, 'fragment', keys.length, reference.length);
+      else if (!hunks.length) out.push({ ...p, text: joinLines(reference, '\n') });
+      else out.push({ kind: 'diff', path: p.path, block: p.block, line: p.line, diff: { created: false, deleted: false, renamed: false, binary: false, hunks, eolMarked: false }, ...(p.folder !== undefined ? { folder: p.folder } : {}), ...(p.naming ? { naming: p.naming } : {}) });
+      continue;
+    }
     const elided = elidedLine(keys, reference ?? [], p.language);
     const outcome = landPartial(keys, reference, elided, p.language, budget);
     if (outcome.kind === 'whole') out.push({ ...p, elision: undefined });

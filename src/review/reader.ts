@@ -504,8 +504,28 @@ export function parseBeginPatch(body: string): { path: string; action: 'update' 
     // Trailing blank lines are separators, as in a unified diff.
     for (const h of f.diff.hunks) while (h.lines.length && h.lines[h.lines.length - 1].op === ' ' && h.lines[h.lines.length - 1].text === '') h.lines.pop();
     f.diff.hunks = f.diff.hunks.filter(h => h.lines.length);
+    if (f.action === 'update') {
+      for (const h of f.diff.hunks) {
+        // Only added lines: the `@@ <line>` header is where they go (right after that line).
+        const anchor = h.header.startsWith('@@ ') ? h.header.slice(3).trim() : '';
+        if (anchor && !h.lines.some(l => l.op !== '+')) h.lines.unshift({ op: ' ', text: anchor, noEol: false });
+      }
+      unanchored(f.diff);
+    }
   }
   return out;
+}
+
+/** Never matches a line of a file (a NUL and a line break cannot be in one line). */
+const NOWHERE = '\u0000\n';
+
+/**
+ * A hunk with neither line numbers nor a line to find (only added lines) has no place: given a line that is
+ * in no file, so the plan lists it ("does not apply") instead of putting it at the top of the file.
+ */
+function unanchored(diff: FileDiff): void {
+  if (diff.created) return;
+  for (const h of diff.hunks) if (h.oldStart === undefined && !h.lines.some(l => l.op !== '+')) h.lines.unshift({ op: ' ', text: NOWHERE, noEol: false });
 }
 
 function firstNonBlank(body: string, max = 8): { line: string; offset: number; next: number } | undefined {
@@ -707,6 +727,7 @@ function firstElision(code: string, language: string): string | undefined {
 function readDiff(block: AnswerBlock, infoTargets: BlockTarget[], infoRefused: boolean, r: RawBlock, resolve: (n: Named) => { target?: BlockTarget; problem?: BlockProblem }): AnswerBlock {
   block.kind = 'diff';
   const files = parseUnifiedDiff(block.body);
+  for (const f of files) unanchored(f);
   block.sections = [];
   const named = infoTargets[0];
   if (infoRefused) {

@@ -48,7 +48,8 @@ export type SkipCode =
   | 'tooMany'
   | 'ambiguousName'
   | 'ambiguousFolder'
-  | 'partial';
+  | 'partial'
+  | 'fragment';
 
 /** Why one hunk of a diff is listed but not offered. */
 export type HunkSkipCode = 'doesNotApply' | 'superseded' | 'overlaps' | 'tooMany';
@@ -76,6 +77,7 @@ const SKIP: Record<SkipCode, string> = {
   ambiguousName: 'not applied: the block names two different files ({0}), so it is not guessed',
   ambiguousFolder: 'not applied: more than one workspace folder is named "{0}", so the file is not guessed',
   partial: 'not applied: the block shows only parts of the file ("{0}") and they could not be placed by their unchanged lines',
+  fragment: 'not applied: the block ({0} lines) is a fragment of the file ({1} lines) and its lines could not be placed, so it does not replace the file',
 };
 
 const HUNK_SKIP: Record<HunkSkipCode, string> = {

@@ -52,7 +52,26 @@ const HTML = lines('<!doctype html>', '<html>', '<head>', '  <title>Demo</title>
 const GREET = lines('export function greet(name: string): string {', "  return 'Hello, ' + name;", '}');
 const GREET_NEW = lines('export function greet(name: string): string {', '  return `Hello, ${name}!`;', '}');
 
+const STATS = lines(
+  "import { add, mean } from './math';",
+  '',
+  'export function total(xs: number[]): number {',
+  '  return xs.reduce(add, 0);',
+  '}',
+  '',
+  'export function average(xs: number[]): number {',
+  '  return mean(xs);',
+  '}',
+  '',
+  'export function spread(xs: number[]): number {',
+  '  const lo = Math.min(...xs);',
+  '  const hi = Math.max(...xs);',
+  '  return hi - lo;',
+  '}',
+);
+
 const FILES: Record<string, string> = {
+  'src/stats.ts': STATS,
   'src/math.ts': MATH,
   'app/util.py': UTIL,
   'web/index.html': HTML,
@@ -323,6 +342,17 @@ const CASES: Case[] = [
     lands: {},
     skips: [['src/greet.ts', 'rename']],
   },
+  {
+    name: '*** Begin Patch adding lines after the line its @@ names',
+    answer: ['```', '*** Begin Patch', '*** Update File: app/util.py', '@@ def read(path):', "+    '''Read a text file.'''", '*** End Patch', '```'].join('\n'),
+    lands: { 'app/util.py': UTIL.replace('def read(path):\n', "def read(path):\n    '''Read a text file.'''\n") },
+  },
+  {
+    name: 'a hunk with no numbers and no line to find is listed, never put at the top of the file',
+    answer: ['```diff', '--- a/src/greet.ts', '+++ b/src/greet.ts', '@@ @@', '+// greeting helpers', '```'].join('\n'),
+    lands: {},
+    skips: [['src/greet.ts', 'doesNotApply']],
+  },
   // ——— partial files ———
   {
     name: 'a "whole file" with // ... existing code ... lands only the part it shows',
@@ -372,9 +402,20 @@ const CASES: Case[] = [
   },
   {
     name: 'a partial block for a file that does not exist is not created',
-    answer: [fence('ts src/stats.ts', "import { mean } from './math';", '// ... rest of the file ...')].join('\n'),
+    answer: [fence('ts src/report.ts', "import { mean } from './math';", '// ... rest of the file ...')].join('\n'),
     lands: {},
-    skips: [['src/stats.ts', 'elided']],
+    skips: [['src/report.ts', 'elided']],
+  },
+  {
+    name: '"In `src/stats.ts`:" above one function is a fragment: it lands by its lines, the rest of the file stays',
+    answer: ['In `src/stats.ts`:', '', fence('ts', 'export function spread(xs: number[]): number {', '  if (xs.length === 0) return 0;', '  const lo = Math.min(...xs);', '  const hi = Math.max(...xs);', '  return hi - lo;', '}')].join('\n'),
+    lands: { 'src/stats.ts': STATS.replace('export function spread(xs: number[]): number {\n', 'export function spread(xs: number[]): number {\n  if (xs.length === 0) return 0;\n') },
+  },
+  {
+    name: 'a new function "for" a file, with none of its lines: listed as a fragment, the file untouched',
+    answer: ['**src/stats.ts**', '', fence('ts', 'export function median(xs: number[]): number {', '  const s = [...xs].sort((a, b) => a - b);', '  return s[Math.floor(s.length / 2)];', '}')].join('\n'),
+    lands: {},
+    skips: [['src/stats.ts', 'fragment']],
   },
   // ——— refused and ambiguous ———
   {

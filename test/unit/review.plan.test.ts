@@ -411,12 +411,15 @@ describe('review: the plan', () => {
 
   it('several blocks for one file: the later whole file wins; diffs in a row are combined; overlapping diffs → the later hunk', () => {
     const now = text(numbered(20));
-    const twice = fence('txt path=a.txt', 'first\n') + fence('txt path=a.txt', 'second\n');
+    // (Whole files: a block much shorter than the file would be a fragment of it, landed by its lines.)
+    const version = (word: string) => text(numbered(20).map((l, i) => (i === 9 ? `${l} ${word}` : l)));
+    const twice = fence('txt path=a.txt', version('first')) + fence('txt path=a.txt', version('second'));
     const p1 = buildPlan(twice, workspace({ 'a.txt': now }, { 'a.txt': now }));
     assert.deepEqual(p1.files.map(f => [f.kind, f.reasonCode ?? '', f.blocks[0]]), [
       ['skip', 'superseded', 0],
       ['modify', '', 1],
     ]);
+    assert.deepEqual(p1.files[1].hunks.map(h => h.newText), ['line 10 second\n']);
     const d1 = fence('diff path=a.txt', '@@ -2 +2 @@\n-line 2\n+two\n');
     const d2 = fence('diff path=a.txt', '@@ -15 +15 @@\n-line 15\n+fifteen\n');
     const combined = file(buildPlan(d1 + d2, workspace({ 'a.txt': now }, { 'a.txt': now })), 'a.txt');

@@ -138,3 +138,17 @@ describe('review: the reader of answers', () => {
     assert.equal(r.unclosed?.startLine, 80_001);
   });
 });
+
+describe('review: proposals per workspace folder (multi-root)', () => {
+  it('splits proposals by the folder their path named; the rest stays with the home folder', async () => {
+    const { byFolder, parseAnswer } = await import('../../src/review/answer');
+    const text = ['```ts server/src/app.ts', 'a', '```', '```ts src/lib.ts', 'b', '```', '```ts', 'c', '```', '```ts ../x.ts', 'd', '```'].join('\n');
+    const split = byFolder(parseAnswer(text, { folders: ['client', 'server'] }), 'client');
+    assert.deepEqual([...split.keys()], ['client', 'server']);
+    assert.deepEqual(split.get('client')!.proposals.map(p => p.path), ['src/lib.ts']);
+    assert.deepEqual(split.get('client')!.unnamed.length, 1);
+    assert.deepEqual(split.get('client')!.rejected.map(r => r.code), ['outside']);
+    assert.deepEqual(split.get('server')!.proposals.map(p => [p.folder, p.path]), [['server', 'src/app.ts']]);
+    assert.deepEqual(split.get('server')!.rejected, []);
+  });
+});
