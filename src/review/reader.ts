@@ -588,7 +588,8 @@ export function readAnswer(text: string, options: ReadOptions = {}): ReadAnswer 
     const code = unnamed.filter(b => b.kind !== 'output');
     // An unnamed diff may be for the source too: then no block is taken for the range.
     const unnamedDiff = blocks.some(b => (b.kind === 'diff' || b.kind === 'patch') && !b.targets.length && !b.problems.length && !b.sections?.some(s => s.problem));
-    const pick = code.length === 1 ? code[0] : code.length === 0 && unnamed.length === 1 ? unnamed[0] : undefined;
+    // Output and prose are never code to land (issue 24: Copy only), not even when nothing else is unnamed.
+    const pick = code.length === 1 ? code[0] : undefined;
     if (pick && !namesSource && !unnamedDiff) {
       if (pick.kind !== 'partial') pick.kind = 'range';
       out.rangeBlock = pick;

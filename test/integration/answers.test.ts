@@ -97,14 +97,19 @@ describe('answers: every button follows the block\'s kind', () => {
     return outcome;
   }
 
+  /** The result view's page once it shows the answer (the view opened on submit redraws when the task ends). */
+  async function renderedAnswer(task: TrackedTask): Promise<string> {
+    const panel = await ctx.api.resultPanels.show(task);
+    return waitFor(() => panel.webview.html.includes('class="block-bar"') && panel.webview.html, 'the answer in the result view');
+  }
+
   it('Apply… on a diff block lands its hunks through the review; the Applied message\'s Undo puts the file back', async () => {
     const answer = `mean() now returns NaN:\n\n${fence('diff', MEAN_DIFF)}\n\nThe tests:\n\n${fence('text', 'PASS 3 tests\n')}\n`;
     const { task } = await send(answer);
     const done = ctx.user.shown.find(s => s.message.includes('task done'));
     assert.deepStrictEqual(done?.actions, ['Copy', 'Review Changes…'], 'a diff is reviewed, not applied to the selection');
 
-    const panel = await ctx.api.resultPanels.show(task);
-    const html = panel.webview.html;
+    const html = await renderedAnswer(task);
     assert.ok(html.includes('data-action="apply" data-block="0"'), 'Apply… on the diff block');
     assert.ok(!html.includes('data-action="apply" data-block="1"'), 'no Apply… on the output block');
     assert.ok(html.includes('data-action="copy" data-block="1"'), 'Copy on the output block');
@@ -143,9 +148,9 @@ describe('answers: every button follows the block\'s kind', () => {
     const { task } = await send(answer, 'Check mean()');
     assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done'))?.actions, ['Copy'], 'no Apply for an answer without code');
 
-    const panel = await ctx.api.resultPanels.show(task);
-    assert.ok(!panel.webview.html.includes('data-action="apply"'), 'no Apply… button');
-    assert.ok(panel.webview.html.includes('data-action="copy" data-block="0"'));
+    const html = await renderedAnswer(task);
+    assert.ok(!html.includes('data-action="apply"'), 'no Apply… button');
+    assert.ok(html.includes('data-action="copy" data-block="0"'));
     const node = ctx.api.sidebar.tasks.getChildren().find(n => n.kind === 'task' && n.task.id === task.id)!;
     assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(node).contextValue, 'task.completed.source', 'neither Apply nor Insert in the Tasks view');
 

@@ -163,9 +163,10 @@ describe('chat: the @agents participant', function () {
     assert.ok(stream.progress.some(p => /Agent \w+: /.test(p)), `agent progress shown: ${stream.progress.join(' | ')}`);
     assert.deepStrictEqual(stream.markdown, [inert((await ctx.api.store.readResult(task.id))!)]);
     assert.deepStrictEqual(stream.buttons.find(b => b.command === Commands.openResult)?.arguments, [task.id]);
-    // The answer names files (the landing format): it can be reviewed hunk by hunk; Apply to Source stays.
+    // The answer names files (the landing format): it is reviewed hunk by hunk. The buttons follow the one rule of
+    // tasks/offers.ts, as the done notification does: Review Changes…, and no Apply to Source beside it (issue 24).
     // Then the team's work (issue 18): the trace and the file the agents made.
-    assert.deepStrictEqual(stream.buttons.map(b => b.command), [Commands.openResult, Commands.reviewChanges, Commands.applyToSource, Commands.showTrace, Commands.openProducedFile]);
+    assert.deepStrictEqual(stream.buttons.map(b => b.command), [Commands.openResult, Commands.reviewChanges, Commands.showTrace, Commands.openProducedFile]);
     assert.deepStrictEqual(stream.buttons.find(b => b.command === Commands.reviewChanges)?.arguments, [task.id]);
   });
 

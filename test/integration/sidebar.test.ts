@@ -84,8 +84,9 @@ describe('sidebar', () => {
         assert.ok(nodeEvents.every(e => e === roots[0]), 'the same element instance is refreshed');
         const done = sidebar().tasks.getTreeItem(roots[0] as never);
         assert.strictEqual(iconOf(done), 'check');
-        // The emulator's answer names files (the landing format, issue 16): the menus offer Review Changes.
-        assert.strictEqual(done.contextValue, 'task.completed.source.changes');
+        // The emulator's answer names files (the landing format, issue 16): the menus offer Review Changes, and
+        // not Apply to Source beside it (tasks/offers.ts); Insert when the answer has a code block to insert.
+        assert.match(String(done.contextValue), /^task\.completed\.source(\.insert)?\.changes$/);
         assert.strictEqual(done.command?.command, 'multiAgent.openResult');
         assert.match(String(done.description), /\d+s/);
         assert.strictEqual(sidebar().views.tasks.badge, undefined);
