@@ -145,7 +145,8 @@ describe('team: what the agents did', function () {
   });
 
   it('produced files\' names from the server are shown cleaned: the Tasks view\'s row and tooltip, chat\'s Open button', async () => {
-    const task = await completedTask('Name it badly');
+    const now = Date.now();
+    const task = { id: 'task_names', title: 'Name it badly', instruction: 'Name it badly', prompt: 'Name it badly', promptChars: 13, submittedAt: now, updatedAt: now, status: 'completed' };
     const rlo = 'invoice\u202efdp.exe';
     const shown = { ...task, files: [{ filename: rlo, fileId: 'file_x', mimeType: 'application/pdf' }, { filename: 'a\u061cb\u0007.csv', fileId: 'file_y' }] };
     const items = producedFileNodes(shown).map(producedFileItem);
