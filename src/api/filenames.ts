@@ -4,7 +4,7 @@
  * Characters that hide or reorder what a name shows: C0, DEL and C1 controls (U+0080–U+009F), zero-width
  * and bidi controls, the BOM.
  */
-const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
 /** What a tab's file name cannot hold besides: path and URI separators, Windows' reserved characters. */
 const UNSAFE_IN_TITLE = /[\\/:*?"<>|#%]/g;
 
@@ -48,6 +48,15 @@ export function safeName(name: string): string | undefined {
   if (!base || base === '.' || base === '..') return undefined;
   if (WINDOWS_RESERVED.test(base)) base = `_${base}`;
   return truncateBytes(base, MAX_NAME_BYTES);
+}
+
+/**
+ * A server-given file name as every view shows it (produced files in the result view, the Tasks and Files
+ * views, their tooltips, chat's buttons, pickers): cleaned as Save As cleans it (`safeName`), so a right-to-left
+ * override or a control character cannot make "invoice\u202efdp.exe" read as "invoiceexe.pdf".
+ */
+export function shownFileName(name: string): string {
+  return safeName(name) ?? '_';
 }
 
 /** Cuts the stem (never the extension, if it is short) so the UTF-8 name fits `max` bytes. */

@@ -95,6 +95,8 @@ const MAX_REDIRECTS = 5;
  * one that closes without saying so costs one resend (`staleConnection`).
  */
 const FREE_SOCKET_TIMEOUT_MS = 50_000;
+/** Requests that change nothing: the only ones a stale connection's resend may repeat. */
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 export class Transport {
   private readonly http = axios.create();
@@ -262,8 +264,9 @@ export class Transport {
       };
       const response = await this.http.request(config).catch((e: unknown) => {
         // The kept-alive connection was closed by the server as this request went out: nothing was read, a
-        // safe request goes once more on a new connection.
-        if (!staleConnection(e) || !spec.idempotent || isStream(config.data) || signal.aborted) throw e;
+        // safe request (a read) goes once more on a new connection. A keyed submission is not resent here: its
+        // one resend is the retry's (issue 25: a stale connection's resend on top made it three sends).
+        if (!staleConnection(e) || !spec.idempotent || !SAFE_METHODS.has(spec.method) || isStream(config.data) || signal.aborted) throw e;
         return this.http.request(config);
       });
       // axios destroys this body when `signal` aborts (timeout or caller), also after the headers.

@@ -4,6 +4,7 @@
  * data parts (1.106+, detected at run time), a JSON part `{taskId, status, files, sources}` beside the text.
  */
 import * as vscode from 'vscode';
+import { shownFileName } from '../api/filenames';
 import { Commands } from '../constants';
 import type { TrackedTask } from '../tasks/model';
 import type { TaskStore } from '../tasks/taskStore';
@@ -33,7 +34,7 @@ export function teamButtons(stream: vscode.ChatResponseStream, task: TrackedTask
   stream.button({ command: Commands.showTrace, title: vscode.l10n.t('How the Team Worked'), arguments: [task.id] });
   for (const [i, file] of (task.files ?? []).entries()) {
     if (i >= MAX_FILE_BUTTONS || !file.fileId) continue;
-    stream.button({ command: Commands.openProducedFile, title: vscode.l10n.t('Open {0}', file.filename), arguments: [task.id, i] });
+    stream.button({ command: Commands.openProducedFile, title: vscode.l10n.t('Open {0}', shownFileName(file.filename)), arguments: [task.id, i] });
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ApiFile } from '../api';
-import { safeName } from '../api/filenames';
+import { safeName, shownFileName } from '../api/filenames';
 import { PLATFORM_BODY_LIMIT_BYTES } from '../api/uploads';
 import type { ApiService } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
@@ -100,7 +100,7 @@ async function producedFile(d: TeamDeps, arg: unknown, index: unknown): Promise<
   let file = typeof i === 'number' && Number.isInteger(i) ? files[i] : undefined;
   if (!file && typeof i !== 'number') {
     if (!files.length) throw new UserFacingError(vscode.l10n.t('The agents made no files in "{0}".', task.title));
-    file = files.length === 1 ? files[0] : (await d.ui.pick(files.map(f => ({ label: f.filename, description: f.mimeType, f })), { placeHolder: vscode.l10n.t('Which file?') }))?.f;
+    file = files.length === 1 ? files[0] : (await d.ui.pick(files.map(f => ({ label: shownFileName(f.filename), description: f.mimeType, f })), { placeHolder: vscode.l10n.t('Which file?') }))?.f;
     if (!file) throw new vscode.CancellationError();
   }
   if (!file) throw new UserFacingError(vscode.l10n.t('That file is no longer listed with the task.'));
@@ -110,7 +110,7 @@ async function producedFile(d: TeamDeps, arg: unknown, index: unknown): Promise<
 /** The produced file as a service file; one that was never stored cannot be downloaded. */
 function apiFileOf(file: ProducedFile): ApiFile {
   if (!file.fileId) {
-    throw new UserFacingError(vscode.l10n.t('The service did not store {0} (its storage was full when the agents made it), so it cannot be downloaded.', file.filename));
+    throw new UserFacingError(vscode.l10n.t('The service did not store {0} (its storage was full when the agents made it), so it cannot be downloaded.', shownFileName(file.filename)));
   }
   return { id: file.fileId, filename: file.filename, bytes: file.bytes, mime_type: file.mimeType ?? null };
 }
@@ -143,7 +143,7 @@ export async function attachProducedFile(d: TeamDeps, arg?: unknown, index?: unk
   await vscode.workspace.fs.createDirectory(folder);
   await vscode.workspace.fs.writeFile(target, bytes);
   const added = await d.basket.add([target]);
-  if (added) void d.ui.info(vscode.l10n.t('{0} will go with the next task.', file.filename));
+  if (added) void d.ui.info(vscode.l10n.t('{0} will go with the next task.', shownFileName(file.filename)));
   return added;
 }
 

@@ -1,5 +1,6 @@
 /** The Files view: renders the file store (the service's files, paged). */
 import * as vscode from 'vscode';
+import { shownFileName } from '../api/filenames';
 import type { ApiFile } from '../api';
 import { Commands } from '../constants';
 import { fileDocumentUri } from '../documents/uris';
@@ -54,13 +55,13 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
     if (element.kind === 'loadMore') return loadMoreItem(Commands.loadMoreFiles);
     if (element.kind === 'notice') return noticeItem(element);
     const { file } = element;
-    const item = new vscode.TreeItem(file.filename);
+    const item = new vscode.TreeItem(shownFileName(file.filename));
     item.id = `file:${file.id}`;
     // The file name picks the icon from the user's file icon theme.
     item.resourceUri = fileDocumentUri(file);
     item.iconPath = vscode.ThemeIcon.File;
     item.description = file.bytes !== undefined ? formatBytes(file.bytes) : undefined;
-    item.tooltip = textTooltip(file.filename, [
+    item.tooltip = textTooltip(shownFileName(file.filename), [
       file.bytes !== undefined ? vscode.l10n.t('Size: {0} ({1} bytes)', formatBytes(file.bytes), file.bytes.toLocaleString()) : '',
       file.created_at !== undefined ? vscode.l10n.t('Uploaded: {0}', new Date(file.created_at * 1000).toLocaleString()) : '',
       file.purpose ? vscode.l10n.t('Purpose: {0}', file.purpose) : '',

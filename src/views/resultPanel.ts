@@ -131,11 +131,12 @@ export class ResultPanels extends Disposable {
     // A trace read while the task ran is read again once it finished (the service saved the rest by then).
     if (e.kind === 'finished' && entry.trace?.kind === 'loaded' && entry.trace.partial && this.traces) {
       entry.trace = await this.traces.load(e.task.id, { refresh: true });
+      if (!this.isOpen(e.task.id, entry)) return;
     }
     // Progress goes into the running page in place (see `Open.live`).
     if (e.kind === 'progress' && entry.live === e.task.status && !this.polling?.pausedReason) {
       entry.lastProgress = progressMessage(e.task);
-      void entry.panel.webview.postMessage(entry.lastProgress);
+      post(entry, entry.lastProgress);
       return;
     }
     await this.render(e.task);
@@ -145,6 +146,8 @@ export class ResultPanels extends Disposable {
     const entry = this.open.get(task.id);
     if (!entry) return;
     const result = task.status === 'completed' ? await this.store.readResult(task.id) : undefined;
+    // Closed while the result was read: a disposed webview takes no html ("Webview is disposed").
+    if (!this.isOpen(task.id, entry)) return;
     entry.blocks = result ? readTaskAnswer(task, result).blocks : [];
     entry.panel.title = titleOf(task);
     const team: TeamHtml = {
@@ -171,7 +174,12 @@ export class ResultPanels extends Disposable {
     if (!this.traces) return;
     entry.traceOpen = true;
     entry.trace = await this.traces.load(taskId, { refresh: entry.trace?.kind === 'loaded' ? entry.trace.partial : true });
-    await entry.panel.webview.postMessage({ type: 'trace', html: traceBody(entry.trace) });
+    if (this.isOpen(taskId, entry)) post(entry, { type: 'trace', html: traceBody(entry.trace) });
+  }
+
+  /** The entry is still the task's open view (not closed, nor replaced, while something was awaited). */
+  private isOpen(taskId: string, entry: Open): boolean {
+    return this.open.get(taskId) === entry;
   }
 
   private async onTeamMessage(taskId: string, entry: Open, m: { type: TeamAction; index?: number }): Promise<void> {
@@ -460,4 +468,12 @@ function agentTable(task: TrackedTask): string {
     }</td><td class="muted">${t(a.preview ?? '')}</td></tr>`;
   });
   return `<table class="agents" id="agents">${rows.join('')}</table>`;
+}
+
+/**
+ * Posts to a view's page. A view closed while the message was on its way rejects it ("Webview is disposed"):
+ * nothing is left to show it to, so that is no error (it was an unhandled rejection, issue 25).
+ */
+function post(entry: Open, message: unknown): void {
+  entry.panel.webview.postMessage(message).then(undefined, () => undefined);
 }

@@ -4,6 +4,7 @@
  * click opens one), and the tooltip's lines about budget and thread. Server text stays text.
  */
 import * as vscode from 'vscode';
+import { shownFileName } from '../api/filenames';
 import { Commands } from '../constants';
 import { formatBytes } from '../format';
 import { runningToolOf } from '../tasks/activity';
@@ -23,12 +24,12 @@ export function producedFileNodes(task: TrackedTask): ProducedFileNode[] {
 
 export function producedFileItem(node: ProducedFileNode): vscode.TreeItem {
   const { file, task, index } = node;
-  const item = new vscode.TreeItem(file.filename, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(shownFileName(file.filename), vscode.TreeItemCollapsibleState.None);
   item.id = `${task.id}/file/${index}`;
   item.description = [file.mimeType, file.bytes !== undefined ? formatBytes(file.bytes) : undefined].filter(Boolean).join(' · ');
   item.iconPath = new vscode.ThemeIcon(file.mimeType?.startsWith('image/') ? 'file-media' : 'file');
   const tooltip = new vscode.MarkdownString();
-  tooltip.appendText(file.filename);
+  tooltip.appendText(shownFileName(file.filename));
   tooltip.appendMarkdown('  \n');
   tooltip.appendText(file.fileId ? vscode.l10n.t('Made by the agents of "{0}". Click to open.', task.title) : vscode.l10n.t('The service did not store this file, so it cannot be downloaded.'));
   item.tooltip = tooltip;

@@ -6,6 +6,7 @@
  * extension, which opens only https after the click). Bounded: api/trace.ts already cut the trace, and
  * each text is rendered with a character cap.
  */
+import { shownFileName } from '../api/filenames';
 import type { TraceView } from '../api/trace';
 import type { ProducedFile, SourceLink, ToolActivity } from '../tasks/model';
 import { escapeHtml, renderMarkdown } from './markdown';
@@ -136,7 +137,7 @@ export function filesHtml(files: readonly ProducedFile[], words: TeamWords): str
       const buttons = f.fileId
         ? `<button data-action="openFile" data-index="${i}">${t(words.open)}</button><button data-action="saveFile" data-index="${i}" class="secondary">${t(words.saveAs)}</button><button data-action="attachFile" data-index="${i}" class="secondary">${t(words.attach)}</button>`
         : `<span class="muted">${t(words.notStored)}</span>`;
-      return `<li><span class="file-name">${t(f.filename)}</span> <span class="muted">${t(meta)}</span><div class="row-actions">${buttons}</div></li>`;
+      return `<li><span class="file-name">${t(shownFileName(f.filename))}</span> <span class="muted">${t(meta)}</span><div class="row-actions">${buttons}</div></li>`;
     })
     .join('')}</ul>`;
 }

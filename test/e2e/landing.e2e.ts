@@ -186,7 +186,8 @@ for (const version of ['1.100', 'newest']) {
     });
 
     it('drift: 20 lines typed above and an edit inside the second hunk before the answer; the first hunk lands shifted, the second is an unchecked conflict', async () => {
-      emulator.setTaskDuration(15_000);
+      // Held until the typing is done: the answer cannot arrive first, however slow the machine (issue 25).
+      emulator.setNextTask({ hold: true });
       await attach('src/greet.py');
       await sendStats('Review again');
       await wb!.waitForStatusBarItem(/Agents (\d+%|working) · \d+s/, 20_000);
@@ -207,6 +208,7 @@ for (const version of ['1.100', 'newest']) {
       const typed = read('src', 'stats.ts');
       assert.strictEqual(typed.split('\n')[43], 'export const v24 = 2400;', typed.split('\n').slice(40, 46).join('\n'));
       assert.ok(await page().locator('.statusbar-item', { hasText: /Agents (\d+%|working) · \d+s/ }).first().isVisible(), 'the edits were made before the answer arrived');
+      assert.strictEqual(emulator.release(), 1, 'the held task is let go now');
 
       const ms = await reviewFromToast('Review again');
       console.log(`      [e2e] VS Code ${version}: Review Changes… → Refactor Preview visible in ${ms} ms (drift case, with a conflict)`);

@@ -85,6 +85,12 @@ export async function handleControl(
       emulator.setNextTask(body as TaskOverride);
       sendJson(res, 200, { ok: true });
       return;
+    case 'POST /__emulator/release': {
+      // A task held by `next-task {"hold": true}` finishes now; without a taskId, every held task.
+      const released = emulator.release(typeof body.taskId === 'string' ? body.taskId : undefined);
+      sendJson(res, 200, { ok: true, released });
+      return;
+    }
     case 'POST /__emulator/rate-limit': {
       const { limit, windowMs, reason } = body;
       const why = reason === 'monthly' || reason === 'capacity' || reason === 'hourly' ? reason : undefined;

@@ -366,6 +366,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       store.access.defaultPlan = store.config.defaultPlan;
       return { ...store.config };
     },
+    release: (id) => store.release(id),
     approve: (id) => {
       const t = store.tasksById.get(id);
       if (!t || !store.approve(t)) {

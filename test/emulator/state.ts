@@ -317,8 +317,10 @@ export class Store {
       source: input.source,
       threadId: input.threadId,
       createdAt: now,
-      completesAt: now + durationMs,
+      // Held: processing until released (far away, yet a finite time every timer can take).
+      completesAt: override.hold ? now + HELD_MS : now + durationMs,
       durationMs,
+      ...(override.hold ? { held: true } : {}),
       outcome,
       prompt: input.prompt,
       modelId: input.modelId,
@@ -434,6 +436,22 @@ export class Store {
     this.canceledCount++;
     this.changed(task.id);
     return true;
+  }
+
+  /** Lets a held task finish now (its outcome as planned); every held task without an id. Returns how many. */
+  release(taskId?: string, now = this.now()): number {
+    let released = 0;
+    for (const task of taskId === undefined ? this.tasksById.values() : [this.tasksById.get(taskId)].filter((t): t is TaskRecord => !!t)) {
+      if (!task.held) {
+        continue;
+      }
+      task.held = false;
+      task.completesAt = Math.max(task.createdAt, now);
+      task.durationMs = task.completesAt - task.createdAt;
+      released++;
+      this.changed(task.id);
+    }
+    return released;
   }
 
   canceledCount = 0;
@@ -747,6 +765,9 @@ function newFileId(): string {
 
 const FINAL: readonly TaskStatus[] = ['completed', 'failed', 'canceled'];
 export const isFinal = (status: TaskStatus): boolean => FINAL.includes(status);
+
+/** How far away a held task's end is until it is released: a year. */
+const HELD_MS = 365 * 24 * 3600_000;
 
 /** When a paused task is (or will be) approved; undefined while nobody approved it. */
 export function approvalTime(task: TaskRecord): number | undefined {

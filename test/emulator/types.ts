@@ -145,6 +145,12 @@ export interface TaskOverride {
   report?: 'none' | 'stored';
   /** 'plain': no landing answer even when the prompt asks for one. */
   answer?: 'plain';
+  /**
+   * Held: the task keeps processing, whatever its duration, until `release(id)` (or the control API's
+   * `POST /__emulator/release`); it then completes (or ends with its outcome) at once. For a test that must act
+   * before the answer arrives: no race with a clock.
+   */
+  hold?: boolean;
 }
 
 export interface FaultMatch {
@@ -236,6 +242,8 @@ export interface EmulatedTask {
   resultTooLargeForResults: boolean;
   /** When the task was canceled through POST /api/v1/tasks/{id}/cancel. */
   canceledAt?: number;
+  /** Held until released (`TaskOverride.hold`): `completesAt` is far away until then. */
+  held?: boolean;
   /** When a paused task was approved (control API or autoApproveMs). */
   approvedAt?: number;
   /** When the task state expires (/status then answers 404); undefined = never. */
@@ -308,6 +316,8 @@ export interface Emulator {
   configure(options: Partial<EmulatorConfig>): EmulatorConfig;
   /** What the web console's approve does: a paused task goes back to processing and completes. */
   approve(taskId: string): EmulatedTask | undefined;
+  /** Lets a held task (`setNextTask({ hold: true })`) finish now; without an id, every held task. Returns how many. */
+  release(taskId?: string): number;
   task(id: string): EmulatedTask | undefined;
   tasks(): EmulatedTask[];
   files(): StoredFile[];

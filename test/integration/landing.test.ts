@@ -239,13 +239,15 @@ describe('landing a multi-file answer', () => {
   });
 
   it('landing: drift — 20 lines typed above and an edit inside the second hunk before the answer: the first lands shifted, the second is an unchecked conflict', async () => {
-    ctx.emulator.setTaskDuration(4000);
+    // Held until the edits are made: the answer cannot arrive first, however slow the machine.
+    ctx.emulator.setNextTask({ hold: true });
     const { task: sent, editor } = await send({ attach: [greetUri()] });
     await editor.edit(e => e.insert(new vscode.Position(0, 0), Array.from({ length: 20 }, (_, i) => `// note ${i + 1}\n`).join('')));
     const edited = editor.document.lineAt(43);
     assert.strictEqual(edited.text, 'export const v24 = 24;');
     await editor.edit(e => e.replace(edited.range, 'export const v24 = 2400;'));
     assert.notStrictEqual(ctx.api.store.get(sent.id)?.status, 'completed', 'the edits were made before the answer arrived');
+    assert.strictEqual(ctx.emulator.release(sent.id), 1);
     const task = await done(sent.id);
     const typed = editor.document.getText();
 
@@ -272,9 +274,10 @@ describe('landing a multi-file answer', () => {
   });
 
   it('landing: Open All Changes shows every file now against the file with its hunks (conflicts left out), in one tab', async () => {
-    ctx.emulator.setTaskDuration(3000);
+    ctx.emulator.setNextTask({ hold: true });
     const { task: sent, editor } = await send({ attach: [greetUri()] });
     await editor.edit(e => e.replace(editor.document.lineAt(23).range, 'export const v24 = 2400;'));
+    assert.strictEqual(ctx.emulator.release(sent.id), 1, 'edited before the answer');
     const task = await done(sent.id);
     const typed = editor.document.getText();
     assert.strictEqual(await vscode.commands.executeCommand(Commands.openAllChanges, task.id), 2);

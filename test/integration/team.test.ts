@@ -10,7 +10,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { teamButtons } from '../../src/chat/teamParts';
 import type { TasksTreeNode } from '../../src/views/tasksTree';
+import { producedFileItem, producedFileNodes } from '../../src/views/teamNodes';
 import { finished, orchestrate, requestsTo } from './faults/common';
 import { setSetting, useExtensionWithEmulator, waitFor } from './helpers';
 
@@ -140,6 +142,19 @@ describe('team: what the agents did', function () {
     }, 'the activity in the result view');
     assert.match(html, new RegExp(`<code>${tool.tool}</code>`));
     await finished(ctx, task.id, 20_000);
+  });
+
+  it('produced files\' names from the server are shown cleaned: the Tasks view\'s row and tooltip, chat\'s Open button', async () => {
+    const now = Date.now();
+    const task = { id: 'task_names', title: 'Name it badly', instruction: 'Name it badly', prompt: 'Name it badly', promptChars: 13, submittedAt: now, updatedAt: now, status: 'completed' };
+    const rlo = 'invoice\u202efdp.exe';
+    const shown = { ...task, files: [{ filename: rlo, fileId: 'file_x', mimeType: 'application/pdf' }, { filename: 'a\u061cb\u0007.csv', fileId: 'file_y' }] };
+    const items = producedFileNodes(shown).map(producedFileItem);
+    assert.deepStrictEqual(items.map(i => i.label), ['invoicefdp.exe', 'ab.csv']);
+    for (const item of items) assert.ok(!/[\u0000-\u001f\u061c\u202a-\u202e]/.test((item.tooltip as vscode.MarkdownString).value), (item.tooltip as vscode.MarkdownString).value);
+    const buttons: vscode.Command[] = [];
+    teamButtons({ button: (c: vscode.Command) => buttons.push(c) } as unknown as vscode.ChatResponseStream, shown);
+    assert.deepStrictEqual(buttons.map(b => b.title), ['How the Team Worked', 'Open invoicefdp.exe', 'Open ab.csv']);
   });
 
   it('produced files: listed in the Tasks view; Open, Save As and Attach to Next Task through the files path', async () => {

@@ -18,6 +18,7 @@ import {
   safeName,
 } from '../../src/api';
 import { FAST_RETRY, rejectsWith } from './helpers';
+import { redactError } from '../../src/api/errors';
 import { type HostileServer, startHostile } from './hostileServer';
 
 const KEY = 'tfai_holes_key_0123456789abcdef';
@@ -173,6 +174,17 @@ describe('api holes (issue 17)', function () {
       setTimeout(() => aborter.abort(new Error('user canceled')), 100);
       const error = await rejectsWith(client().getTaskStatus('task_1', { signal: aborter.signal }), AbortedError);
       assertClean(error);
+    });
+
+    it('the key in the text of a cause, two and three levels down, not only in the outer error', () => {
+      const deepest = new Error(`socket closed while sending x-api-key: ${KEY}`);
+      const middle = new Error(`request to /tasks?key=${KEY} failed`, { cause: deepest });
+      const outer = new ConnectionError(`Could not reach the service (${KEY})`, false, { endpoint: 'GET /status', cause: middle });
+      redactError(outer, [KEY]);
+      const texts = chain(outer).flatMap(e => [(e as Error).message, (e as Error).stack ?? '']);
+      assert.equal(chain(outer).length, 3, 'the causes are kept');
+      for (const [i, text] of texts.entries()) assert.ok(!text.includes(KEY), `level ${Math.floor(i / 2)}: ${text.slice(0, 200)}`);
+      assert.match(middle.message, /request to \/tasks\?key=.+ failed/, 'the rest of the words stay');
     });
 
     it('a connection reset, after retries', async () => {

@@ -336,6 +336,27 @@ describe('emulator: file uploads, the blob store and the storage quota', functio
 describe('emulator: the stream', function () {
   this.timeout(20_000);
 
+  it('hold/release: a held task keeps processing past its duration (status and stream) until released, then completes at once', async () => {
+    await withEmulator({ taskDurationMs: 100 }, async emu => {
+      await control(emu, 'next-task', { hold: true });
+      const held = await submit(emu, 'Held');
+      const free = await submit(emu, 'Not held');
+      assert.equal((await waitForStatus(emu, free)).status, 'completed', 'the next task is not held');
+      // Well past its 100 ms: the held one has not moved on. (Waiting is fine here: nothing races it.)
+      await sleep(400);
+      assert.equal((await call(emu, 'GET', `/status/${held}`)).json.status, 'processing');
+      const streamed = readEvents(emu, held);
+      await sleep(200);
+      assert.deepEqual((await control(emu, 'release', { taskId: 'task_unknown' })).json, { ok: true, released: 0 });
+      assert.deepEqual((await control(emu, 'release', { taskId: held })).json, { ok: true, released: 1 });
+      const { events, ended } = await streamed;
+      assert.ok(ended, 'the open stream ended on the release');
+      assert.equal(events[events.length - 1]?.type, 'complete');
+      assert.equal((await call(emu, 'GET', `/status/${held}`)).json.status, 'completed');
+      assert.equal(emu.release(held), 0, 'released once');
+    });
+  });
+
   it('keep-alive pulses at their own interval even while progress changes; unchanged-progress pulses too', async () => {
     await withEmulator({ keepAliveIntervalMs: 120, pulseIntervalMs: 60_000, taskDurationMs: 1000, progressSteps: 10 }, async emu => {
       const taskId = await submit(emu);

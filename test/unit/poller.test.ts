@@ -302,6 +302,37 @@ describe('poller', () => {
 
   });
 
+  it('opens maxStreams streams and not one more: the other running tasks are polled', async () => {
+    const { clock, store, api, poller } = setup({ useStream: true, maxStreams: 4 });
+    let open = 0;
+    let peak = 0;
+    const opened: string[] = [];
+    (api as PollerApi).streamTask = id =>
+      new Promise(resolve => {
+        open++;
+        peak = Math.max(peak, open);
+        opened.push(id);
+        // Open for 30 s, then the task completes on it.
+        clock.setTimeout(() => {
+          open--;
+          resolve({ status: 'completed', result: `streamed ${id}` });
+        }, 30_000);
+      });
+    for (let i = 0; i < 6; i++) {
+      store.add(`t${i}`, clock.now());
+      api.completesAt.set(`t${i}`, clock.now() + 60_000);
+    }
+    poller.wake();
+    await clock.advance(10_000);
+    assert.equal(open, 4, 'four streams open');
+    assert.deepEqual(opened, ['t0', 't1', 't2', 't3']);
+    const polled = new Set(api.calls.filter(c => c.kind === 'status').map(c => c.id));
+    assert.deepEqual([...polled].sort(), ['t4', 't5'], 'the two beyond the limit are polled');
+    await clock.advance(60_000);
+    assert.equal(peak, 4, `at most four at once (peak ${peak})`);
+    assert.equal(store.finished.length, 6);
+  });
+
   it('sends no status poll while an open stream works, across many poll intervals', async () => {
     const pushed = setup({ useStream: true, maxStreams: 4 });
     let states = 0;

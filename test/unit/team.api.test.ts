@@ -138,9 +138,29 @@ describe('team: the engine run over HTTP', function () {
     assert.deepEqual(agentsOf(done)?.map(a => a.model), ['openai/gpt-5.1', 'zai/glm-5.2']);
   });
 
+  it('every answer lost (five dropped): the run is sent once more with the same key, and no further: 2 POSTs, one task, a connection error', async () => {
+    const emu = emulator();
+    emu.addFault({ kind: 'dropAnswer', method: 'POST', path: '/api/v1/run', times: 5 });
+    const before = emu.tasks().length;
+    const client = clientFor(emu);
+    // A kept-alive connection first (the way the extension's client always has one): a dropped answer on it
+    // looks like a stale connection, whose own resend must not come on top of the one resend.
+    const { taskId } = await client.submitTask({ prompt: 'Warm the connection' });
+    await client.getTaskStatus(taskId);
+    await rejectsWith(client.runOnEngine({ prompt: 'Lost every time', idempotencyKey: 'lost-key-5' }), ConnectionError);
+    const posts = emu.requests.filter(r => r.method === 'POST' && r.path === '/api/v1/run');
+    assert.deepEqual(
+      posts.map(p => (p.body as { options?: { idempotencyKey?: string } }).options?.idempotencyKey),
+      ['lost-key-5', 'lost-key-5'],
+      'the first try and one resend, with the same key',
+    );
+    assert.equal(emu.tasks().length, before + 2, 'the warm-up and one run: the resend was answered with the task the first try made');
+  });
+
   it('a dropped answer is retried once with the same key: one task, not two', async () => {
     const emu = emulator();
-    emu.addFault({ kind: 'dropAnswer', method: 'POST', path: '/api/v1/run' });
+    // One answer dropped: the resend is answered. (That it is one resend and no more: the test above.)
+    emu.addFault({ kind: 'dropAnswer', method: 'POST', path: '/api/v1/run', times: 1 });
     const before = emu.tasks().length;
     const sent = await clientFor(emu).runOnEngine({ prompt: 'Dropped once', idempotencyKey: 'retry-key-7' });
     const posts = emu.requests.filter(r => r.method === 'POST' && r.path === '/api/v1/run');

@@ -4,6 +4,7 @@
  * about files, sources and the trace are checked before anything acts.
  */
 import * as assert from 'node:assert/strict';
+import { safeName, shownFileName } from '../../src/api/filenames';
 import { TRACE_LIMITS, readTrace } from '../../src/api/trace';
 import { type TeamWords, activityHtml, filesHtml, sourcesHtml, traceHtml } from '../../src/views/traceView';
 import { validTeamMessage } from '../../src/views/teamMessages';
@@ -89,6 +90,24 @@ describe('team: the trace and the team sections render hostile text inert and bo
     assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'), 'the script is shown as text');
     assert.ok(html.includes('run me (command:workbench'), 'the command link is plain text');
     assert.ok(html.includes(`${400 - TRACE_LIMITS.steps} more steps`) && html.includes('more characters'), 'says what was left out');
+  });
+
+  it('produced files\' names are shown cleaned, as Save As cleans them: no right-to-left override, control or bidi character', () => {
+    const rlo = 'invoice\u202efdp.exe';
+    const html = filesHtml(
+      [
+        { fileId: 'f1', filename: rlo },
+        { fileId: 'f2', filename: 'report\u061c\u2066.csv\u2069' },
+        { fileId: 'f3', filename: 'line\nbreak\u0007.txt' },
+      ],
+      words,
+    );
+    assert.ok(html.includes('<span class="file-name">invoicefdp.exe</span>'), html);
+    assert.ok(html.includes('<span class="file-name">report.csv</span>'), html);
+    assert.ok(html.includes('<span class="file-name">linebreak.txt</span>'), html);
+    assert.ok(!/[\u0000-\u001f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(html.replace(/\n/g, '')), 'no hidden character reaches the page');
+    assert.equal(shownFileName(rlo), safeName(rlo), 'the same cleaner as Save As');
+    assert.equal(shownFileName('\u202e'), '_', 'nothing left: a placeholder, never an empty row');
   });
 
   it('files and sources: names and addresses are text; only https sources get a button; every button names an index, never an address', () => {
