@@ -32,7 +32,7 @@ import { TaskCanceller } from './tasks/canceller';
 import { CodeEditors } from './tasks/codeEditors';
 import { TaskDetails } from './tasks/details';
 import { recoverFromThread } from './tasks/threadAnswer';
-import { type PollerSettings, TaskPoller } from './tasks/poller';
+import { type PollerSettings, TaskPoller, pollerSettings } from './tasks/poller';
 import { PollerStatus } from './tasks/pollerStatus';
 import { RecentInstructions } from './tasks/recentInstructions';
 import { SubmissionPipeline } from './tasks/submission';
@@ -84,32 +84,19 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const store = new TaskStore(context.globalState, context.globalStorageUri, redact);
   const attachments = new AttachmentBasket(ui);
   const pollerStatus = new PollerStatus();
-  // The poller asks for its settings several times per poll: they come from the one live Config.
-  const pollerSettings = (): PollerSettings => {
-    const settings = config.settings;
-    return {
-      minIntervalMs: settings.pollIntervalMs,
-      firstPollMs: settings.firstPollDelayMs,
-      maxIntervalMs: settings.maxPollIntervalMs,
-      unfocusedIntervalMs: settings.unfocusedPollIntervalMs,
-      maxInFlight: 4,
-      useStream: settings.useStream,
-      maxStreams: 16,
-    };
-  };
   const poller = new TaskPoller({
     api: () => api.client(),
     store,
     log,
-    settings: pollerSettings,
+    settings: () => pollerSettings(config),
     onEvent: event => pollerStatus.handle(event),
     // A task whose state expired meanwhile is read from its thread (issue 18 item 4).
     recover: (task, signal) => recoverFromThread(api.client(), task, signal),
   });
-  const models = new ModelCatalog(api);
+  const models = new ModelCatalog(api, config);
   const pipeline = new SubmissionPipeline({ api, config, keys, store, poller, basket: attachments, log, models, notify: message => void ui.info(message) });
-  const threads = new ThreadStore(api, keys, store);
-  const files = new FileStore(api, keys);
+  const threads = new ThreadStore(api, keys, store, config);
+  const files = new FileStore(api, keys, config);
   const services: Services = {
     context,
     log,
@@ -157,6 +144,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     poller,
     threads,
     files,
+    models,
     services.fileDocuments,
     statusBar,
     notifier,
@@ -185,19 +173,12 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       if (which !== 'apiKey') return;
       pollerStatus.reset({ keyChanged: true });
       poller.resume({ keyChanged: true });
-      threads.refresh();
-      files.refresh();
     }),
     vscode.window.onDidChangeWindowState(state => poller.setFocused(state.focused)),
     // A settings change or a trust grant: polling paused by a bad setting starts again, with the new values.
-    config.onDidChange(change => {
+    config.onDidChange(() => {
       pollerStatus.reset();
       poller.resume();
-      if (change.affects('baseUrl', 'platformUrl')) {
-        services.models.invalidate();
-        threads.refresh();
-        files.refresh();
-      }
     }),
   );
 
@@ -218,7 +199,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     log.info(`activated in ${(load + run).toFixed(1)} ms (bundle load ${load.toFixed(1)} ms + activate ${run.toFixed(1)} ms)`);
   }
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? { ...services, loadApi, trust, pollerSettings, sidebar, statusBar, usagePanel, notifier, resultPanels, transcriptPanels, editors, tracker, proposals, reviews, traces, details }
+    ? { ...services, loadApi, trust, pollerSettings: () => pollerSettings(config), sidebar, statusBar, usagePanel, notifier, resultPanels, transcriptPanels, editors, tracker, proposals, reviews, traces, details }
     : undefined;
 }
 

@@ -3,6 +3,7 @@
  * events, and one task's place in the schedule. No vscode here: tests drive the poller in plain Node.
  */
 import type { RateLimitScope } from '../api/conditions';
+import type { Settings } from '../config';
 import type { ObservedState, TrackedTask } from './model';
 
 /**
@@ -56,6 +57,20 @@ export interface PollerSettings {
   useStream: boolean;
   /** Streams open at once; other tasks poll. */
   maxStreams: number;
+}
+
+/** The poller's settings from the extension's (the poller asks several times per poll: read live, never kept). */
+export function pollerSettings(config: { readonly settings: Settings }): PollerSettings {
+  const settings = config.settings;
+  return {
+    minIntervalMs: settings.pollIntervalMs,
+    firstPollMs: settings.firstPollDelayMs,
+    maxIntervalMs: settings.maxPollIntervalMs,
+    unfocusedIntervalMs: settings.unfocusedPollIntervalMs,
+    maxInFlight: 4,
+    useStream: settings.useStream,
+    maxStreams: 16,
+  };
 }
 
 export type { RateLimitScope } from '../api/conditions';

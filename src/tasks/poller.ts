@@ -13,6 +13,7 @@ import { type Clock, EarliestTimer, type PollStats, type PollerApi, type PollerD
 import { StreamFollower } from './streamFollower';
 
 export type { Clock, PollCall, PollerApi, PollerDeps, PollerEvent, PollerSettings, PollerStore, RateLimitScope } from './pollTypes';
+export { pollerSettings } from './pollTypes';
 export { APPROVAL_POLL_MS, MONTHLY_QUOTA_PAUSE_MS, rateLimitScope } from './pollPolicy';
 
 export class TaskPoller {
