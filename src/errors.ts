@@ -9,6 +9,7 @@ import type { ApiErrorKind } from './api';
 import { type ServiceCondition, nextUtcHour, serviceCondition } from './api/conditions';
 import type { UploadVerdict } from './api/uploads';
 import { Commands } from './constants';
+import { messageOf } from './format';
 import {
   type Action,
   Actions,
@@ -69,9 +70,8 @@ function wasNotSent(error: unknown): boolean {
   return (error as { notSent?: unknown } | undefined)?.notSent === true;
 }
 
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+/** Re-exported: the commands and chat read every error word from here. */
+export { messageOf };
 
 /** The user canceled: nothing to report. */
 export function isCancellation(error: unknown): boolean {

@@ -166,7 +166,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     vscode.workspace.registerTextDocumentContentProvider(FILE_SCHEME, services.fileDocuments),
     registerTranscripts(threads),
     editors,
-    registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, traceView: resultPanels, transcripts: transcriptPanels, tracker, proposals, reviews, editors }),
+    registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, transcripts: transcriptPanels, tracker, proposals, reviews, editors }),
     registerChat({ log, ui, keys, store, pipeline, threads, editors, extensionUri: context.extensionUri }),
     pollerStatus.onDidFindProblem(problem => showDescribed(ui, problem)),
     keys.onDidChange(which => {

@@ -7,23 +7,18 @@ import { showResult } from '../documents/results';
 import { UserFacingError } from '../errors';
 import type { TrackedTask } from '../tasks/model';
 import { blockInsertion, insertableText } from '../tasks/resultText';
+import type { ResultView } from '../tasks/resultView';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
 import { type ApplyDeps, type ApplyOutcome, applyToSource } from './apply';
 import { resolveTask } from './resolve';
 
 
-/** The rendered result view (a view): commands only ask it to show a task. */
-export interface ResultView {
-  show(task: TrackedTask, options?: { preserveFocus?: boolean }): Promise<unknown>;
-  /** The task of the focused result view, if one is focused. */
-  activeTaskId(): string | undefined;
-}
-
 export interface ResultDeps {
   ui: UserInterface;
   store: TaskStore;
-  resultView?: ResultView;
+  /** Commands only ask it to show a task. */
+  resultView?: Pick<ResultView, 'show' | 'activeTaskId'>;
   config: Pick<Config, 'settings'>;
 }
 

@@ -8,10 +8,10 @@
 import * as vscode from 'vscode';
 import { Commands, RESULT_VIEW_TYPE } from '../constants';
 import { extensionColumn } from '../documents/editorGroups';
-import { displayLines } from '../documents/rangeMath';
 import { Disposable } from '../disposable';
 import { formatDuration } from '../format';
-import { type TrackedTask, isAwaitingApproval, isFinished, modelOf } from '../tasks/model';
+import type { ResultView } from '../tasks/resultView';
+import { type TrackedTask, displayLines, isAwaitingApproval, isFinished, modelOf } from '../tasks/model';
 import { codeBlocks } from '../tasks/resultText';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
 import { escapeHtml, renderMarkdown } from './markdown';
@@ -40,7 +40,7 @@ interface Open {
   lastProgress?: ProgressMessage;
 }
 
-export class ResultPanels extends Disposable {
+export class ResultPanels extends Disposable implements ResultView {
   private readonly open = new Map<string, Open>();
 
   constructor(

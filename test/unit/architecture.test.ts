@@ -91,6 +91,29 @@ describe('architecture', () => {
     assert.deepStrictEqual(circles, []);
   });
 
+  it('one shape, one declaration: no two files declare a type, interface, class or function of one name (issue 28)', () => {
+    // One name, two meanings (not a copied shape): each pair is a different thing on a different floor.
+    const TWO_MEANINGS: Record<string, string> = {
+      Proposal: 'review/answer.ts (a file an answer changes) and documents/proposals.ts (an Apply to Source diff)',
+      Budget: 'review/diff.ts (work a diff may do) and api/trace.ts (characters a trace may keep)',
+      downloadStopped: 'vocabulary.ts (the sentence) and errors.ts (the error that carries it)',
+      uploadRefusal: 'api/multipart.ts (the api error) and errors.ts (the user-facing error)',
+    };
+    const declared = new Map<string, string[]>();
+    const declaration = /^(?:export )?(?:(?:interface|type|class|function) ([A-Za-z_]\w*)|const ([A-Za-z_]\w*) = (?:async )?\()/gm;
+    for (const file of files) {
+      for (const m of fs.readFileSync(file, 'utf8').matchAll(declaration)) {
+        const name = m[1] ?? m[2];
+        declared.set(name, [...(declared.get(name) ?? []), rel(file)]);
+      }
+    }
+    const twice = [...declared].filter(([name, where]) => where.length > 1 && !TWO_MEANINGS[name]).map(([name, where]) => `${name}: ${where.join(', ')}`);
+    assert.deepStrictEqual(twice, []);
+    // A shape written inline instead of named: a range record's fields are declared once (review/plan.ts).
+    const rangeShapes = files.filter(f => /startCharacter: number/.test(fs.readFileSync(f, 'utf8'))).map(rel);
+    assert.deepStrictEqual(rangeShapes, ['review/plan.ts']);
+  });
+
   it('the api layer never imports vscode', () => {
     const offenders = files.filter(f => rel(f).startsWith('api/') && /from\s+'vscode'|require\('vscode'\)/.test(fs.readFileSync(f, 'utf8')));
     assert.deepStrictEqual(offenders.map(rel), []);
