@@ -1,5 +1,5 @@
-// Bundles the extension. Two entry points: dist/extension.js is what activation loads; dist/api.js
-// (axios + zod) is required the first time the extension needs the network.
+// Bundles the extension. dist/extension.js is what activation loads; dist/api.js (axios + zod) is required the
+// first time the extension needs the network; dist/<part>.js, one per lazy part (src/lazy.ts), on its first use.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -22,8 +22,16 @@ const problemMatcher = {
   },
 };
 
+/** The lazy parts, read from their one table (LAZY_PARTS in src/lazy.ts): part → module. */
+function lazyParts() {
+  const table = /LAZY_PARTS = \{([^}]*)\}/.exec(fs.readFileSync('src/lazy.ts', 'utf8'));
+  const parts = Object.fromEntries([...(table?.[1] ?? '').matchAll(/(\w+): '([\w/]+)'/g)].map(([, part, module]) => [part, `src/${module}.ts`]));
+  if (!Object.keys(parts).length) throw new Error('src/lazy.ts: no LAZY_PARTS table found');
+  return parts;
+}
+
 const ctx = await esbuild.context({
-  entryPoints: { extension: 'src/extension.ts', api: 'src/api/index.ts' },
+  entryPoints: { extension: 'src/extension.ts', api: 'src/api/index.ts', ...lazyParts() },
   bundle: true,
   format: 'cjs',
   platform: 'node',

@@ -40,11 +40,10 @@ import { TaskStore } from './tasks/taskStore';
 import { SwappableUserInterface } from './ui';
 import { ApprovalNotifier } from './views/approvalNotifier';
 import { CompletionNotifier } from './views/completionNotifier';
+import { TranscriptPanelsOnFirstUse, UsagePanelOnFirstUse } from './views/onFirstUse';
 import { ResultPanels } from './views/resultPanel';
-import { TranscriptPanels } from './views/transcriptPanel';
 import { type Sidebar, createSidebar } from './views/sidebar';
 import { TaskStatusBar } from './views/statusBar';
-import { UsagePanel } from './views/usagePanel';
 
 /** Set by the bundle's first and last lines (esbuild banner and footer): the cost of loading it. */
 declare const __matLoadStart: number | undefined;
@@ -60,10 +59,10 @@ export type TestApi = Services & {
   pollerSettings: () => PollerSettings;
   sidebar: Sidebar;
   statusBar: TaskStatusBar;
-  usagePanel: UsagePanel;
+  usagePanel: UsagePanelOnFirstUse;
   notifier: CompletionNotifier;
   resultPanels: ResultPanels;
-  transcriptPanels: TranscriptPanels;
+  transcriptPanels: TranscriptPanelsOnFirstUse;
   editors: CodeEditors;
   tracker: SourceRangeTracker;
   proposals: ProposalDocuments;
@@ -126,11 +125,11 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const details = new TaskDetails(store, () => api.client(), log);
   const reviews = new ReviewDocuments(store);
   const resultPanels = new ResultPanels(store, traces, pollerStatus);
-  const transcriptPanels = new TranscriptPanels(threads);
+  const transcriptPanels = new TranscriptPanelsOnFirstUse(threads);
   const statusBar = new TaskStatusBar(store, attachments, pollerStatus);
   const notifier = new CompletionNotifier(store, ui, log, config, resultPanels);
   const approvals = new ApprovalNotifier(store, ui, log, () => api.client().addresses.platformUrl);
-  const usagePanel = new UsagePanel(services.usage, store);
+  const usagePanel = new UsagePanelOnFirstUse(services.usage, store);
   const sidebar = createSidebar({ store, threads, files, basket: attachments, config, models: services.models, polling: pollerStatus });
   const guard = new WorkspaceAddressGuard(context.workspaceState, ui, log, config);
 

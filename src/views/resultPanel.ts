@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { Commands, RESULT_VIEW_TYPE } from '../constants';
 import { extensionColumn } from '../documents/editorGroups';
 import { Disposable } from '../disposable';
+import { lazy } from '../lazy';
 import { formatDuration } from '../format';
 import type { ResultView } from '../tasks/resultView';
 import { type TrackedTask, displayLines, isAwaitingApproval, isFinished, modelOf } from '../tasks/model';
@@ -19,10 +20,13 @@ import { nonce, webviewPage } from './webviewPage';
 import { validMessage } from './resultMessages';
 import type { TraceReading, TraceStore } from '../stores/traceStore';
 import { agentStatusLabel } from '../vocabulary';
-import { TEAM_STYLE, finishedTeamHtml, runningTeamHtml, teamActions, teamMeta, traceBody } from './teamSections';
+import type * as TeamSections from './teamSections';
 import { type TeamAction, validTeamMessage } from './teamMessages';
 import { RENDERED_PAGE_STYLE } from './pageStyle';
 import type { PollingState } from './statusBar';
+
+/** The team's work, trace, files and sources: loaded with the first result page, not at activation (lazy.ts). */
+const teamSections = lazy<typeof TeamSections>('team');
 
 interface Open {
   panel: vscode.WebviewPanel;
@@ -143,10 +147,10 @@ export class ResultPanels extends Disposable implements ResultView {
     entry.blocks = result ? codeBlocks(result).map(b => b.code) : [];
     entry.panel.title = titleOf(task);
     const team: TeamHtml = {
-      meta: teamMeta(task),
-      actions: teamActions(task),
-      running: runningTeamHtml(task),
-      finished: finishedTeamHtml(task, entry.trace, entry.traceOpen ?? false),
+      meta: teamSections().teamMeta(task),
+      actions: teamSections().teamActions(task),
+      running: teamSections().runningTeamHtml(task),
+      finished: teamSections().finishedTeamHtml(task, entry.trace, entry.traceOpen ?? false),
     };
     const waiting = this.polling?.pausedReason;
     entry.live = !isFinished(task) && !waiting ? task.status : undefined;
@@ -166,7 +170,7 @@ export class ResultPanels extends Disposable implements ResultView {
     if (!this.traces) return;
     entry.traceOpen = true;
     entry.trace = await this.traces.load(taskId, { refresh: entry.trace?.kind === 'loaded' ? entry.trace.partial : true });
-    await entry.panel.webview.postMessage({ type: 'trace', html: traceBody(entry.trace) });
+    await entry.panel.webview.postMessage({ type: 'trace', html: teamSections().traceBody(entry.trace) });
   }
 
   private async onTeamMessage(taskId: string, entry: Open, m: { type: TeamAction; index?: number }): Promise<void> {
@@ -234,8 +238,8 @@ function progressMessage(task: TrackedTask): ProgressMessage {
   return {
     type: 'progress',
     // Markup from the team sections' own escaping renderer (teamSections.ts), as the trace is sent.
-    teamMeta: teamMeta(task),
-    teamRunning: runningTeamHtml(task),
+    teamMeta: teamSections().teamMeta(task),
+    teamRunning: teamSections().runningTeamHtml(task),
     model: modelOf(task) ?? vscode.l10n.t('service default'),
     agentCount: String(task.agents?.length ?? task.agentCount ?? '—'),
     agents: (task.agents ?? []).map(a => ({
@@ -314,7 +318,7 @@ button.link { background: none; color: var(--vscode-textLink-foreground); paddin
 table.agents td { padding: 2px 12px 2px 0; }
 progress { width: 120px; }
 .contents { display: contents; }
-${TEAM_STYLE}`,
+${teamSections().TEAM_STYLE}`,
     body: `<header>
 <h1 class="title">${t(task.title)}</h1>
 ${task.instruction.trim() === task.title ? '' : `<p class="instruction">${t(task.instruction)}</p>`}
