@@ -22,9 +22,9 @@ const loaded = new Map<LazyPart, unknown>();
 export function lazy<T>(part: LazyPart): () => T {
   return () => {
     if (!loaded.has(part)) {
-      // Bundled (dist/extension.js): dist/<part>.js. From compiled sources (out/src/lazy.js): the module itself.
-      // A computed path keeps esbuild from inlining the part into the activation bundle.
-      const file = __filename.endsWith(`${path.sep}extension.js`) ? `${part}.js` : `${LAZY_PARTS[part]}.js`;
+      // Bundled (into dist/extension.js or any bundle beside it): dist/<part>.js. From compiled sources
+      // (out/src/lazy.js): the module itself. A computed path keeps esbuild from inlining the part.
+      const file = path.basename(__filename) !== 'lazy.js' ? `${part}.js` : `${LAZY_PARTS[part]}.js`;
       loaded.set(part, require(path.join(__dirname, file)));
     }
     return loaded.get(part) as T;
