@@ -1,6 +1,8 @@
-// Bundles the extension. Three entry points: dist/extension.js is what activation loads; dist/api.js
-// (axios + zod) is required the first time the extension needs the network; dist/reviewWorker.js is the
-// review planner's thread (src/review/worker.ts), started for each Review Changes.
+// Bundles the extension. dist/extension.js is what activation loads; dist/api.js (axios + zod) is required the
+// first time the extension needs the network; dist/reviewWorker.js is the review planner's thread
+// (src/review/worker.ts), started for each Review Changes; dist/<part>.js, one per lazy part (src/lazy.ts), on its first use.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -21,8 +23,16 @@ const problemMatcher = {
   },
 };
 
+/** The lazy parts, read from their one table (LAZY_PARTS in src/lazy.ts): part → module. */
+function lazyParts() {
+  const table = /LAZY_PARTS = \{([^}]*)\}/.exec(fs.readFileSync('src/lazy.ts', 'utf8'));
+  const parts = Object.fromEntries([...(table?.[1] ?? '').matchAll(/(\w+): '([\w/]+)'/g)].map(([, part, module]) => [part, `src/${module}.ts`]));
+  if (!Object.keys(parts).length) throw new Error('src/lazy.ts: no LAZY_PARTS table found');
+  return parts;
+}
+
 const ctx = await esbuild.context({
-  entryPoints: { extension: 'src/extension.ts', api: 'src/api/index.ts', reviewWorker: 'src/review/worker.ts' },
+  entryPoints: { extension: 'src/extension.ts', api: 'src/api/index.ts', reviewWorker: 'src/review/worker.ts', ...lazyParts() },
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -34,8 +44,8 @@ const ctx = await esbuild.context({
   sourcesContent: false,
   legalComments: production ? 'none' : 'inline',
   metafile: true,
-  // First and last statements of each bundle: how long loading it takes (logged by extension.ts).
-  banner: { js: '"use strict";\nconst __matLoadStart = typeof performance === "object" ? performance.now() : 0;' },
+  // First and last statements of each bundle: how long loading it takes, in time and in CPU (logged by extension.ts).
+  banner: { js: '"use strict";\nconst __matLoadStart = typeof performance === "object" ? performance.now() : 0;\nconst __matCpuStart = typeof process === "object" ? process.cpuUsage() : undefined;' },
   footer: { js: 'var __matLoadEnd = typeof performance === "object" ? performance.now() : 0;' },
   logLevel: 'warning',
   plugins: [problemMatcher],
@@ -47,6 +57,12 @@ if (watch) {
   const result = await ctx.rebuild();
   for (const [file, out] of Object.entries(result.metafile.outputs)) {
     if (file.endsWith('.js')) console.log(`${file}  ${(out.bytes / 1024).toFixed(1)} KB`);
+  }
+  // A bundle this build did not write is stale (a renamed part): it must not be packaged (.vscodeignore takes dist/*.js).
+  const written = new Set(Object.keys(result.metafile.outputs).map(f => path.resolve(f)));
+  for (const name of fs.readdirSync('dist')) {
+    const file = path.resolve('dist', name);
+    if (/\.js(\.map)?$/.test(name) && !written.has(file)) fs.rmSync(file);
   }
   await ctx.dispose();
 }

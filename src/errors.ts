@@ -9,6 +9,7 @@ import type { ApiErrorKind } from './api';
 import { type ServiceCondition, nextUtcHour, serviceCondition } from './api/conditions';
 import type { UploadVerdict } from './api/uploads';
 import { Commands } from './constants';
+import { messageOf } from './format';
 import {
   type Action,
   Actions,
@@ -32,13 +33,22 @@ import {
 } from './vocabulary';
 
 /** A problem the user can fix, shown as is (no "Show Log"). */
+/** Marks a UserFacingError in every bundle's copy of this module (lazy.ts): `instanceof` reads the mark. */
+const USER_FACING = Symbol.for('multiAgent.userFacingError');
+
 export class UserFacingError extends Error {
+  readonly [USER_FACING] = true;
+
   constructor(
     message: string,
     readonly actions: Action[] = [],
   ) {
     super(message);
     this.name = 'UserFacingError';
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [USER_FACING]?: unknown })[USER_FACING] === true;
   }
 }
 
@@ -69,9 +79,8 @@ function wasNotSent(error: unknown): boolean {
   return (error as { notSent?: unknown } | undefined)?.notSent === true;
 }
 
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+/** Re-exported: the commands and chat read every error word from here. */
+export { messageOf };
 
 /** The user canceled: nothing to report. */
 export function isCancellation(error: unknown): boolean {

@@ -1,4 +1,9 @@
-/** Small text formatters shared by the sidebar views. Pure. */
+/** Small text formatters shared by the views, the poller and the error words. Pure: no vscode. */
+
+/** The message of anything thrown. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
 
 /** `1.2 MB`, `340 KB`, `12 B`. */
 export function formatBytes(bytes: number): string {

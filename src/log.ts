@@ -1,13 +1,9 @@
 import * as vscode from 'vscode';
+import type { Logger } from './api';
 import { OUTPUT_CHANNEL_NAME } from './constants';
 
-/** The structural logger the api layer accepts; a LogOutputChannel satisfies it. */
-export interface Logger {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string | Error): void;
-  debug(message: string): void;
-}
+/** The one shape, declared in the api layer (which needs it first); the extension's code names it from here. */
+export type { Logger };
 
 export interface Log extends Logger, vscode.Disposable {
   show(): void;

@@ -3,6 +3,7 @@
  * window API; integration tests swap in a scripted one to answer prompts and read what the user saw.
  */
 import * as vscode from 'vscode';
+import { messageOf } from './format';
 
 export interface UserInterface {
   info(message: string, ...actions: string[]): Thenable<string | undefined>;
@@ -115,7 +116,7 @@ function inputUntilAccepted(options: vscode.InputBoxOptions, accept: (value: str
       if (box.busy || (await validate(value))) return;
       box.busy = true;
       box.enabled = false;
-      const problem = await accept(value).catch(e => (e instanceof Error ? e.message : String(e)));
+      const problem = await accept(value).catch(messageOf);
       if (problem === undefined) return finish(value);
       if (done) return;
       box.validationMessage = problem;

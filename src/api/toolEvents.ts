@@ -2,8 +2,9 @@
  * The service's tool events (`toolEvents` of /status, `tool_usage` of stream events, `tool_events` and
  * `sources` of thread messages) read field by field, tolerant of every shape the service has sent (camelCase
  * and snake_case, ids as numbers or strings, previews as text or JSON) and bounded: only the newest events,
- * every text cut. Server text stays text here; the views decide how it is shown. No dependencies.
+ * every text cut. Server text stays text here; the views decide how it is shown. No dependencies but `json.ts`.
  */
+import { type Json, field, isObject } from './json';
 
 /** A web page an agent read: shown as title, host and snippet; its address opens only on an explicit click. */
 export interface SourceInfo {
@@ -57,13 +58,6 @@ export function cutText(text: string, max: number): string {
   return `${text.slice(0, end)}…`;
 }
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function field(o: Json, ...names: string[]): unknown {
-  for (const name of names) if (o[name] !== undefined && o[name] !== null) return o[name];
-  return undefined;
-}
 
 function textOf(v: unknown, max: number): string | undefined {
   if (typeof v === 'string') return v.trim() ? cutText(v.trim(), max) : undefined;

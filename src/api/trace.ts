@@ -7,6 +7,7 @@
  * whole kept under one budget of characters, with the cuts counted so the view can say what was left out.
  * Linear in the input; no dependencies.
  */
+import { type Json, field, isObject } from './json';
 import { type ToolEventInfo, cutText, readToolEvents } from './toolEvents';
 
 export const TRACE_LIMITS = {
@@ -58,13 +59,6 @@ export interface TraceView {
   cut: { steps: number; plan: number; chars: number };
 }
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function field(o: Json, ...names: string[]): unknown {
-  for (const name of names) if (o[name] !== undefined && o[name] !== null) return o[name];
-  return undefined;
-}
 
 /** Keeps texts within their own limit and the shared budget, counting what it drops. */
 class Budget {

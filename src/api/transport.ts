@@ -25,11 +25,15 @@ import { redactSecrets } from './redact';
 import { DEFAULT_RETRY, NO_RETRY, type RetryPolicy, isRetryable, retryDelayMs, sleep } from './retry';
 import { describeMismatch } from './schemas';
 
-/** Structural: VS Code's LogOutputChannel fits, and so does a test's array logger. */
+/**
+ * The extension's one logger shape (the api layer, the poller, every service): structural, so VS Code's
+ * LogOutputChannel fits, and so does a test's array logger.
+ */
 export interface Logger {
   info(message: string): void;
   warn(message: string): void;
-  debug?(message: string): void;
+  error(message: string | Error): void;
+  debug(message: string): void;
 }
 
 export type ApiKeySource = string | (() => string | undefined | Promise<string | undefined>);

@@ -8,10 +8,10 @@ import * as vscode from 'vscode';
 import { UserFacingError } from '../errors';
 import type { Proposal, ProposalDocuments } from '../documents/proposals';
 import { codeColumn, extensionColumn, openDiff } from '../documents/editorGroups';
-import { displayLines } from '../documents/rangeMath';
+import { rangeRecordOf } from '../tasks/code';
 import type { SourceRangeTracker } from '../documents/sourceRanges';
 import { RESULT_SCHEME } from '../constants';
-import type { TrackedTask } from '../tasks/model';
+import { type TrackedTask, displayLines } from '../tasks/model';
 import { readTaskAnswer } from '../documents/answers';
 import { Commands } from '../constants';
 import type { AnswerBlock, ReadAnswer } from '../review';
@@ -144,7 +144,7 @@ async function propose(d: ApplyDeps, task: TrackedTask, where: ApplyTarget, code
   const proposal = d.proposals.create({ taskId: task.id, target: document.uri, version: document.version, range, before, after }, whole, proposed);
 
   const name = path.posix.basename(document.uri.path);
-  const span = displayLines({ startLine: range.start.line, startCharacter: range.start.character, endLine: range.end.line, endCharacter: range.end.character });
+  const span = displayLines(rangeRecordOf(range));
   const lines = vscode.l10n.t('lines {0}–{1}', span.start, span.end);
   const title = where.changed
     ? vscode.l10n.t('{0} ({1}) ↔ proposal — the code changed since it was sent', name, lines)

@@ -22,6 +22,7 @@ import type { CodeEditors } from '../tasks/codeEditors';
 import type { TrackedTask } from '../tasks/model';
 import type { TaskPoller } from '../tasks/poller';
 import type { RecentInstructions } from '../tasks/recentInstructions';
+import type { ResultView } from '../tasks/resultView';
 import type { SubmissionPipeline } from '../tasks/submission';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
@@ -31,11 +32,11 @@ import { FileActions } from './files';
 import { type KeyVerdict, clearApiKey, clearGatewayKey, setApiKey, setGatewayKey } from './keys';
 import { refreshModels, selectModel } from './models';
 import { orchestrateFile, orchestrateSelection } from './orchestrate';
-import { type ResultView, copyResult, insertResult, openOnSubmit, openRawResult, openResult, showPromptSent } from './results';
+import { copyResult, insertResult, openOnSubmit, openRawResult, openResult, showPromptSent } from './results';
 import { openAllChanges, reviewChanges } from './review';
 import { registerCommand } from './run';
 import { cancelTask, checkAgain, clearFinished, removeTask, revealSource, runAgain, stopTracking } from './taskActions';
-import { type TraceShower, attachProducedFile, continueInThread, openProducedFile, openSource, saveProducedFileAs, showTrace } from './team';
+import { attachProducedFile, continueInThread, openProducedFile, openSource, saveProducedFileAs, showTrace } from './team';
 import { type TranscriptView, newThread, openTranscript, runInThread } from './threads';
 
 export interface CommandDeps {
@@ -56,7 +57,7 @@ export interface CommandDeps {
   models: ModelCatalog;
   /** The usage panel (a view): opening it is all a command does. */
   usage: { show(): Promise<unknown> };
-  /** The rendered result view (a view). */
+  /** The rendered result view (a view), with its trace section. */
   resultView?: ResultView;
   /** The rendered transcript view (a view). */
   transcripts?: TranscriptView;
@@ -67,8 +68,6 @@ export interface CommandDeps {
   reviews: ReviewDocuments;
   /** Replaces the service check of a new API key (tests). */
   checkKey?: (key: string) => Promise<KeyVerdict>;
-  /** The result view's trace section (a view). */
-  traceView?: TraceShower;
   /** Where produced files wait to be attached (globalStorageUri). */
   context: { globalStorageUri: vscode.Uri };
 }
@@ -97,7 +96,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     pipeline,
     recent,
     editors: d.editors,
-    resultView: d.traceView,
+    resultView,
     storageUri: d.context.globalStorageUri,
   };
 

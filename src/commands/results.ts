@@ -10,23 +10,18 @@ import { readTaskAnswer } from '../documents/answers';
 import type { AnswerBlock } from '../review';
 import { isInsertable } from '../tasks/offers';
 import { blockInsertion, blockPreview } from '../tasks/resultText';
+import type { ResultView } from '../tasks/resultView';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
 import { type ApplyDeps, type ApplyOutcome, applyToSource, describeBlock } from './apply';
 import { resolveTask } from './resolve';
 
 
-/** The rendered result view (a view): commands only ask it to show a task. */
-export interface ResultView {
-  show(task: TrackedTask, options?: { preserveFocus?: boolean }): Promise<unknown>;
-  /** The task of the focused result view, if one is focused. */
-  activeTaskId(): string | undefined;
-}
-
 export interface ResultDeps {
   ui: UserInterface;
   store: TaskStore;
-  resultView?: ResultView;
+  /** Commands only ask it to show a task. */
+  resultView?: Pick<ResultView, 'show' | 'activeTaskId'>;
   config: Pick<Config, 'settings'>;
 }
 

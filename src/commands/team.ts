@@ -17,6 +17,7 @@ import type { AttachmentBasket } from '../tasks/attachments';
 import type { CodeEditors } from '../tasks/codeEditors';
 import type { ProducedFile, TrackedTask } from '../tasks/model';
 import type { RecentInstructions } from '../tasks/recentInstructions';
+import type { ResultView } from '../tasks/resultView';
 import type { SubmissionPipeline } from '../tasks/submission';
 import type { TaskStore } from '../tasks/taskStore';
 import { threadOfTask } from '../tasks/threadAnswer';
@@ -25,11 +26,6 @@ import { fileTooLarge, noThreadOfTask } from '../vocabulary';
 import type { FileActions } from './files';
 import { resolveTask } from './resolve';
 import { runInThread } from './threads';
-
-/** The result view as these commands need it (a view). */
-export interface TraceShower {
-  showTrace(task: TrackedTask): Promise<void>;
-}
 
 export interface TeamDeps {
   ui: UserInterface;
@@ -43,7 +39,7 @@ export interface TeamDeps {
   pipeline: SubmissionPipeline;
   recent: RecentInstructions;
   editors: Pick<CodeEditors, 'current'>;
-  resultView?: TraceShower;
+  resultView?: Pick<ResultView, 'showTrace'>;
   /** Where produced files are kept while they wait to be attached (globalStorage). */
   storageUri: vscode.Uri;
 }

@@ -2,17 +2,11 @@
  * Where a range of a document is after an edit: pure position arithmetic (no vscode), so a task's source
  * range can follow the user's typing since it was sent.
  */
+import type { RangeRecord } from '../review';
 
 export interface Pos {
   line: number;
   character: number;
-}
-
-export interface RangeRecord {
-  startLine: number;
-  startCharacter: number;
-  endLine: number;
-  endCharacter: number;
 }
 
 export interface TextChange {
@@ -72,10 +66,4 @@ export function rangeAfterChange(range: RangeRecord, change: TextChange): { rang
     range: { startLine: start.line, startCharacter: start.character, endLine: end.line, endCharacter: end.character },
     overlapped,
   };
-}
-
-/** 1-based first and last line of a range for people: a range ending at column 0 does not include that line. */
-export function displayLines(r: RangeRecord): { start: number; end: number } {
-  const end = r.endCharacter === 0 && r.endLine > r.startLine ? r.endLine : r.endLine + 1;
-  return { start: r.startLine + 1, end };
 }

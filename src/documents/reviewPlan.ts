@@ -11,7 +11,6 @@ import {
   type FileState,
   type PathResolver,
   type PlanFiles,
-  type RangeRecord,
   type ReviewPlan,
   type SentSource,
   checkPath,
@@ -22,7 +21,7 @@ import {
 import type { TrackedTask } from '../tasks/model';
 import type { SentFile } from '../tasks/sentTexts';
 import type { TaskStore } from '../tasks/taskStore';
-import { looksBinary } from '../tasks/code';
+import { looksBinary, rangeRecordOf } from '../tasks/code';
 import type { SourceRangeTracker } from './sourceRanges';
 
 /** Files larger than this are not merged (the plan lists them): the review works on whole texts in memory. */
@@ -186,7 +185,7 @@ export async function prepareReview(
         // No text kept: the range is placed where the user's edits moved it.
         try {
           const now = await d.tracker.now(task);
-          source.currentRange = toRecord(now.range);
+          source.currentRange = rangeRecordOf(now.range);
         } catch {
           // the source is gone: the plan says so
         }
@@ -217,8 +216,4 @@ export async function prepareReview(
     current,
     twoWayReasons,
   };
-}
-
-function toRecord(r: vscode.Range): RangeRecord {
-  return { startLine: r.start.line, startCharacter: r.start.character, endLine: r.end.line, endCharacter: r.end.character };
 }

@@ -9,7 +9,9 @@ import { StateKeys } from '../constants';
 import { Disposable } from '../disposable';
 import type { TrackedTask } from '../tasks/model';
 import type { TaskStore } from '../tasks/taskStore';
-import { type RangeRecord, rangeAfterChange } from './rangeMath';
+import { rangeRecordOf } from '../tasks/code';
+import type { RangeRecord } from '../review';
+import { rangeAfterChange } from './rangeMath';
 
 interface Entry {
   uri: string;
@@ -25,7 +27,6 @@ function hashText(text: string): string {
 }
 
 export const toRange = (r: RangeRecord) => new vscode.Range(r.startLine, r.startCharacter, r.endLine, r.endCharacter);
-const toRecord = (r: vscode.Range): RangeRecord => ({ startLine: r.start.line, startCharacter: r.start.character, endLine: r.end.line, endCharacter: r.end.character });
 
 export interface SourceNow {
   document: vscode.TextDocument;
@@ -66,7 +67,7 @@ export class SourceRangeTracker extends Disposable {
     const document = vscode.workspace.textDocuments.find(d => d.uri.toString() === source.uri);
     if (!document) return;
     const range = source.range ? document.validateRange(toRange(source.range)) : fullRange(document);
-    this.entries.set(task.id, { uri: source.uri, range: toRecord(range), sentHash: hashText(document.getText(range)) });
+    this.entries.set(task.id, { uri: source.uri, range: rangeRecordOf(range), sentHash: hashText(document.getText(range)) });
     this.scheduleSave();
   }
 
@@ -78,7 +79,7 @@ export class SourceRangeTracker extends Disposable {
       if (entry.uri !== uri) continue;
       // Changes of one event are given bottom-up as non-overlapping ranges of the old text: apply in order.
       for (const change of e.contentChanges) {
-        entry.range = rangeAfterChange(entry.range, { range: toRecord(change.range), text: change.text }).range;
+        entry.range = rangeAfterChange(entry.range, { range: rangeRecordOf(change.range), text: change.text }).range;
       }
       moved = true;
     }

@@ -6,7 +6,9 @@ import * as vscode from 'vscode';
 import type { ApiFile, DownloadOptions, UploadOptions, UploadSource } from '../api';
 import type { ApiService } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
+import type { Config } from '../config';
 import { Disposable } from '../disposable';
+import { onServiceChange } from './follow';
 import { PagedList } from './paging';
 import { UserFacingError, errorKind, inert } from '../errors';
 import { tooLargeToDownload } from '../vocabulary';
@@ -33,8 +35,10 @@ export class FileStore extends Disposable {
   constructor(
     private readonly api: ApiService,
     private readonly keys: KeyStore,
+    config: Pick<Config, 'onDidChange'>,
   ) {
     super();
+    this._register(onServiceChange({ config, keys }, () => this.refresh()));
   }
 
   refresh(): void {

@@ -1,13 +1,22 @@
 /** The service's models, read once per session (and again after the address changes or on refresh). */
 import type { ModelList } from '../api';
 import type { ApiService } from '../apiService';
+import type { Config } from '../config';
+import { Disposable } from '../disposable';
+import { onServiceChange } from './follow';
 
-export class ModelCatalog {
+export class ModelCatalog extends Disposable {
   private cached: Promise<ModelList> | undefined;
   /** The last list read, for labels shown without a request. */
   private known: ModelList | undefined;
 
-  constructor(private readonly api: ApiService) {}
+  constructor(
+    private readonly api: ApiService,
+    config: Pick<Config, 'onDidChange'>,
+  ) {
+    super();
+    this._register(onServiceChange({ config }, () => this.invalidate()));
+  }
 
   /** The list, read once per session unless `refresh`. A failed read is not cached. */
   list(refresh = false): Promise<ModelList> {

@@ -7,9 +7,11 @@ import * as vscode from 'vscode';
 import type { Thread, ThreadMessage } from '../api';
 import type { ApiService } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
+import type { Config } from '../config';
 import { Disposable } from '../disposable';
 import { firstLine } from '../format';
 import type { TaskStore } from '../tasks/taskStore';
+import { onServiceChange } from './follow';
 import { PagedList } from './paging';
 
 const PAGE_SIZE = 20;
@@ -53,8 +55,10 @@ export class ThreadStore extends Disposable {
     private readonly api: ApiService,
     private readonly keys: KeyStore,
     tasks: TaskStore,
+    config: Pick<Config, 'onDidChange'>,
   ) {
     super();
+    this._register(onServiceChange({ config, keys }, () => this.refresh()));
     // A run in a thread adds messages when it is sent and when it ends. The service writes a finished run's
     // messages just after it reports the task completed, so a finished run is read again a moment later.
     this._register(

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { LIMITS } from '../api/requests';
 import { Disposable } from '../disposable';
 import type { UserInterface } from '../ui';
-import { looksBinary } from './code';
+import { labelOf, looksBinary } from './code';
 import { inlineFiles } from './prompt';
 import { checkOutgoingFile } from './uploadCheck';
 import { UserFacingError } from '../errors';
@@ -23,14 +23,6 @@ const SECRET_PATTERNS = [
   /^\.(npmrc|netrc|pgpass|htpasswd)$/i,
   /^(credentials|secrets?)(\.[a-z]+)?$/i,
 ];
-
-/**
- * How an inlined file is named in the prompt: its workspace-relative path, or only its name for a file outside
- * the workspace (a produced file kept in the extension's storage), so no local path goes to the service.
- */
-function labelOf(uri: vscode.Uri): string {
-  return vscode.workspace.getWorkspaceFolder(uri) ? vscode.workspace.asRelativePath(uri, false) : uri.path.split('/').pop() || 'file';
-}
 
 function looksLikeSecret(fileName: string): boolean {
   return SECRET_PATTERNS.some(p => p.test(fileName));

@@ -1,18 +1,20 @@
 /** The code a command sends: a document's range (or all of it) as prompt context plus its source record. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { SourceRef } from './model';
+import type { RangeRecord } from '../review';
+import { type SourceRef, displayLines } from './model';
 import type { CodeContext } from './prompt';
 
+/**
+ * How a file is named in a prompt and a task's record: its workspace-relative path, or only its name outside the
+ * workspace (a produced file kept in the extension's storage), so no local path goes to the service.
+ */
 export function labelOf(uri: vscode.Uri): string {
-  return vscode.workspace.getWorkspaceFolder(uri) ? vscode.workspace.asRelativePath(uri, false) : path.basename(uri.path);
+  return vscode.workspace.getWorkspaceFolder(uri) ? vscode.workspace.asRelativePath(uri, false) : path.posix.basename(uri.path) || 'file';
 }
 
-/** 1-based lines; a selection ending at column 0 of a line does not include that line. */
-function lineSpan(range: vscode.Range): { start: number; end: number } {
-  const endLine = range.end.character === 0 && range.end.line > range.start.line ? range.end.line - 1 : range.end.line;
-  return { start: range.start.line + 1, end: endLine + 1 };
-}
+/** A vscode.Range as the task records it. */
+export const rangeRecordOf = (r: vscode.Range): RangeRecord => ({ startLine: r.start.line, startCharacter: r.start.character, endLine: r.end.line, endCharacter: r.end.character });
 
 /**
  * The code of `range` (or the whole document) for a prompt, where it came from for the task record, and the
@@ -23,15 +25,11 @@ export function codeFrom(
   range: vscode.Range | undefined,
   label = labelOf(document.uri),
 ): { context: CodeContext; source: SourceRef; documentText: string } {
+  const record = range && rangeRecordOf(range);
   return {
     documentText: document.getText(),
-    context: { code: document.getText(range), languageId: document.languageId, label, lines: range ? lineSpan(range) : undefined },
-    source: {
-      uri: document.uri.toString(),
-      label,
-      languageId: document.languageId,
-      range: range && { startLine: range.start.line, startCharacter: range.start.character, endLine: range.end.line, endCharacter: range.end.character },
-    },
+    context: { code: document.getText(range), languageId: document.languageId, label, lines: record && displayLines(record) },
+    source: { uri: document.uri.toString(), label, languageId: document.languageId, range: record },
   };
 }
 

@@ -1,5 +1,6 @@
 /** The tracked-task record and the pure rules about it. No vscode here: the poller is tested in plain Node. */
 import { isTerminalStatus } from '../api/status';
+import type { RangeRecord } from '../review';
 import type { EndReason } from '../vocabulary';
 import type { SentFile } from './sentTexts';
 
@@ -10,7 +11,13 @@ export interface SourceRef {
   label: string;
   languageId?: string;
   /** Zero-based, as in vscode.Range; absent when the whole file was sent. */
-  range?: { startLine: number; startCharacter: number; endLine: number; endCharacter: number };
+  range?: RangeRecord;
+}
+
+/** 1-based first and last line of a range for people: a range ending at column 0 does not include that line. */
+export function displayLines(r: RangeRecord): { start: number; end: number } {
+  const end = r.endCharacter === 0 && r.endLine > r.startLine ? r.endLine : r.endLine + 1;
+  return { start: r.startLine + 1, end };
 }
 
 export interface AgentProgress {

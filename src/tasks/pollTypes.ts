@@ -3,6 +3,8 @@
  * events, and one task's place in the schedule. No vscode here: tests drive the poller in plain Node.
  */
 import type { RateLimitScope } from '../api/conditions';
+import type { Logger } from '../api/transport';
+import type { Settings } from '../config';
 import type { ObservedState, TrackedTask } from './model';
 
 /**
@@ -58,6 +60,20 @@ export interface PollerSettings {
   maxStreams: number;
 }
 
+/** The poller's settings from the extension's (the poller asks several times per poll: read live, never kept). */
+export function pollerSettings(config: { readonly settings: Settings }): PollerSettings {
+  const settings = config.settings;
+  return {
+    minIntervalMs: settings.pollIntervalMs,
+    firstPollMs: settings.firstPollDelayMs,
+    maxIntervalMs: settings.maxPollIntervalMs,
+    unfocusedIntervalMs: settings.unfocusedPollIntervalMs,
+    maxInFlight: 4,
+    useStream: settings.useStream,
+    maxStreams: 16,
+  };
+}
+
 export type { RateLimitScope } from '../api/conditions';
 
 export type PollerEvent =
@@ -75,18 +91,12 @@ export type PollerEvent =
   | { kind: 'recovered' }
   | { kind: 'streamUnavailable'; message: string };
 
-export interface PollerLog {
-  info(m: string): void;
-  warn(m: string): void;
-  debug?(m: string): void;
-}
-
 export interface PollerDeps {
   api: () => PollerApi;
   store: PollerStore;
   settings: () => PollerSettings;
   clock?: Clock;
-  log?: PollerLog;
+  log?: Logger;
   onEvent?: (event: PollerEvent) => void;
   /** 0..1, for backoff jitter (tests pass a fixed one). */
   random?: () => number;
@@ -166,8 +176,4 @@ export class EarliestTimer {
 export function kindOf(error: unknown): string | undefined {
   const kind = (error as { kind?: unknown } | null)?.kind;
   return typeof kind === 'string' ? kind : undefined;
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

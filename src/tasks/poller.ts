@@ -9,10 +9,12 @@ import type { EndReason } from '../vocabulary';
 import { type TrackedTask, isFinished } from './model';
 import { LASTING_ERROR_LIMIT, NOT_FOUND_LIMIT, RateLimitPause, errorBackoff, firstSchedule, nextInterval, rateLimitScope, workingStretch } from './pollPolicy';
 import { completeTask, readState } from './pollReads';
-import { type Clock, EarliestTimer, type PollStats, type PollerApi, type PollerDeps, type PollerSettings, type TaskSchedule, kindOf, messageOf, systemClock } from './pollTypes';
+import { type Clock, EarliestTimer, type PollStats, type PollerApi, type PollerDeps, type PollerSettings, type TaskSchedule, kindOf, systemClock } from './pollTypes';
+import { messageOf } from '../format';
 import { StreamFollower } from './streamFollower';
 
 export type { Clock, PollCall, PollerApi, PollerDeps, PollerEvent, PollerSettings, PollerStore, RateLimitScope } from './pollTypes';
+export { pollerSettings } from './pollTypes';
 export { APPROVAL_POLL_MS, MONTHLY_QUOTA_PAUSE_MS, rateLimitScope } from './pollPolicy';
 
 export class TaskPoller {

@@ -8,7 +8,8 @@
 import { type TrackedTask, isFinished } from './model';
 import { approvalInterval, streamRetryDelay, workingStretch } from './pollPolicy';
 import { completeTask } from './pollReads';
-import { type Clock, type PollStats, type PollerApi, type PollerDeps, type PollerSettings, type TaskSchedule, kindOf, messageOf } from './pollTypes';
+import { type Clock, type PollStats, type PollerApi, type PollerDeps, type PollerSettings, type TaskSchedule, kindOf } from './pollTypes';
+import { messageOf } from '../format';
 
 /** Stream failures that will not go away by reconnecting. */
 const STREAM_OFF_KINDS: ReadonlySet<string> = new Set([

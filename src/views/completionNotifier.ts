@@ -13,6 +13,7 @@ import { Actions, noReasonGiven, taskStatusText } from '../vocabulary';
 import type { Logger } from '../log';
 import type { TrackedTask } from '../tasks/model';
 import { offersOf } from '../tasks/offers';
+import type { ResultView } from '../tasks/resultView';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
 
@@ -23,7 +24,7 @@ export class CompletionNotifier extends Disposable {
     private readonly log: Logger,
     private readonly config: Pick<Config, 'settings'>,
     /** The rendered result view; without it (or with resultView "markdown") results open as markdown. */
-    private readonly resultView?: { show(task: TrackedTask, options?: { preserveFocus?: boolean }): Promise<unknown>; panelOf?(taskId: string): unknown },
+    private readonly resultView?: Pick<ResultView, 'show' | 'panelOf'>,
   ) {
     super();
     this._register(store.onDidChange(e => e.kind === 'finished' && void this.announce(e.task)));

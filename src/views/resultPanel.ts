@@ -8,10 +8,11 @@
 import * as vscode from 'vscode';
 import { Commands, RESULT_VIEW_TYPE } from '../constants';
 import { extensionColumn } from '../documents/editorGroups';
-import { displayLines } from '../documents/rangeMath';
 import { Disposable } from '../disposable';
+import { lazy } from '../lazy';
 import { formatDuration } from '../format';
-import { type TrackedTask, isAwaitingApproval, isFinished, modelOf } from '../tasks/model';
+import type { ResultView } from '../tasks/resultView';
+import { type TrackedTask, displayLines, isAwaitingApproval, isFinished, modelOf } from '../tasks/model';
 import { readOptionsOf, readTaskAnswer } from '../documents/answers';
 import type { AnswerBlock } from '../review';
 import { applyWayOf, offersOf } from '../tasks/offers';
@@ -21,10 +22,13 @@ import { nonce, webviewPage } from './webviewPage';
 import { validMessage } from './resultMessages';
 import type { TraceReading, TraceStore } from '../stores/traceStore';
 import { agentStatusLabel } from '../vocabulary';
-import { TEAM_STYLE, finishedTeamHtml, runningTeamHtml, teamActions, teamMeta, traceBody } from './teamSections';
+import type * as TeamSections from './teamSections';
 import { type TeamAction, validTeamMessage } from './teamMessages';
 import { RENDERED_PAGE_STYLE } from './pageStyle';
 import type { PollingState } from './statusBar';
+
+/** The team's work, trace, files and sources: loaded with the first result page, not at activation (lazy.ts). */
+const teamSections = lazy<typeof TeamSections>('team');
 
 interface Open {
   panel: vscode.WebviewPanel;
@@ -43,7 +47,7 @@ interface Open {
   lastProgress?: ProgressMessage;
 }
 
-export class ResultPanels extends Disposable {
+export class ResultPanels extends Disposable implements ResultView {
   private readonly open = new Map<string, Open>();
 
   constructor(
@@ -151,10 +155,10 @@ export class ResultPanels extends Disposable {
     entry.blocks = result ? readTaskAnswer(task, result).blocks : [];
     entry.panel.title = titleOf(task);
     const team: TeamHtml = {
-      meta: teamMeta(task),
-      actions: teamActions(task),
-      running: runningTeamHtml(task),
-      finished: finishedTeamHtml(task, entry.trace, entry.traceOpen ?? false),
+      meta: teamSections().teamMeta(task),
+      actions: teamSections().teamActions(task),
+      running: teamSections().runningTeamHtml(task),
+      finished: teamSections().finishedTeamHtml(task, entry.trace, entry.traceOpen ?? false),
     };
     const waiting = this.polling?.pausedReason;
     entry.live = !isFinished(task) && !waiting ? task.status : undefined;
@@ -174,7 +178,7 @@ export class ResultPanels extends Disposable {
     if (!this.traces) return;
     entry.traceOpen = true;
     entry.trace = await this.traces.load(taskId, { refresh: entry.trace?.kind === 'loaded' ? entry.trace.partial : true });
-    if (this.isOpen(taskId, entry)) post(entry, { type: 'trace', html: traceBody(entry.trace) });
+    if (this.isOpen(taskId, entry)) post(entry, { type: 'trace', html: teamSections().traceBody(entry.trace) });
   }
 
   /** The entry is still the task's open view (not closed, nor replaced, while something was awaited). */
@@ -249,8 +253,8 @@ function progressMessage(task: TrackedTask): ProgressMessage {
   return {
     type: 'progress',
     // Markup from the team sections' own escaping renderer (teamSections.ts), as the trace is sent.
-    teamMeta: teamMeta(task),
-    teamRunning: runningTeamHtml(task),
+    teamMeta: teamSections().teamMeta(task),
+    teamRunning: teamSections().runningTeamHtml(task),
     model: modelOf(task) ?? vscode.l10n.t('service default'),
     agentCount: String(task.agents?.length ?? task.agentCount ?? '—'),
     agents: (task.agents ?? []).map(a => ({
@@ -329,7 +333,7 @@ progress { width: 120px; }
 .contents { display: contents; }
 .block-bar .target { margin-left: 8px; font-family: var(--vscode-editor-font-family); }
 .block-bar .kind { margin-left: 8px; }
-${TEAM_STYLE}`,
+${teamSections().TEAM_STYLE}`,
     body: `<header>
 <h1 class="title">${t(task.title)}</h1>
 ${task.instruction.trim() === task.title ? '' : `<p class="instruction">${t(task.instruction)}</p>`}

@@ -2,7 +2,8 @@
  * A thread's transcript rendered like a result: one webview per thread, in the extension's editor group,
  * each message under its own heading with the answer's headings below it, rendered by the same linear,
  * inert markdown renderer (no links, no scripts, no remote content). Re-read when the thread changes;
- * open views come back after a reload. The page posts three messages, checked before anything runs.
+ * open views come back after a reload (`restore`, which the stand-in in onFirstUse.ts calls: this module loads on
+ * first use). The page posts three messages, checked before anything runs.
  */
 import * as vscode from 'vscode';
 import type { Thread, ThreadMessage } from '../api';
@@ -40,16 +41,14 @@ export class TranscriptPanels extends Disposable {
         for (const id of this.open.keys()) if (threadId === undefined || threadId === id) void this.render(id);
       }),
     );
-    this._register(
-      vscode.window.registerWebviewPanelSerializer(TRANSCRIPT_VIEW_TYPE, {
-        deserializeWebviewPanel: async (panel, state: unknown) => {
-          const id = (state as { threadId?: unknown } | undefined)?.threadId;
-          if (typeof id !== 'string' || !/^[\w-]{1,64}$/.test(id)) return panel.dispose();
-          await this.adopt(panel, id);
-        },
-      }),
-    );
     this._register({ dispose: () => [...this.open.values()].forEach(p => p.dispose()) });
+  }
+
+  /** A view VS Code brings back after a reload: its state names the thread (checked, it comes from the page). */
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const id = (state as { threadId?: unknown } | undefined)?.threadId;
+    if (typeof id !== 'string' || !/^[\w-]{1,64}$/.test(id)) return panel.dispose();
+    await this.adopt(panel, id);
   }
 
   /** The open view of a thread (tests read its html). */

@@ -3,6 +3,7 @@
 import * as path from 'path';
 import Mocha from 'mocha';
 import { globSync } from 'glob';
+import { runMarkedLast } from './runsLast';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({
@@ -14,6 +15,10 @@ export function run(): Promise<void> {
   for (const f of globSync('**/*.test.js', { cwd: __dirname }).sort()) {
     mocha.addFile(path.resolve(__dirname, f));
   }
+  // The one root hook: the suites that check what the whole run left behind (describeLast) run after the others.
+  mocha.suite.beforeAll(function () {
+    runMarkedLast(mocha.suite);
+  });
   return new Promise((resolve, reject) => {
     try {
       const runner = mocha.run(failures => {

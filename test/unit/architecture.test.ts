@@ -12,7 +12,7 @@ const SRC = path.resolve(__dirname, '../../../src');
 /** Lower floors first. A module may import its own folder or a lower floor, never a higher or a sibling one. */
 const FLOORS: { floor: number; folder: string; match: (rel: string) => boolean }[] = [
   { floor: 0, folder: 'api', match: r => r.startsWith('api/') },
-  { floor: 1, folder: 'base', match: r => ['constants.ts', 'config.ts', 'log.ts', 'disposable.ts', 'ui.ts', 'format.ts', 'errors.ts', 'vocabulary.ts'].includes(r) },
+  { floor: 1, folder: 'base', match: r => ['constants.ts', 'config.ts', 'log.ts', 'disposable.ts', 'ui.ts', 'format.ts', 'errors.ts', 'vocabulary.ts', 'lazy.ts'].includes(r) },
   { floor: 1, folder: 'review', match: r => r.startsWith('review/') },
   { floor: 2, folder: 'auth', match: r => r.startsWith('auth/') },
   { floor: 3, folder: 'apiService', match: r => r === 'apiService.ts' },
@@ -89,6 +89,44 @@ describe('architecture', () => {
     };
     for (const file of files) visit(file, []);
     assert.deepStrictEqual(circles, []);
+  });
+
+  it('one shape, one declaration: no two files declare a type, interface, class or function of one name (issue 28)', () => {
+    // One name, two meanings (not a copied shape): each pair is a different thing on a different floor.
+    const TWO_MEANINGS: Record<string, string> = {
+      Proposal: 'review/answer.ts (a file an answer changes) and documents/proposals.ts (an Apply to Source diff)',
+      Budget: 'review/diff.ts (work a diff may do) and api/trace.ts (characters a trace may keep)',
+      downloadStopped: 'vocabulary.ts (the sentence) and errors.ts (the error that carries it)',
+      uploadRefusal: 'api/multipart.ts (the api error) and errors.ts (the user-facing error)',
+    };
+    const declared = new Map<string, string[]>();
+    const declaration = /^(?:export )?(?:(?:interface|type|class|function) ([A-Za-z_]\w*)|const ([A-Za-z_]\w*) = (?:async )?\()/gm;
+    for (const file of files) {
+      for (const m of fs.readFileSync(file, 'utf8').matchAll(declaration)) {
+        const name = m[1] ?? m[2];
+        declared.set(name, [...(declared.get(name) ?? []), rel(file)]);
+      }
+    }
+    const twice = [...declared].filter(([name, where]) => where.length > 1 && !TWO_MEANINGS[name]).map(([name, where]) => `${name}: ${where.join(', ')}`);
+    assert.deepStrictEqual(twice, []);
+    // A shape written inline instead of named: a range record's fields are declared once (review/plan.ts).
+    const rangeShapes = files.filter(f => /startCharacter: number/.test(fs.readFileSync(f, 'utf8'))).map(rel);
+    assert.deepStrictEqual(rangeShapes, ['review/plan.ts']);
+  });
+
+  it('a part loaded on first use (lazy.ts) is named by other modules with `import type` only, and is bundled on its own', () => {
+    const parts = [...fs.readFileSync(path.join(SRC, 'lazy.ts'), 'utf8').matchAll(/^\s+(\w+): '([\w/]+)',$/gm)].map(m => ({ part: m[1], file: path.join(SRC, `${m[2]}.ts`) }));
+    assert.deepStrictEqual(parts.map(p => p.part), ['team', 'transcripts', 'usage']);
+    const loadedAtOnce: string[] = [];
+    for (const file of files) {
+      const text = fs.readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/^\s*(import|export)\s(type\s)?[^;]*?from\s+'(\.[^']+)'/gms)) {
+        const target = path.resolve(path.dirname(file), m[3]);
+        const part = parts.find(p => p.file === `${target}.ts`);
+        if (part && !m[2] && !parts.some(p => p.file === file)) loadedAtOnce.push(`${rel(file)} → ${rel(part.file)}`);
+      }
+    }
+    assert.deepStrictEqual(loadedAtOnce, []);
   });
 
   it('the api layer never imports vscode', () => {

@@ -15,6 +15,9 @@ export class MemoryLogger implements Logger {
   debug(message: string) {
     this.lines.push(`debug ${message}`);
   }
+  error(message: string | Error) {
+    this.lines.push(`error ${message instanceof Error ? message.message : message}`);
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { displayLines, rangeAfterChange } from '../../src/documents/rangeMath';
+import { rangeAfterChange } from '../../src/documents/rangeMath';
 import { readAnswer } from '../../src/review';
+import { displayLines } from '../../src/tasks/model';
 import { blockPreview, lineCount } from '../../src/tasks/resultText';
 import { escapeHtml, highlightLine, renderInline, renderMarkdown } from '../../src/views/markdown';
 import { validMessage } from '../../src/views/resultMessages';

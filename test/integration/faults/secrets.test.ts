@@ -1,10 +1,11 @@
-// Case 7, last part: after the whole fault suite, the keys are nowhere at rest.
+// Case 7, last part: after the whole fault suite (and every other suite: describeLast), the keys are nowhere at rest.
 import * as assert from 'assert';
 import { activateExtension, placesHoldingSecrets } from '../helpers';
+import { describeLast } from '../runsLast';
 import { GATEWAY_KEY } from './common';
 import { kase } from './table';
 
-describe('faults: 7 secrets at rest (after the suite)', () => {
+describeLast('faults: 7 secrets at rest (after the suite)', () => {
   kase('7 no file under the extension storage, no setting, no memento, no log line holds the key or the gateway key', async () => {
     const api = await activateExtension();
     const key = await api.keys.getApiKey();

@@ -1,8 +1,9 @@
-// Runs last (file order): after every other suite has used the key, nothing at rest may contain it.
+// Runs last (describeLast, see runsLast.ts): after every other suite has used the key, nothing at rest may contain it.
 import * as assert from 'assert';
 import { activateExtension, placesHoldingSecrets } from './helpers';
+import { describeLast } from './runsLast';
 
-describe('secrets at rest', () => {
+describeLast('secrets at rest', () => {
   it('no stored file, memento, setting or log line contains the API key or the gateway key', async () => {
     const api = await activateExtension();
     const key = await api.keys.getApiKey();

@@ -1,0 +1,32 @@
+/**
+ * The parts of the extension the first minute does not need: each is its own bundle (esbuild.mjs builds
+ * dist/<part>.js from LAZY_PARTS), required on first use as apiService.ts requires dist/api.js, so activation
+ * parses only what it runs. Other modules name a part's module with `import type` only (architecture test).
+ * A part's bundle holds its own copy of the small base modules it imports (words, formatters, the page shell):
+ * they keep no state, and `UserFacingError` is recognized across copies (errors.ts).
+ */
+import * as path from 'node:path';
+
+/** Each part and its module under src/ (esbuild.mjs reads this table). */
+export const LAZY_PARTS = {
+  team: 'views/teamSections',
+  transcripts: 'views/transcriptPanel',
+  usage: 'views/usagePanel',
+} as const;
+
+export type LazyPart = keyof typeof LAZY_PARTS;
+
+const loaded = new Map<LazyPart, unknown>();
+
+/** A loader of the part's module: the first call requires it (synchronously, a few ms), later calls return it. */
+export function lazy<T>(part: LazyPart): () => T {
+  return () => {
+    if (!loaded.has(part)) {
+      // Bundled (into dist/extension.js or any bundle beside it): dist/<part>.js. From compiled sources
+      // (out/src/lazy.js): the module itself. A computed path keeps esbuild from inlining the part.
+      const file = path.basename(__filename) !== 'lazy.js' ? `${part}.js` : `${LAZY_PARTS[part]}.js`;
+      loaded.set(part, require(path.join(__dirname, file)));
+    }
+    return loaded.get(part) as T;
+  };
+}
