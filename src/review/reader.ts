@@ -332,7 +332,7 @@ export function readInfo(info: string): { language: string; names: Named[] } {
         names.push({ raw: colon[2], naming: 'colon' });
       } else if (isPathLike(t)) {
         names.push({ raw: t, naming: 'infoAlone' });
-        language = extensionOf(t);
+        language = pathExtension(t);
       } else language = t.toLowerCase().slice(0, 32);
       return;
     }
@@ -341,7 +341,7 @@ export function readInfo(info: string): { language: string; names: Named[] } {
   return { language, names };
 }
 
-function extensionOf(path: string): string {
+function pathExtension(path: string): string {
   return /\.([A-Za-z][\w-]{0,15})$/.exec(path)?.[1]?.toLowerCase() ?? '';
 }
 
