@@ -1,5 +1,6 @@
-// Bundles the extension. Two entry points: dist/extension.js is what activation loads; dist/api.js
-// (axios + zod) is required the first time the extension needs the network.
+// Bundles the extension. Three entry points: dist/extension.js is what activation loads; dist/api.js
+// (axios + zod) is required the first time the extension needs the network; dist/mcp.js (the MCP SDK)
+// the first time VS Code starts the MCP server.
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -21,7 +22,7 @@ const problemMatcher = {
 };
 
 const ctx = await esbuild.context({
-  entryPoints: { extension: 'src/extension.ts', api: 'src/api/index.ts' },
+  entryPoints: { extension: 'src/extension.ts', api: 'src/api/index.ts', mcp: 'src/mcp/bundle.ts' },
   bundle: true,
   format: 'cjs',
   platform: 'node',
