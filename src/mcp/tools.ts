@@ -16,7 +16,7 @@ import { threadTitle } from '../stores/threadStore';
 import type { TraceStore } from '../stores/traceStore';
 import { AttachmentBasket } from '../tasks/attachments';
 import type { TaskCanceller } from '../tasks/canceller';
-import { describeAgents, taskData, withDetails } from '../tasks/delegate';
+import { describeAgents, taskData } from '../tasks/delegate';
 import { type TrackedTask, isFinished, modelOf } from '../tasks/model';
 import type { SubmissionPipeline, TaskRequest } from '../tasks/submission';
 import type { TaskStore } from '../tasks/taskStore';
@@ -146,7 +146,8 @@ export class McpTools implements ToolHost {
     const end = await this.follow(task, context);
     if (end === 'canceled') return { text: vscode.l10n.t('The call was canceled, and so was task {0}.', task.id), data: dataOf(this.deps.store.get(task.id) ?? task), taskId: task.id, isError: true };
     if (end === 'removed') return { text: vscode.l10n.t('Task {0} was removed from the Tasks view before it finished.', task.id), taskId: task.id, isError: true };
-    const known = await withDetails(this.deps.store, end);
+    // No wait for the thread the service saves the task to (a moment later): read_task has it then.
+    const known = this.deps.store.get(end.id) ?? end;
     const result = known.status === 'completed' ? await this.deps.store.readResult(known.id) : undefined;
     if (result === undefined) {
       const why = inert(known.error ?? noReasonGiven());
