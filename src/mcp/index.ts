@@ -34,8 +34,13 @@ interface ProviderLike {
   resolveMcpServerDefinition(server: HttpServerDefinition, token?: vscode.CancellationToken): Promise<HttpServerDefinition | undefined>;
 }
 
+/** The first VS Code whose MCP server definition providers are stable (1.100 has a proposed, different one). */
+const MCP_PROVIDERS_SINCE: readonly [number, number] = [1, 101];
+
 /** VS Code's MCP API where this VS Code has it (1.101+), else undefined. */
-function mcpApi(): { register(id: string, provider: ProviderLike): vscode.Disposable; Definition: HttpServerDefinitionClass } | undefined {
+export function mcpApi(version: string = vscode.version): { register(id: string, provider: ProviderLike): vscode.Disposable; Definition: HttpServerDefinitionClass } | undefined {
+  const [major = 0, minor = 0] = version.split('.').map(n => parseInt(n, 10));
+  if (major < MCP_PROVIDERS_SINCE[0] || (major === MCP_PROVIDERS_SINCE[0] && minor < MCP_PROVIDERS_SINCE[1])) return undefined;
   const lm = vscode.lm as unknown as { registerMcpServerDefinitionProvider?: (id: string, provider: ProviderLike) => vscode.Disposable };
   const Definition = (vscode as unknown as { McpHttpServerDefinition?: HttpServerDefinitionClass }).McpHttpServerDefinition;
   if (typeof lm.registerMcpServerDefinitionProvider !== 'function' || typeof Definition !== 'function') return undefined;

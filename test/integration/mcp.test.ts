@@ -10,11 +10,12 @@ import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
-import { MCP_SERVER_LABEL } from '../../src/mcp/index';
+import { MCP_SERVER_LABEL, mcpApi } from '../../src/mcp/index';
 import { TOKEN_HEADER } from '../../src/mcp/protocol';
 import { setSetting, useExtensionWithEmulator, waitFor } from './helpers';
 
-const hasMcpApi = typeof (vscode.lm as unknown as { registerMcpServerDefinitionProvider?: unknown }).registerMcpServerDefinitionProvider === 'function';
+/** VS Code 1.101+ (1.100 has only a proposed form of the API, which the extension does not use). */
+const hasMcpApi = mcpApi() !== undefined;
 
 function textOf(result: unknown): string {
   return ((result as CallToolResult).content ?? []).map(c => (c.type === 'text' ? c.text : '')).join('');
@@ -53,6 +54,7 @@ describe('mcp: the team as an MCP server', function () {
     assert.strictEqual(ctx.api.mcp.registered, false);
     assert.deepStrictEqual(ctx.api.mcp.provideMcpServerDefinitions(), []);
     assert.deepStrictEqual(ctx.user.messages('error'), []);
+    assert.strictEqual(mcpApi('1.100.3'), undefined);
   });
 
   describe('on VS Code 1.101+', function () {
