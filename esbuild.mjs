@@ -1,6 +1,7 @@
 // Bundles the extension. dist/extension.js is what activation loads; dist/api.js (axios + zod) is required the
 // first time the extension needs the network; dist/reviewWorker.js is the review planner's thread
-// (src/review/worker.ts), started for each Review Changes; dist/<part>.js, one per lazy part (src/lazy.ts), on its first use.
+// (src/review/worker.ts), started for each Review Changes; dist/mcp.js (the MCP SDK) the first time VS Code
+// starts the MCP server; dist/<part>.js, one per lazy part (src/lazy.ts), on its first use.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -32,7 +33,7 @@ function lazyParts() {
 }
 
 const ctx = await esbuild.context({
-  entryPoints: { extension: 'src/extension.ts', api: 'src/api/index.ts', reviewWorker: 'src/review/worker.ts', ...lazyParts() },
+  entryPoints: { extension: 'src/extension.ts', api: 'src/api/index.ts', reviewWorker: 'src/review/worker.ts', mcp: 'src/mcp/bundle.ts', ...lazyParts() },
   bundle: true,
   format: 'cjs',
   platform: 'node',

@@ -145,6 +145,10 @@ async function main() {
   const treeOut = sh('node', [path.join(ROOT, 'test/harness/runExtTests.js'), ROOT, path.join(ROOT, 'out/test/bench/treeProbe.js'), path.join(ROOT, 'test/workspace')], { MAT_SUITE_LABEL: 'bench' });
   const tree = jsonLine(treeOut, 'bench-tree');
 
+  step('MCP server: a task through run_task against the same task sent directly, inside the newest extension host');
+  const mcpProbe = jsonLine(sh('node', [path.join(ROOT, 'test/harness/runExtTests.js'), ROOT, path.join(ROOT, 'out/test/bench/mcpProbe.js'), path.join(ROOT, 'test/workspace')], { MAT_SUITE_LABEL: 'bench', VSCODE_VERSION: 'newest' }), 'bench-mcp');
+  const mcpMemory = jsonLine(sh('node', ['--expose-gc', path.join(ROOT, 'out/test/bench/mcpMemory.js')]), 'bench-mcp-memory');
+
   step('network: latency and requests per task (about 2.5 minutes), 429 recovery, 100 tasks at once, 4 / 9 MB uploads');
   const net = jsonLine(sh('node', ['--expose-gc', path.join(ROOT, 'out/test/bench/network.js')]), 'bench-network');
 
@@ -175,6 +179,11 @@ async function main() {
     else row(`${u.megabytes} MB upload (streamed from disk)`, `${u.MBps.toFixed(1)} MB/s, peak memory +${u.peakIncreaseMB.toFixed(1)} MB`, '< 20 MB', u.peakIncreaseMB < 20 ? 'yes' : 'NO');
   }
   if (f.download) row('4 MB download (streamed to disk)', `${f.download.MBps.toFixed(1)} MB/s, peak memory +${f.download.peakIncreaseMB.toFixed(1)} MB, bytes ${f.download.roundTripExact ? 'exact' : 'DIFFER'}`);
+  if (mcpProbe.available) {
+    row(`MCP run_task over a direct task (${mcpProbe.taskMs / 1000} s tasks, ${mcpProbe.reps} each): overhead p50 (around the task: direct / MCP; whole call: direct / MCP)`, `${ms(mcpProbe.overheadP50)} (${ms(mcpProbe.directAroundP50)} / ${ms(mcpProbe.mcpAroundP50)}; ${ms(mcpProbe.directP50)} / ${ms(mcpProbe.mcpP50)})`);
+    row('MCP server first start (load dist/mcp.js + listen)', ms(mcpProbe.startMs));
+  } else row('MCP server', 'not available in this VS Code');
+  row('MCP server idle: heap / RSS growth (listening; with one session)', `${mcpMemory.heapMB} / ${mcpMemory.rssMB} MB; ${mcpMemory.heapWithSessionMB} / ${mcpMemory.rssWithSessionMB} MB`);
   row('Tasks view, 1,000 tasks: first level', `${tree.firstMs.toFixed(1)} ms first, ${tree.medianMs.toFixed(1)} ms median (${tree.items} items)`);
 
   const table = [

@@ -42,6 +42,8 @@ export interface Settings {
   /** Append the landing instruction (tasks/prompt.ts) to prompts that carry code. */
   askForLandableChanges: boolean;
   useStream: boolean;
+  /** Offer the team to VS Code's agents as an MCP server (VS Code 1.101+; src/mcp). */
+  mcpServerEnabled: boolean;
   /** Per-request timeout, ms. */
   requestTimeoutMs: number;
 }
@@ -160,6 +162,7 @@ export function readSettings(options: { trusted?: boolean } = {}): SettingsReadi
     confirmRunAgain: bool('confirmRunAgain', true),
     askForLandableChanges: bool('askForLandableChanges', true),
     useStream: bool('useStream', true),
+    mcpServerEnabled: bool('mcpServer.enabled', true),
     requestTimeoutMs: int('requestTimeoutSeconds', 30, 1, 600) * 1000,
   };
   return { settings, problems };

@@ -21,6 +21,7 @@ import { SourceRangeTracker } from './documents/sourceRanges';
 import { ResultDocumentProvider } from './documents/results';
 import { ThreadTranscriptProvider } from './documents/transcripts';
 import { createLog } from './log';
+import { McpServerProvider } from './mcp/index';
 import type { Services } from './services';
 import { FileStore } from './stores/fileStore';
 import { ModelCatalog } from './stores/modelCatalog';
@@ -69,6 +70,7 @@ export type TestApi = Services & {
   traces: TraceStore;
   details: TaskDetails;
   reviews: ReviewDocuments;
+  mcp: McpServerProvider;
 };
 
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
@@ -132,6 +134,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const usagePanel = new UsagePanelOnFirstUse(services.usage, store);
   const sidebar = createSidebar({ store, threads, files, basket: attachments, config, models: services.models, polling: pollerStatus });
   const guard = new WorkspaceAddressGuard(context.workspaceState, ui, log, config);
+  const mcp = new McpServerProvider({ log, ui, keys, store, pipeline, canceller: services.canceller, threads, traces, config, version: String(context.extension.packageJSON.version ?? '0') });
 
   context.subscriptions.push(
     log,
@@ -168,6 +171,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     editors,
     registerCommands({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, transcripts: transcriptPanels, tracker, proposals, reviews, editors }),
     registerChat({ log, ui, keys, store, pipeline, threads, editors, extensionUri: context.extensionUri }),
+    mcp,
     pollerStatus.onDidFindProblem(problem => showDescribed(ui, problem)),
     keys.onDidChange(which => {
       if (which !== 'apiKey') return;
@@ -202,7 +206,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     log.info(`activated in ${(load + run).toFixed(1)} ms (bundle load ${load.toFixed(1)} ms + activate ${run.toFixed(1)} ms${cpuMs})`);
   }
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? { ...services, loadApi, trust, pollerSettings: () => pollerSettings(config), sidebar, statusBar, usagePanel, notifier, resultPanels, transcriptPanels, editors, tracker, proposals, reviews, traces, details }
+    ? { ...services, loadApi, trust, pollerSettings: () => pollerSettings(config), sidebar, statusBar, usagePanel, notifier, resultPanels, transcriptPanels, editors, tracker, proposals, reviews, traces, details, mcp }
     : undefined;
 }
 

@@ -17,7 +17,10 @@ import type { SubmissionPipeline, TaskRequest } from '../tasks/submission';
 import type { TaskStore } from '../tasks/taskStore';
 import type { CodeEditors } from '../tasks/codeEditors';
 import type { UserInterface } from '../ui';
-import { agentStatusLabel, promptTooLong } from '../vocabulary';
+import { promptTooLong } from '../vocabulary';
+
+/** Shared with the MCP server's tools (tasks/delegate.ts). */
+export { describeAgents } from '../tasks/delegate';
 
 export interface ChatDeps {
   log: Logger;
@@ -114,13 +117,6 @@ export async function cancelTask(log: Logger, taskId: string): Promise<void> {
   } catch (e) {
     log.warn(`chat: cancelling task ${taskId} failed: ${messageOf(e)}`);
   }
-}
-
-/** One line about the agents, e.g. "Agent 1: running 40% · Agent 2: completed". */
-export function describeAgents(agents: AgentProgress[]): string {
-  return agents
-    .map(a => `${vscode.l10n.t('Agent {0}', a.id)}: ${agentStatusLabel(a.status)}${a.progress !== undefined && a.progress < 1 && a.status !== 'completed' ? ` ${Math.round(a.progress * 100)}%` : ''}`)
-    .join(' · ');
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

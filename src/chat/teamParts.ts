@@ -7,27 +7,13 @@ import * as vscode from 'vscode';
 import { shownFileName } from '../api/filenames';
 import { Commands } from '../constants';
 import type { TrackedTask } from '../tasks/model';
-import type { TaskStore } from '../tasks/taskStore';
+import { taskData } from '../tasks/delegate';
+
+/** Shared with the MCP server's tools (tasks/delegate.ts). */
+export { taskData, withDetails } from '../tasks/delegate';
 
 /** Produced files offered as buttons under an answer; the rest are in the result view. */
 const MAX_FILE_BUTTONS = 3;
-
-/**
- * The task once the service named its thread and files (read once at completion), or as it is after `ms`:
- * the answer should not wait long for buttons.
- */
-export async function withDetails(store: TaskStore, task: TrackedTask, ms = 3000): Promise<TrackedTask> {
-  if (task.conversationId || task.status !== 'completed') return store.get(task.id) ?? task;
-  return new Promise(resolve => {
-    const done = () => {
-      clearTimeout(timer);
-      sub.dispose();
-      resolve(store.get(task.id) ?? task);
-    };
-    const timer = setTimeout(done, ms);
-    const sub = store.onDidChange(e => e.task.id === task.id && (e.kind === 'removed' || e.task.conversationId) && done());
-  });
-}
 
 /** Buttons under an `@agents` answer: the trace, and Open for each produced file. */
 export function teamButtons(stream: vscode.ChatResponseStream, task: TrackedTask): void {
@@ -36,16 +22,6 @@ export function teamButtons(stream: vscode.ChatResponseStream, task: TrackedTask
     if (i >= MAX_FILE_BUTTONS || !file.fileId) continue;
     stream.button({ command: Commands.openProducedFile, title: vscode.l10n.t('Open {0}', shownFileName(file.filename)), arguments: [task.id, i] });
   }
-}
-
-/** The JSON a caller of `#multiAgent` can read: what the task is and what it produced. */
-export function taskData(task: TrackedTask): { taskId: string; status: string; files: object[]; sources: object[] } {
-  return {
-    taskId: task.id,
-    status: task.status,
-    files: (task.files ?? []).map(f => ({ filename: f.filename, mimeType: f.mimeType, bytes: f.bytes, fileId: f.fileId })),
-    sources: (task.sources ?? []).map(s => ({ title: s.title, url: s.url, snippet: s.snippet })),
-  };
 }
 
 interface DataPartClass {

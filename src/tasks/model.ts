@@ -112,6 +112,8 @@ export interface TrackedTask {
   notified?: boolean;
   /** The prompt exactly as it went to the service (at most the service's prompt limit). */
   prompt?: string;
+  /** Sent by an agent through the extension's MCP server (src/mcp), with the MCP client's name as it said it. */
+  origin?: { kind: 'mcp'; client?: string };
   /** Sent through the engine's own run (budget, role models, reasoning effort), not the Developer `/run`. */
   via?: 'engine';
   /** What was asked of the engine run. */

@@ -40,6 +40,10 @@ export interface TaskRequest {
   withBasket?: boolean;
   /** Send the code as an attached file instead of inline (the answer to a "too long" outcome). */
   codeAsAttachment?: boolean;
+  /** Send these files (a basket of the caller's own, checked when filled) instead of the user's basket. */
+  attachFrom?: AttachmentBasket;
+  /** Where the task came from, when not from the user's own editor (shown in the Tasks view). */
+  origin?: TrackedTask['origin'];
 }
 
 export type SendOutcome =
@@ -98,8 +102,8 @@ export class SubmissionPipeline {
       : attachedName
         ? buildAttachmentPrompt(request.instruction, request.code.context, attachedName)
         : buildPrompt(request.instruction, request.code.context);
-    const plan: AttachmentPlan =
-      request.withBasket && !inThread ? await basket.plan(base) : { prompt: base, inlined: [], uploads: [], files: [] };
+    const files = request.attachFrom ?? (request.withBasket ? basket : undefined);
+    const plan: AttachmentPlan = files && !inThread ? await files.plan(base) : { prompt: base, inlined: [], uploads: [], files: [] };
 
     const length = promptLength(plan.prompt);
     if (length > LIMITS.promptMaxChars) {
@@ -146,7 +150,7 @@ export class SubmissionPipeline {
       { location: vscode.ProgressLocation.Window, title: inThread ? vscode.l10n.t('Sending to the thread…') : vscode.l10n.t('Sending to the agents…') },
       () => this.submit(client, settings, request, prompt, attachmentIds, attachmentNames),
     );
-    basket.clearSent(plan);
+    files?.clearSent(plan);
     // After the task is stored: keeping the texts must never lose a submission.
     await this.deps.store.recordSent(task.id, sent).catch(e => log.warn(`task ${task.id}: the files sent could not be kept for review: ${messageOf(e)}`));
     log.info(
@@ -262,6 +266,7 @@ export class SubmissionPipeline {
       agentCount: request.threadId !== undefined ? undefined : settings.agentCount,
       threadId: request.threadId ?? (sent.threadId !== undefined ? String(sent.threadId) : undefined),
       attachmentNames: attachmentNames.length ? attachmentNames : undefined,
+      origin: request.origin,
       prompt,
       submittedAt: now,
       updatedAt: now,

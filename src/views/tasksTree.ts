@@ -174,7 +174,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     const pct = running && task.progress !== undefined && !isAwaitingApproval(task) ? `${Math.round(task.progress * 100)}%` : undefined;
     // Progress first: the row is narrow. The model is in the tooltip.
     const said = waiting ? taskWaiting() : running ? (isAwaitingApproval(task) ? taskStatusText(task) : undefined) : task.status === 'completed' ? undefined : taskStatusText(task);
-    item.description = [said, pct, elapsed, task.threadId ? vscode.l10n.t('thread') : undefined].filter(Boolean).join(' · ');
+    item.description = [said, pct, elapsed, task.threadId ? vscode.l10n.t('thread') : undefined, task.origin ? vscode.l10n.t('via MCP') : undefined].filter(Boolean).join(' · ');
     item.tooltip = tooltipOf(task, waiting || undefined);
     // What the menus offer follows the one rule of tasks/offers.ts (package.json matches these segments).
     const offers = offersOf(task);
@@ -231,6 +231,7 @@ function tooltipOf(task: TrackedTask, waiting?: string): vscode.MarkdownString {
       task.agentCount ? vscode.l10n.t('Agents: {0}', task.agentCount) : '',
       task.source ? sourceLine(task.source) : '',
       task.threadId ? vscode.l10n.t('Thread: {0}', task.threadId) : '',
+      task.origin ? vscode.l10n.t('Sent by an agent through MCP: {0}', task.origin.client ?? vscode.l10n.t('unnamed client')) : '',
       task.attachmentNames?.length ? vscode.l10n.t('Attached: {0}', task.attachmentNames.join(', ')) : '',
       ...teamTooltipLines(task),
       vscode.l10n.t('Id: {0}', task.id),

@@ -22,6 +22,7 @@ const FLOORS: { floor: number; folder: string; match: (rel: string) => boolean }
   { floor: 7, folder: 'views', match: r => r.startsWith('views/') },
   { floor: 7, folder: 'commands', match: r => r.startsWith('commands/') },
   { floor: 7, folder: 'chat', match: r => r.startsWith('chat/') },
+  { floor: 7, folder: 'mcp', match: r => r.startsWith('mcp/') },
   { floor: 8, folder: 'root', match: r => ['extension.ts', 'services.ts', 'addressGuard.ts'].includes(r) },
 ];
 
@@ -127,6 +128,16 @@ describe('architecture', () => {
       }
     }
     assert.deepStrictEqual(loadedAtOnce, []);
+  });
+
+  it('the MCP SDK is loaded only in the MCP bundle, and its protocol half knows no vscode', () => {
+    const sdk = files.filter(f => /@modelcontextprotocol\/sdk/.test(fs.readFileSync(f, 'utf8'))).map(rel);
+    assert.deepStrictEqual(sdk, ['mcp/server.ts']);
+    for (const name of ['mcp/server.ts', 'mcp/protocol.ts']) {
+      assert.doesNotMatch(fs.readFileSync(path.join(SRC, name), 'utf8'), /from\s+'vscode'/, name);
+    }
+    const extension = fs.readFileSync(path.join(SRC, 'mcp/index.ts'), 'utf8');
+    assert.doesNotMatch(extension, /^import (?!type)[^;]*from '\.\/(tools|server|bundle)'/m, 'mcp/index.ts loads the bundle at run time only');
   });
 
   it('the api layer never imports vscode', () => {

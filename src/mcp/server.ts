@@ -1,0 +1,302 @@
+/**
+ * The MCP server (`dist/mcp.js`, loaded the first time VS Code starts it): the official SDK's `McpServer` over
+ * its Streamable HTTP transport, on 127.0.0.1 at a free port, inside the extension host. Each request must come
+ * from the loopback address, name this server's host (no DNS rebinding), carry no foreign Origin and carry the
+ * per-window token; anything else is refused before the SDK reads it. The tools only call the `ToolHost` the
+ * extension hands in (tools.ts): the key, the pipeline and the stores never come here.
+ *
+ * Sessions, not stateless: a client's `notifications/cancelled` arrives as its own POST, and only the session
+ * that runs the call can abort it (the SDK then aborts the handler's signal, and the host cancels the task).
+ */
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { type CallContext, MCP_PATH, type RunningServer, type ServerOptions, TASK_RESOURCE_SCHEME, TOKEN_HEADER, type ToolHost, type ToolReply, taskResourceUri } from './protocol';
+
+/** Largest request body read (a tool call's arguments: an instruction and a few paths). */
+const MAX_BODY_BYTES = 256 * 1024;
+const DEFAULT_MAX_SESSIONS = 16;
+
+export async function startMcpServer(options: ServerOptions): Promise<RunningServer> {
+  const sessions = new Map<string, Session>();
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  let port = 0;
+  const http = createServer((req, res) => {
+    handle(req, res).catch(e => {
+      options.log.warn(`mcp: ${(e as Error).message}`);
+      if (!res.headersSent) refuse(res, 500, 'Internal error');
+      else res.end();
+    });
+  });
+  // Headers and bodies are small; a slow client does not hold a socket for long.
+  http.headersTimeout = 10_000;
+  http.requestTimeout = 0; // a tool call that waits for its task streams for minutes
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const denied = refusal(req, port, options.token);
+    if (denied) {
+      options.log.info(`mcp: refused ${req.method} ${denied.status} (${denied.why})`);
+      return refuse(res, denied.status, denied.message);
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = sessions.get(sessionId);
+      if (!session) return refuse(res, 404, 'Session not found');
+      // Most recently used last: the first one is the one closed when there are too many.
+      sessions.delete(sessionId);
+      sessions.set(sessionId, session);
+      return session.transport.handleRequest(req, res);
+    }
+    const session = openSession();
+    await session.transport.handleRequest(req, res);
+    // Anything but an initialize gets the SDK's 400 and opens nothing.
+    if (session.transport.sessionId === undefined) await session.close();
+  }
+
+  function openSession(): Session {
+    const mcp = buildServer(options.host, options.version, () => mcp.server.getClientVersion()?.name);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: id => {
+        sessions.set(id, session);
+        while (sessions.size > maxSessions) {
+          const [oldest, first] = sessions.entries().next().value as [string, Session];
+          sessions.delete(oldest);
+          void first.close();
+        }
+      },
+      onsessionclosed: id => void sessions.get(id)?.close(),
+      // Checked again by the SDK, after refusal(): the host this server was reached under.
+      enableDnsRebindingProtection: true,
+      allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`],
+      maxRequestBodySize: MAX_BODY_BYTES,
+    });
+    const session: Session = {
+      transport,
+      close: async () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+        await mcp.close().catch(() => undefined);
+      },
+    };
+    void mcp.connect(transport);
+    return session;
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(0, '127.0.0.1', () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  port = (http.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}${MCP_PATH}`;
+  options.log.info(`mcp: listening on ${url}`);
+  return {
+    url,
+    port,
+    get sessions() {
+      return sessions.size;
+    },
+    close: async () => {
+      for (const session of [...sessions.values()]) await session.close();
+      await new Promise<void>(resolve => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+    },
+  };
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  close(): Promise<void>;
+}
+
+/** Why a request is refused before the protocol reads it, or undefined when it may go on. */
+export function refusal(
+  req: Pick<IncomingMessage, 'headers' | 'url' | 'method'> & { socket: { remoteAddress?: string } },
+  port: number,
+  token: string,
+): { status: number; message: string; why: string } | undefined {
+  if (!isLoopback(req.socket.remoteAddress)) return { status: 403, message: 'Forbidden', why: 'not from the loopback address' };
+  const host = req.headers.host;
+  if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return { status: 403, message: 'Forbidden', why: 'another Host' };
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) {
+    return { status: 403, message: 'Forbidden', why: 'another Origin' };
+  }
+  if (!sameSecret(req.headers[TOKEN_HEADER], token)) return { status: 401, message: 'Unauthorized', why: 'no or a wrong token' };
+  const path = (req.url ?? '').split('?')[0];
+  if (path !== MCP_PATH) return { status: 404, message: 'Not found', why: 'another path' };
+  const length = Number(req.headers['content-length'] ?? 0);
+  if (length > MAX_BODY_BYTES) return { status: 413, message: 'Request body too large', why: 'a large body' };
+  return undefined;
+}
+
+function isLoopback(address: string | undefined): boolean {
+  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+}
+
+/** Compares in constant time (hashes first, so lengths leak nothing either). */
+function sameSecret(given: string | string[] | undefined, expected: string): boolean {
+  if (typeof given !== 'string' || !expected) return false;
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/** A JSON-RPC error body, as the SDK answers its own refusals (no WWW-Authenticate: there is no sign-in to offer). */
+function refuse(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
+}
+
+const INSTRUCTIONS =
+  'Multi-Agent Tasks: a team of agents on the hosted multi-agent service, with the user\'s own API key. ' +
+  'Each run_task or continue_thread call starts a task on the user\'s plan (it counts against their task limit and may cost money). ' +
+  'Tools never write files: a result comes back as text, and the user lands any changes through "Review Changes…" on the task in the Tasks view. ' +
+  'Use read_task for a task started with wait=false instead of starting it again.';
+
+function buildServer(host: ToolHost, version: string, clientName: () => string | undefined): McpServer {
+  const mcp = new McpServer({ name: 'multi-agent-tasks', title: 'Multi-Agent Tasks', version }, { instructions: INSTRUCTIONS });
+  const { limits } = host;
+  // The service's ids never hold these (api/requests.ts checkId refuses them too).
+  const id = (what: string) => z.string().regex(/^[^/\\%?#\s]{1,200}$/, `a ${what} as the tools return it`).describe(`The ${what}.`);
+  // Counted again as the service counts (code points) by the pipeline; this only bounds the input.
+  const instruction = z.string().trim().min(1).max(limits.promptMaxChars * 2).describe(`What the agents should do (at most ${limits.promptMaxChars} characters with the attached text).`);
+  const wait = z.boolean().optional().describe('true (default): wait for the result, with progress notifications when a progress token is given; false: answer with the task id at once (read it later with read_task).');
+
+  mcp.registerTool(
+    'run_task',
+    {
+      title: 'Run a multi-agent task',
+      description:
+        'Sends an instruction, with optional workspace files, to a team of agents on the multi-agent service and returns their answer as text. ' +
+        'Costs one task on the user\'s plan; the user confirms it. Nothing is written to the workspace: changes the answer proposes are landed by the user (Review Changes…).',
+      inputSchema: z
+        .object({
+          instruction,
+          files: z
+            .array(z.string().trim().min(1).max(1000))
+            .max(limits.maxFiles)
+            .optional()
+            .describe(`Workspace-relative paths of files to attach (at most ${limits.maxFiles}). Small text files go inline, others as attachments; files outside the workspace are refused.`),
+          agentCount: z.number().int().min(limits.agentCountMin).max(limits.agentCountMax).optional().describe(`How many agents (${limits.agentCountMin}-${limits.agentCountMax}); default: the user's setting.`),
+          model: z.string().trim().min(1).max(200).optional().describe('A model id such as "zai/glm-5.2"; default: the user\'s setting.'),
+          wait,
+        })
+        .strict(),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    async (args, extra) => reply(await host.runTask(args, context(extra, clientName))),
+  );
+
+  mcp.registerTool(
+    'read_task',
+    {
+      title: 'Read a multi-agent task',
+      description: 'The state of a task in the user\'s Tasks view: status, each agent\'s state and progress, the result once completed, produced files and sources. Free: starts nothing.',
+      inputSchema: z.object({ taskId: id('task id') }).strict(),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ taskId }) => reply(await host.readTask(taskId)),
+  );
+
+  mcp.registerTool(
+    'cancel_task',
+    {
+      title: 'Cancel a multi-agent task',
+      description: 'Cancels a running task of the user\'s Tasks view on the service: its agents stop and it costs nothing more. A finished task keeps its outcome.',
+      inputSchema: z.object({ taskId: id('task id') }).strict(),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ taskId }) => reply(await host.cancelTask(taskId)),
+  );
+
+  mcp.registerTool(
+    'list_threads',
+    {
+      title: 'List multi-agent threads',
+      description: 'The user\'s most recent threads on the service (each completed task is saved to one): id, title, model, when. Free: starts nothing.',
+      inputSchema: z.object({}).strict(),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async () => reply(await host.listThreads()),
+  );
+
+  mcp.registerTool(
+    'continue_thread',
+    {
+      title: 'Continue a multi-agent thread',
+      description: 'Sends a follow-up instruction into a thread (the agents see its earlier messages) and returns the answer. Costs one task on the user\'s plan; the user confirms it.',
+      inputSchema: z.object({ threadId: id('thread id'), instruction, wait }).strict(),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    async (args, extra) => reply(await host.continueThread(args, context(extra, clientName))),
+  );
+
+  mcp.registerTool(
+    'read_trace',
+    {
+      title: 'Read how the team worked',
+      description: 'The execution trace of a task in the user\'s Tasks view: the plan, each agent\'s step and tools, the final answer. Free: starts nothing.',
+      inputSchema: z.object({ taskId: id('task id') }).strict(),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ taskId }) => reply(await host.readTrace(taskId)),
+  );
+
+  mcp.registerResource(
+    'task',
+    new ResourceTemplate(`${TASK_RESOURCE_SCHEME}:///{taskId}`, { list: undefined }),
+    { title: 'A multi-agent task', description: 'A task of the user\'s Tasks view: its state and result, as markdown.', mimeType: 'text/markdown' },
+    async (uri, variables) => {
+      const taskId = decodeURIComponent(String(variables.taskId ?? ''));
+      const text = await host.taskResource(taskId);
+      if (text === undefined) throw new Error(`No task ${JSON.stringify(taskId.slice(0, 60))} in the Tasks view.`);
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
+    },
+  );
+  return mcp;
+}
+
+interface Extra {
+  signal: AbortSignal;
+  _meta?: { progressToken?: string | number };
+  sendNotification(notification: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; total?: number; message?: string } }): Promise<void>;
+}
+
+/** The call's context: its abort signal, and progress when the client gave a token (values only ever rise). */
+function context(extra: Extra, clientName: () => string | undefined): CallContext {
+  const token = extra._meta?.progressToken;
+  let last = -1;
+  const progress =
+    token === undefined
+      ? undefined
+      : (percent: number, message: string) => {
+          const value = Math.min(100, Math.max(Math.round(percent * 100) / 100, Math.round((last + 0.01) * 100) / 100));
+          if (value <= last || (value >= 100 && percent < 100)) return;
+          last = value;
+          extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: value, total: 100, message } }).catch(() => undefined);
+        };
+  return { signal: extra.signal, progress, client: clientName()?.slice(0, 80) };
+}
+
+function reply(answer: ToolReply): CallToolResult {
+  const content: CallToolResult['content'] = [{ type: 'text', text: answer.text }];
+  if (answer.taskId) {
+    content.push({
+      type: 'resource_link',
+      uri: taskResourceUri(answer.taskId),
+      name: `task-${answer.taskId}`,
+      title: `Task ${answer.taskId}`,
+      mimeType: 'text/markdown',
+      description: 'The task in the user\'s Tasks view (state and result).',
+    });
+  }
+  return { content, ...(answer.data ? { structuredContent: answer.data } : {}), ...(answer.isError ? { isError: true } : {}) };
+}

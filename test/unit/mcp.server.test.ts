@@ -1,0 +1,115 @@
+/**
+ * The MCP server's protocol half (src/mcp/server.ts) in plain Node, over real HTTP on loopback: the request
+ * guard, sessions (an unknown one is refused, too many close the oldest), and a tool call through the SDK's
+ * own client reaching the host it was given, with progress. The tools over the pipeline are tested in the
+ * extension host (test/integration/mcp.test.ts).
+ */
+import * as assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { TOKEN_HEADER, type RunInput, type RunningServer, type ToolHost } from '../../src/mcp/protocol';
+import { refusal, startMcpServer } from '../../src/mcp/server';
+
+const TOKEN = 'a-token-of-the-window-0123456789abcdefghijk';
+
+describe('mcp server (protocol half)', () => {
+  describe('refusal(): before the protocol reads anything', () => {
+    const req = (over: { address?: string; headers?: Record<string, string>; url?: string }) => ({
+      socket: { remoteAddress: over.address ?? '127.0.0.1' },
+      headers: { host: '127.0.0.1:4000', [TOKEN_HEADER]: TOKEN, ...over.headers },
+      url: over.url ?? '/mcp',
+      method: 'POST',
+    });
+    it('lets a loopback request with the token, this host and no origin through', () => {
+      assert.equal(refusal(req({}), 4000, TOKEN), undefined);
+      assert.equal(refusal(req({ address: '::1', headers: { host: 'localhost:4000' } }), 4000, TOKEN), undefined);
+      assert.equal(refusal(req({ address: '::ffff:127.0.0.1', url: '/mcp?x=1' }), 4000, TOKEN), undefined);
+    });
+    it('refuses another address, host or origin (403), no or a wrong token (401), another path (404), a large body (413)', () => {
+      assert.equal(refusal(req({ address: '192.168.1.20' }), 4000, TOKEN)?.status, 403);
+      assert.equal(refusal(req({ headers: { host: 'evil.example:4000' } }), 4000, TOKEN)?.status, 403);
+      assert.equal(refusal(req({ headers: { host: '127.0.0.1:4001' } }), 4000, TOKEN)?.status, 403);
+      assert.equal(refusal(req({ headers: { origin: 'https://evil.example' } }), 4000, TOKEN)?.status, 403);
+      assert.equal(refusal(req({ headers: { [TOKEN_HEADER]: '' } }), 4000, TOKEN)?.status, 401);
+      assert.equal(refusal(req({ headers: { [TOKEN_HEADER]: `${TOKEN}x` } }), 4000, TOKEN)?.status, 401);
+      assert.equal(refusal(req({ url: '/other' }), 4000, TOKEN)?.status, 404);
+      assert.equal(refusal(req({ headers: { 'content-length': String(10 * 1024 * 1024) } }), 4000, TOKEN)?.status, 413);
+    });
+  });
+
+  describe('over HTTP', () => {
+    let server: RunningServer;
+    const calls: RunInput[] = [];
+    const host: ToolHost = {
+      limits: { promptMaxChars: 10_000, agentCountMin: 1, agentCountMax: 8, maxFiles: 5 },
+      runTask: async (input, context) => {
+        calls.push(input);
+        for (const p of [10, 10, 50, 100]) context.progress?.(p, `at ${p}`);
+        return { text: `done: ${input.instruction} for ${context.client}`, data: { taskId: 't1' }, taskId: 't1' };
+      },
+      readTask: async taskId => ({ text: `task ${taskId}` }),
+      cancelTask: async () => ({ text: '' }),
+      listThreads: async () => ({ text: '' }),
+      continueThread: async () => ({ text: '' }),
+      readTrace: async () => ({ text: '' }),
+      taskResource: async taskId => (taskId === 't1' ? 'the task' : undefined),
+    };
+    const connect = async (name: string) => {
+      const client = new Client({ name, version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { [TOKEN_HEADER]: TOKEN } } }));
+      return client;
+    };
+
+    before(async () => {
+      server = await startMcpServer({ host, token: TOKEN, version: '9.9.9', log: { info: () => undefined, warn: () => undefined }, maxSessions: 2 });
+    });
+    after(() => server.close());
+
+    it('listens on 127.0.0.1 and answers a tool call with text, data, a link to the task and rising progress', async () => {
+      assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const client = await connect('unit-client');
+      const progress: number[] = [];
+      const result = await client.callTool({ name: 'run_task', arguments: { instruction: '  Review it  ', agentCount: 2 } }, undefined, { onprogress: p => progress.push(p.progress) });
+      assert.deepEqual(calls.at(-1), { instruction: 'Review it', agentCount: 2 });
+      assert.deepEqual(result.content, [
+        { type: 'text', text: 'done: Review it for unit-client' },
+        { type: 'resource_link', uri: 'multi-agent-task:///t1', name: 'task-t1', title: 'Task t1', mimeType: 'text/markdown', description: 'The task in the user\'s Tasks view (state and result).' },
+      ]);
+      assert.deepEqual(result.structuredContent, { taskId: 't1' });
+      assert.deepEqual(progress, [10, 10.01, 50, 100]);
+      const resource = await client.readResource({ uri: 'multi-agent-task:///t1' });
+      assert.equal((resource.contents[0] as { text: string }).text, 'the task');
+      await client.close();
+    });
+
+    it('refuses input outside the schema as a tool error, without calling the host', async () => {
+      const client = await connect('unit-client');
+      const before = calls.length;
+      const result = await client.callTool({ name: 'run_task', arguments: { instruction: 'x', extra: true } });
+      assert.equal(result.isError, true);
+      const empty = await client.callTool({ name: 'run_task', arguments: { instruction: '   ' } });
+      assert.equal(empty.isError, true);
+      const badId = await client.callTool({ name: 'read_task', arguments: { taskId: '../etc' } });
+      assert.equal(badId.isError, true);
+      assert.equal(calls.length, before);
+      await client.close();
+    });
+
+    it('refuses an unknown session (404), and closes the least recently used beyond its limit', async () => {
+      const unknown = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', [TOKEN_HEADER]: TOKEN, 'mcp-session-id': 'nope' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      assert.equal(unknown.status, 404);
+      const a = await connect('a');
+      const b = await connect('b');
+      const c = await connect('c');
+      assert.equal(server.sessions, 2);
+      await assert.rejects(a.listTools());
+      assert.equal((await c.listTools()).tools.length, 6);
+      assert.equal((await b.listTools()).tools.length, 6);
+      await Promise.all([a, b, c].map(x => x.close().catch(() => undefined)));
+    });
+  });
+});
