@@ -109,7 +109,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const models = new ModelCatalog(api);
   const pipeline = new SubmissionPipeline({ api, config, keys, store, poller, basket: attachments, log, models, notify: message => void ui.info(message) });
   const threads = new ThreadStore(api, keys, store);
-  const files = new FileStore(api, keys);
+  const files = new FileStore(api, keys, store);
   const services: Services = {
     context,
     log,
