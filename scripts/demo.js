@@ -129,9 +129,8 @@ function printBanner({ url, emulator, chat = false }) {
   const chatLines = chat
     ? `
   Chat: open the Chat view ("Chat: Open Chat") and ask "@agents review this file" with a file
-  attached. A stand-in chat model ("Fake Model") is installed so @agents runs offline; in a fresh
-  profile VS Code finds it only on the first request, which then says "Language model unavailable":
-  send the request again.`
+  attached. A stand-in chat model ("Fake Model") is installed so @agents runs offline; it is
+  ready as soon as the window has started.`
     : `
   Chat: VS Code 1.100 has no Chat view. \`npm run demo -- --chat\` starts the newest VS Code
   with Chat, where @agents and #multiAgent work.`;
@@ -143,7 +142,7 @@ function printBanner({ url, emulator, chat = false }) {
     API key:        ${emulator.apiKey}  (already stored in VS Code's secret storage; paste it into
                     "Multi-Agent: Set API Key" if you clear it — it works only with this emulator)
 
-  Try it: open src/math.ts, select the mean() function, press Ctrl+Alt+O (or run
+  Try it: open src/math.ts, select the mean() function, press Ctrl+K A (or run
   "Multi-Agent: Orchestrate Selection" from the command palette), type an instruction,
   and watch the status bar; the result opens beside the code when the agents finish.
 

@@ -6,7 +6,7 @@
  * call them and never word these conditions themselves.
  */
 import * as vscode from 'vscode';
-import type { RateLimitScope } from './api/conditions';
+import { type RateLimitScope, isBudgetExceeded } from './api/conditions';
 import { LIMITS } from './api/requests';
 import { PLATFORM_BODY_LIMIT_BYTES } from './api/uploads';
 import { SENT_TEXT_LIMITS } from './constants';
@@ -512,15 +512,20 @@ export function budgetSpent(consumedUsd: number, initialUsd?: number): string {
     : vscode.l10n.t('{0} of {1} spent', formatUsd(consumedUsd), formatUsd(initialUsd));
 }
 
-/** A task (or some of its agents) stopped because the budget of the engine run ran out; `detail` is the service's words. */
-export function budgetRanOut(detail: string, budgetUsd?: number): string {
+/**
+ * A task stopped because the budget of the engine run ran out: "Stopped: budget reached" in plain words, never
+ * the engine's "OrchestrationError[agent-3]: …" (issue 26: `detail`, the service's words, is not shown).
+ */
+export function budgetRanOut(_detail: string, budgetUsd?: number): string {
   return budgetUsd === undefined
-    ? vscode.l10n.t('The budget ran out before the agents could answer ({0}). Raise multiAgent.budgetUsd, or clear it, and run the task again.', detail)
-    : vscode.l10n.t(
-        'The budget of {0} ran out before the agents could answer ({1}). Raise multiAgent.budgetUsd, or clear it, and run the task again.',
-        formatUsd(budgetUsd),
-        detail,
-      );
+    ? vscode.l10n.t('Stopped: budget reached before the agents could answer. Raise multiAgent.budgetUsd, or clear it, and run the task again.')
+    : vscode.l10n.t('Stopped: budget of {0} reached before the agents could answer. Raise multiAgent.budgetUsd, or clear it, and run the task again.', formatUsd(budgetUsd));
+}
+
+/** What an agent's row says of its last words: a budget stop reads "Stopped: budget reached", else its words. */
+export function agentWords(agent: { status: string; preview?: string }): string {
+  if (agent.status === 'failed' && isBudgetExceeded(agent.preview)) return vscode.l10n.t('Stopped: budget reached');
+  return agent.preview ?? '';
 }
 
 /** Agents of a completed task that stopped when the budget ran out. */

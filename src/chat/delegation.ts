@@ -86,9 +86,10 @@ export async function runTask(
           else if (isFinished(task)) resolve(task);
         }),
       );
-      // It may have finished between the send and the subscription.
+      // It may have finished, or made progress, between the send and the subscription.
       const now = deps.store.get(sent.id);
       if (now && isFinished(now)) resolve(now);
+      else if (now?.agents) options.onProgress?.(now.agents, now);
     });
     const cancelled = new Promise<'cancelled'>(resolve => {
       disposables.push(token.onCancellationRequested(() => resolve('cancelled')));
@@ -117,6 +118,22 @@ export async function cancelTask(log: Logger, taskId: string): Promise<void> {
   } catch (e) {
     log.warn(`chat: cancelling task ${taskId} failed: ${messageOf(e)}`);
   }
+}
+
+/**
+ * What a chat answer says while the agents work, only when it changes meaningfully: a quarter of the work
+ * passed, an agent finished or stopped ("The agents are working: about 50%, 1 of 4 done…"), never a line of
+ * percentages per tick (issue 26). Empty before the first quarter (the "working on" line stands).
+ */
+export function agentsMilestone(agents: readonly Pick<AgentProgress, 'status' | 'progress'>[]): string {
+  if (!agents.length) return '';
+  const done = agents.filter(a => a.status === 'completed').length;
+  const stopped = agents.filter(a => a.status === 'failed' || a.status === 'timeout').length;
+  const mean = agents.reduce((sum, a) => sum + (a.status === 'completed' ? 1 : Math.min(1, Math.max(0, a.progress ?? 0))), 0) / agents.length;
+  const quarter = Math.min(75, Math.floor(mean * 4) * 25);
+  if (!done && !stopped && !quarter) return '';
+  const parts = [quarter ? vscode.l10n.t('about {0}%', quarter) : '', done ? vscode.l10n.t('{0} of {1} done', done, agents.length) : '', stopped ? vscode.l10n.t('{0} stopped', stopped) : ''];
+  return vscode.l10n.t('The agents are working: {0}…', parts.filter(Boolean).join(', '));
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -10,7 +10,7 @@ import { commandOfAction, describeError, inert, messageOf } from '../errors';
 import { Actions, keyNeeded } from '../vocabulary';
 import { titleFrom } from '../tasks/model';
 import { offersOf } from '../tasks/offers';
-import { type ChatDeps, type TaskCode, codeOf, describeAgents, runTask, withExtraCode } from './delegation';
+import { type ChatDeps, type TaskCode, agentsMilestone, codeOf, describeAgents, runTask, withExtraCode } from './delegation';
 import { Chat } from './ids';
 import { teamButtons, withDetails } from './teamParts';
 
@@ -106,9 +106,10 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
           stream.progress(vscode.l10n.t('The agents are working on "{0}" (see the Tasks view)…', task.title));
         },
         onProgress: agents => {
-          const line = describeAgents(agents);
-          if (line !== lastLine) stream.progress(line);
-          lastLine = line;
+          // VS Code keeps every progress message as a line of the answer: one per milestone, not per tick.
+          const line = agentsMilestone(agents);
+          if (line && line !== lastLine) stream.progress(line);
+          lastLine = line || lastLine;
         },
       });
       metadata.threadId = task.threadId ?? threadId;

@@ -9,6 +9,8 @@ import type { KeyStore } from '../auth/keyStore';
 import type { Config } from '../config';
 import { Disposable } from '../disposable';
 import { onServiceChange } from './follow';
+import type { TrackedTask } from '../tasks/model';
+import type { TaskStore } from '../tasks/taskStore';
 import { PagedList } from './paging';
 import { UserFacingError, errorKind, inert } from '../errors';
 import { tooLargeToDownload } from '../vocabulary';
@@ -19,6 +21,13 @@ const INLINE_DOWNLOAD_BYTES = 4 * 1024 * 1024;
 const PAGE_SIZE = 50;
 
 export type FileListing = { kind: 'noKey' } | { kind: 'unavailable' } | { kind: 'loaded'; files: ApiFile[]; hasMore: boolean };
+
+/** The task that produced a stored file: its title and when it ended (ms since epoch). */
+export interface FileOrigin {
+  taskId: string;
+  title: string;
+  at: number;
+}
 
 export class FileStore extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
@@ -32,13 +41,45 @@ export class FileStore extends Disposable {
     file => file.id,
   );
 
+  /** The stored files the tasks produced, by file id; a new one refreshes the list (issue 26). */
+  private readonly produced = new Map<string, FileOrigin>();
+
   constructor(
     private readonly api: ApiService,
     private readonly keys: KeyStore,
     config: Pick<Config, 'onDidChange'>,
+    tasks?: Pick<TaskStore, 'all' | 'onDidChange'>,
   ) {
     super();
     this._register(onServiceChange({ config, keys }, () => this.refresh()));
+    if (!tasks) return;
+    for (const task of tasks.all()) this.noteProduced(task);
+    // A task that ended with files stored on the service: the Files view lists them without a manual refresh.
+    this._register(
+      tasks.onDidChange(e => {
+        if (e.kind === 'removed') {
+          for (const [id, origin] of this.produced) if (origin.taskId === e.task.id) this.produced.delete(id);
+          return;
+        }
+        if (e.kind !== 'progress' && this.noteProduced(e.task)) this.refresh();
+      }),
+    );
+  }
+
+  /** Which task produced the stored file `fileId`, if a tracked one did. */
+  originOf(fileId: string): FileOrigin | undefined {
+    return this.produced.get(fileId);
+  }
+
+  /** Remembers a task's stored files; true when one was not known yet. */
+  private noteProduced(task: TrackedTask): boolean {
+    let added = false;
+    for (const file of task.files ?? []) {
+      if (!file.fileId || this.produced.has(file.fileId)) continue;
+      this.produced.set(file.fileId, { taskId: task.id, title: task.title, at: task.finishedAt ?? task.updatedAt });
+      added = true;
+    }
+    return added;
   }
 
   refresh(): void {

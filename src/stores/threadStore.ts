@@ -10,7 +10,7 @@ import type { KeyStore } from '../auth/keyStore';
 import type { Config } from '../config';
 import { Disposable } from '../disposable';
 import { firstLine } from '../format';
-import type { TaskStore } from '../tasks/taskStore';
+import type { TaskChange, TaskStore } from '../tasks/taskStore';
 import { onServiceChange } from './follow';
 import { PagedList } from './paging';
 
@@ -63,16 +63,38 @@ export class ThreadStore extends Disposable {
     // messages just after it reports the task completed, so a finished run is read again a moment later.
     this._register(
       tasks.onDidChange(e => {
+        if (this.followSavedTo(e)) return;
         const threadId = e.task.threadId;
         if (!threadId || (e.kind !== 'finished' && e.kind !== 'added')) return;
         this.refreshThread(threadId);
         if (e.kind === 'finished') this.refreshLater(threadId);
       }),
     );
+    for (const task of tasks.all()) if (task.conversationId) this.savedTo.set(task.id, task.conversationId);
     this._register({ dispose: () => this.laterTimers.forEach(clearTimeout) });
   }
 
   private readonly laterTimers = new Set<NodeJS.Timeout>();
+  /** The thread each task was saved to, as last seen. */
+  private readonly savedTo = new Map<string, string>();
+
+  /**
+   * A task the service saved to a thread it made (a plain run: "Thread #1" in the result): the Threads view
+   * lists it without a manual refresh (issue 26). True when handled here.
+   */
+  private followSavedTo(e: TaskChange): boolean {
+    if (e.kind === 'removed') {
+      this.savedTo.delete(e.task.id);
+      return false;
+    }
+    const saved = e.task.conversationId;
+    if (!saved || e.kind === 'progress' || this.savedTo.get(e.task.id) === saved) return false;
+    this.savedTo.set(e.task.id, saved);
+    if (e.task.threadId === saved && e.kind === 'finished') return false; // followed as a run in a thread below
+    this.refreshThread(saved);
+    this.refreshLater(saved);
+    return true;
+  }
 
   private refreshLater(threadId: string): void {
     for (const ms of SAVED_MESSAGES_RECHECK_MS) {

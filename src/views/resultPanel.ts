@@ -21,7 +21,7 @@ import { escapeHtml, renderMarkdown } from './markdown';
 import { nonce, webviewPage } from './webviewPage';
 import { validMessage } from './resultMessages';
 import type { TraceReading, TraceStore } from '../stores/traceStore';
-import { agentStatusLabel } from '../vocabulary';
+import { agentStatusLabel, agentWords } from '../vocabulary';
 import type * as TeamSections from './teamSections';
 import { type TeamAction, validTeamMessage } from './teamMessages';
 import { RENDERED_PAGE_STYLE } from './pageStyle';
@@ -469,7 +469,7 @@ function agentTable(task: TrackedTask): string {
     const pct = a.progress !== undefined ? Math.round(a.progress * 100) : undefined;
     return `<tr><td>${t(vscode.l10n.t('Agent {0}', a.id))}</td><td>${t(agentStatusLabel(a.status))}</td><td>${
       pct !== undefined ? `<progress max="100" value="${pct}"></progress> ${pct}%` : ''
-    }</td><td class="muted">${t(a.preview ?? '')}</td></tr>`;
+    }</td><td class="muted">${t(agentWords(a))}</td></tr>`;
   });
   return `<table class="agents" id="agents">${rows.join('')}</table>`;
 }

@@ -9,7 +9,7 @@ import { Commands } from '../constants';
 import { formatBytes } from '../format';
 import { runningToolOf } from '../tasks/activity';
 import type { AgentProgress, ProducedFile, TrackedTask } from '../tasks/model';
-import { agentStatusLabel, budgetSpent } from '../vocabulary';
+import { agentStatusLabel, agentWords, budgetSpent } from '../vocabulary';
 
 export interface ProducedFileNode {
   readonly kind: 'producedFile';
@@ -59,7 +59,7 @@ export function agentTooltip(task: TrackedTask, agent: AgentProgress): vscode.Ma
     md.appendText(vscode.l10n.t('Using {0}', tool.tool));
     md.appendMarkdown('  \n');
   }
-  if (agent.preview) md.appendText(agent.preview);
+  if (agent.preview) md.appendText(agentWords(agent));
   return md;
 }
 

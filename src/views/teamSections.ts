@@ -47,6 +47,11 @@ export function teamWords(): TeamWords {
     openInBrowser: vscode.l10n.t('Open in Browser'),
     notHttps: vscode.l10n.t('not https: not opened'),
     size: bytes => formatBytes(bytes),
+    results: (n, more) => (more ? vscode.l10n.t('{0}+ results', n) : n === 1 ? vscode.l10n.t('1 result') : vscode.l10n.t('{0} results', n)),
+    passed: (passed, failed) => (failed ? vscode.l10n.t('{0} passed, {1} failed', passed, failed) : vscode.l10n.t('{0} passed', passed)),
+    exitCode: code => vscode.l10n.t('exit code {0}', code),
+    made: filename => vscode.l10n.t('made {0}', filename),
+    rawResult: vscode.l10n.t('Result'),
   };
 }
 
@@ -121,4 +126,7 @@ ul.files li, ul.sources li { margin: 6px 0; }
 .snippet { font-size: 0.95em; }
 table.activity td, table.rubric td { padding: 1px 10px 1px 0; vertical-align: top; }
 tr.tool-failed td { color: var(--vscode-errorForeground); }
+details.tool-raw { display: inline-block; max-width: 100%; vertical-align: top; }
+details.tool-raw > summary { cursor: pointer; }
+details.tool-raw > pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 12em; overflow: auto; margin: 2px 0; }
 `;

@@ -42,6 +42,13 @@ export interface TeamWords {
   openInBrowser: string;
   notHttps: string;
   size: (bytes: number) => string;
+  /** A tool's result in a few words (issue 26): "3 results" (`more`: the preview was cut, "3+ results"). */
+  results: (n: number, more: boolean) => string;
+  passed: (passed: number, failed: number) => string;
+  exitCode: (code: number) => string;
+  made: (filename: string) => string;
+  /** The summary of a result that cannot be said in a few words ("Result"). */
+  rawResult: string;
 }
 
 const t = escapeHtml;
@@ -74,7 +81,7 @@ export function traceHtml(trace: TraceView, words: TeamWords, partial: boolean):
     if (step.tools.length) {
       out.push(
         `<p class="muted">${t(words.tools)}</p><ul class="tools">${step.tools
-          .map(tool => `<li><code>${t(tool.tool)}</code> ${t(words.toolStatus(tool.status))}${tool.preview || tool.error ? ` — <span class="muted">${t(tool.error ?? tool.preview ?? '')}</span>` : ''}</li>`)
+          .map(tool => `<li><code>${t(tool.tool)}</code> ${t(words.toolStatus(tool.status))}${tool.preview || tool.error ? ` <span class="muted">${toolResultHtml(tool.error ?? tool.preview, words)}</span>` : ''}</li>`)
           .join('')}</ul>`,
       );
     }
@@ -109,13 +116,58 @@ export function traceHtml(trace: TraceView, words: TeamWords, partial: boolean):
   return out.join('\n');
 }
 
-/** The latest tool calls, newest last: agent, tool, status and a short preview. */
+/** Characters of a tool preview the summary reads (previews are bounded before: this only caps the work). */
+const SUMMARY_SCAN = 4_000;
+/** Characters of a one-line summary taken from free text. */
+const SUMMARY_LINE = 80;
+
+/**
+ * A tool's result in a few words, from its preview (JSON or text, often cut by the service): "3 results",
+ * "3 passed", "exit code 1", "made findings.csv", or the first line of text. Undefined when nothing short can
+ * be said. Linear in the (capped) preview; never throws.
+ */
+export function toolSummary(preview: string | undefined, words: Pick<TeamWords, 'results' | 'passed' | 'exitCode' | 'made'>): string | undefined {
+  const text = (preview ?? '').slice(0, SUMMARY_SCAN).trim();
+  if (!text) return undefined;
+  let parsed: unknown;
+  if (text.startsWith('{')) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined; // cut by the service: read with the patterns below
+    }
+  }
+  const o = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  if (o && Array.isArray(o.results)) return words.results(o.results.length, false);
+  const resultsAt = text.search(/"results"\s*:\s*\[/);
+  if (!o && resultsAt >= 0) return words.results(text.slice(resultsAt).match(/"url"\s*:/g)?.length ?? 0, true);
+  const stdout = o && typeof o.stdout === 'string' ? o.stdout : o ? '' : text;
+  const tests = /(\d{1,9}) passed(?:,? (\d{1,9}) failed)?/.exec(stdout);
+  if (tests) return words.passed(Number(tests[1]), Number(tests[2] ?? 0));
+  const exit = o ? o.exit_code : undefined;
+  if (typeof exit === 'number' && exit !== 0) return words.exitCode(exit);
+  const generated = o?.generated_file as Record<string, unknown> | undefined;
+  const filename = typeof generated?.filename === 'string' ? generated.filename : /"filename"\s*:\s*"([^"\\]{1,200})"/.exec(text)?.[1];
+  if (filename) return words.made(filename);
+  const free = o ? (typeof o.error === 'string' ? o.error : stdout) : text.startsWith('{') || text.startsWith('[') ? '' : text;
+  const line = free.split(/\r?\n/, 1)[0]?.trim() ?? '';
+  return line ? (line.length > SUMMARY_LINE ? `${line.slice(0, SUMMARY_LINE - 1).trimEnd()}…` : line) : undefined;
+}
+
+/** A tool's summary, with its raw preview (if any) on expand: never a line of JSON running off the side. */
+export function toolResultHtml(preview: string | undefined, words: TeamWords): string {
+  if (!preview) return '';
+  const summary = toolSummary(preview, words);
+  return `<details class="tool-raw"><summary>${t(summary ?? words.rawResult)}</summary><pre>${t(preview)}</pre></details>`;
+}
+
+/** The latest tool calls, newest last: agent, tool, status and a one-line summary (the raw preview on expand). */
 export function activityHtml(activity: readonly ToolActivity[], words: TeamWords): string {
   if (!activity.length) return '';
   return `<table class="activity">${activity
     .map(
       a =>
-        `<tr class="tool-${a.status}"><td>${a.agent !== undefined ? t(words.agent(a.agent)) : ''}</td><td><code>${t(a.tool)}</code></td><td>${t(words.toolStatus(a.status))}</td><td class="muted">${t(a.preview ?? '')}</td></tr>`,
+        `<tr class="tool-${a.status}"><td>${a.agent !== undefined ? t(words.agent(a.agent)) : ''}</td><td><code>${t(a.tool)}</code></td><td>${t(words.toolStatus(a.status))}</td><td class="muted">${toolResultHtml(a.preview, words)}</td></tr>`,
     )
     .join('')}</table>`;
 }

@@ -42,4 +42,19 @@ describe('e2e: workbench with the packaged extension', function () {
     const found = await wb!.findCommandsInPalette(title);
     assert.ok(found.some(l => l.includes(title)), `"${title}" not in the palette (rows: ${found.join(' | ')})`);
   });
+
+  // Issue 26: Ctrl+Alt+O opened VS Code's "Open a Remote Window" where no text editor had the focus.
+  for (const [where, focus] of [['the Explorer', 'File: Focus on Files Explorer'], ['the welcome page', 'Help: Welcome']] as const) {
+    it(`Ctrl+K A from ${where} runs Orchestrate Selection (no file open: it offers one)`, async () => {
+      const page = wb!.page;
+      await wb!.runCommand('View: Close All Editors');
+      await wb!.runCommand('Notifications: Clear All Notifications');
+      await wb!.runCommand(focus);
+      await page.waitForTimeout(500); // the focus settles in the view
+      await page.keyboard.press('Control+KeyK');
+      await page.keyboard.press('KeyA');
+      await wb!.waitForNotification(/Open a file and select the code the agents should work on/, 15_000);
+      assert.strictEqual(await page.locator('.quick-input-widget', { hasText: /remote/i }).isVisible(), false, 'VS Code\'s remote menu opened');
+    });
+  }
 });

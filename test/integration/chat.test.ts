@@ -142,16 +142,25 @@ describe('chat: the @agents participant', function () {
   });
 
   it('turns the request and the selection into a task in a service thread, shows the agents, renders the answer with buttons', async () => {
-    ctx.emulator.setTaskDuration(2_500);
+    // Held by the emulator's clock (issue 26): the progress lines are read while the task runs, whatever the load.
+    ctx.emulator.setTaskDuration(60_000);
     const document = await vscode.workspace.openTextDocument(workspaceUri('src', 'math.ts'));
     const range = new vscode.Range(0, 0, 3, 0);
     const stream = new RecordingStream();
-    const result = (await handler()(
+    const pending = handler()(
       chatRequest('review this for edge cases', { references: [{ id: 'vscode.implicit.selection', value: new vscode.Location(document.uri, range) } as vscode.ChatPromptReference] }),
       { history: [] },
       stream.asStream(),
       none,
-    )) as vscode.ChatResult;
+    );
+    const working = () => stream.progress.filter(p => p.startsWith('The agents are working: '));
+    await waitFor(() => stream.progress.some(p => p.startsWith('The agents are working on')), 'the task to be sent');
+    ctx.emulator.advanceClock(20_000);
+    await waitFor(() => working().length > 0, 'a milestone line');
+    ctx.emulator.advanceClock(25_000);
+    await waitFor(() => working().length > 1, 'the next milestone line');
+    ctx.emulator.advanceClock(20_000);
+    const result = (await pending) as vscode.ChatResult;
     assert.strictEqual(result.errorDetails, undefined, result.errorDetails?.message);
     const metadata = result.metadata as AgentsResultMetadata;
     const task = ctx.api.store.get(metadata.taskId!);
@@ -160,7 +169,10 @@ describe('chat: the @agents participant', function () {
     assert.deepStrictEqual(task.source?.range, { startLine: 0, startCharacter: 0, endLine: 3, endCharacter: 0 });
     assert.ok(metadata.threadId, 'the chat runs in a service thread');
     assert.strictEqual(task.threadId, metadata.threadId);
-    assert.ok(stream.progress.some(p => /Agent \w+: /.test(p)), `agent progress shown: ${stream.progress.join(' | ')}`);
+    // Issue 26: a line per milestone (a quarter of the work, an agent done), never a line of percentages per tick.
+    assert.ok(working().every(p => /^The agents are working: (about (25|50|75)%)?(, )?(\d+ of \d+ done)?…$/.test(p)), `agent progress shown: ${stream.progress.join(' | ')}`);
+    assert.ok(working().length <= 3 + (task.agents?.length ?? 4), `one line per milestone: ${working().join(' | ')}`);
+    assert.strictEqual(new Set(stream.progress).size, stream.progress.length, `no line twice: ${stream.progress.join(' | ')}`);
     assert.deepStrictEqual(stream.markdown, [inert((await ctx.api.store.readResult(task.id))!)]);
     assert.deepStrictEqual(stream.buttons.find(b => b.command === Commands.openResult)?.arguments, [task.id]);
     // The answer names files (the landing format): it is reviewed hunk by hunk. The buttons follow the one rule of

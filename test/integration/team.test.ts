@@ -141,6 +141,8 @@ describe('team: what the agents did', function () {
       return /Live activity/.test(live) ? live : undefined;
     }, 'the activity in the result view');
     assert.match(html, new RegExp(`<code>${tool.tool}</code>`));
+    // Issue 26: one-line summaries; the raw JSON only inside a <details>' <pre>, never in the row itself.
+    assert.ok(!/\{&quot;/.test(html.replace(/<pre>[\s\S]*?<\/pre>/g, '')), html);
     await finished(ctx, task.id, 20_000);
   });
 
@@ -294,7 +296,8 @@ describe('team: budget, role models and reasoning effort go through the engine r
     const task = (await orchestrate(ctx, 'No money'))!;
     const done = await finished(ctx, task.id);
     assert.strictEqual(done.status, 'failed');
-    assert.match(done.error ?? '', /^The budget of \$0\.00 ran out before the agents could answer \(OrchestrationError\[orchestration\]: All agents failed to provide results: .*Organization USD budget exceeded\)/);
+    // Issue 26: plain words, not the engine's "OrchestrationError[…]: …".
+    assert.strictEqual(done.error, 'Stopped: budget of $0.00 reached before the agents could answer. Raise multiAgent.budgetUsd, or clear it, and run the task again.');
   });
 
   it('a reasoning effort the model does not take is refused before anything is sent; one it takes is sent with the model', async () => {

@@ -9,7 +9,7 @@ import { TRACE_LIMITS, readTrace } from '../../src/api/trace';
 import { type TeamWords, activityHtml, filesHtml, sourcesHtml, traceHtml } from '../../src/views/traceView';
 import { validTeamMessage } from '../../src/views/teamMessages';
 
-const words: TeamWords = {
+export const words: TeamWords = {
   goal: 'Goal',
   plan: 'Plan',
   steps: 'Steps',
@@ -40,6 +40,11 @@ const words: TeamWords = {
   openInBrowser: 'Open in Browser',
   notHttps: 'not https',
   size: b => `${b} B`,
+  results: (n, more) => `${n}${more ? '+' : ''} results`,
+  passed: (p, f) => (f ? `${p} passed, ${f} failed` : `${p} passed`),
+  exitCode: c => `exit code ${c}`,
+  made: f => `made ${f}`,
+  rawResult: 'Result',
 };
 
 const HOSTILE = [
