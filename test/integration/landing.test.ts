@@ -94,7 +94,13 @@ describe('landing a multi-file answer', () => {
 
   /** Starts Review Changes, waits until the preview has had time to open, and checks nothing was written yet. */
   async function startReview(id: string, unchanged: Map<vscode.Uri, string>): Promise<{ outcome: Thenable<unknown> }> {
+    const title = ctx.api.store.get(id)!.title;
+    const notes = reviewUri(id, 'notes', `Review of ${title}`);
+    ctx.api.reviews.setAll(id, new Map());
     const outcome = vscode.commands.executeCommand('multiAgent.reviewChanges', id);
+    // Planned on its own thread first (as long as the machine needs): its documents are set just before the
+    // preview is asked for; then the preview has its time to open.
+    await waitFor(() => ctx.api.reviews.provideTextDocumentContent(notes).startsWith('# Review of'), 'the review to be planned', 60_000);
     await new Promise(r => setTimeout(r, 1500));
     for (const [uri, before] of unchanged) assert.strictEqual(await text(uri), before, `${path.basename(uri.path)} unchanged before Apply`);
     // Wrapped: an async function returning a thenable would wait for it.

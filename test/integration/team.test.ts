@@ -153,7 +153,7 @@ describe('team: what the agents did', function () {
     const shown = { ...task, files: [{ filename: rlo, fileId: 'file_x', mimeType: 'application/pdf' }, { filename: 'a\u061cb\u0007.csv', fileId: 'file_y' }] };
     const items = producedFileNodes(shown).map(producedFileItem);
     assert.deepStrictEqual(items.map(i => i.label), ['invoicefdp.exe', 'ab.csv']);
-    for (const item of items) assert.ok(!/[\u0000-\u001f\u061c\u202a-\u202e]/.test((item.tooltip as vscode.MarkdownString).value), (item.tooltip as vscode.MarkdownString).value);
+    for (const item of items) assert.ok(!/[\u0000-\u0009\u000b-\u001f\u061c\u202a-\u202e]/.test((item.tooltip as vscode.MarkdownString).value), (item.tooltip as vscode.MarkdownString).value);
     const buttons: vscode.Command[] = [];
     teamButtons({ button: (c: vscode.Command) => buttons.push(c) } as unknown as vscode.ChatResponseStream, shown);
     assert.deepStrictEqual(buttons.map(b => b.title), ['How the Team Worked', 'Open invoicefdp.exe', 'Open ab.csv']);
