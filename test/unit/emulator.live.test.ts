@@ -8,6 +8,16 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
+/** A live emulator of its own for one test, closed after it. */
+async function withEmulator<T>(options: EmulatorOptions, fn: (emu: Emulator) => Promise<T>): Promise<T> {
+  const emu = await startEmulator({ quiet: true, taskDurationMs: 300, pulseIntervalMs: 100, ...options });
+  try {
+    return await fn(emu);
+  } finally {
+    await emu.close();
+  }
+}
+
 function useLiveEmulator(options: EmulatorOptions = {}): () => Emulator {
   let emulator: Emulator | undefined;
   before(async () => {
@@ -98,15 +108,19 @@ describe('emulator: live behaviour by default', function () {
 
   describe('typed stream events', () => {
     it('start, progress, then complete with the result as message; no status; the stream ends', async () => {
-      const emu = emulator();
-      const taskId = await submit(emu, 'Stream typed events', { options: { agentCount: 3 } });
-      const { events, ended } = await readEvents(emu, taskId);
+      // Two minutes on the emulator's clock, moved on by each progress event: the stream opens while the team is
+      // planned however slow the machine is (a 300 ms task on a loaded machine was past planning when it opened).
+      const { events, ended, result } = await withEmulator({ taskDurationMs: 120_000, progressSteps: 12 }, async emu => {
+        const id = await submit(emu, 'Stream typed events', { options: { agentCount: 3 } });
+        const read = await readEvents(emu, id, { onEvent: e => void (e.type === 'progress' && emu.advanceClock(10_000)) });
+        return { ...read, result: emu.task(id)?.result };
+      });
       assert.ok(ended, 'the stream ends after complete');
       // Opened at once, the stream sees the team still being planned: no agents yet.
       assert.deepEqual(events[0], { type: 'start', model_id: 'zai/glm-5.2', agent_count: 0 });
       const last = events[events.length - 1];
       assert.equal(last.type, 'complete');
-      assert.equal(last.message, emu.task(taskId)?.result);
+      assert.equal(last.message, result);
       assert.equal(last.agent_statuses.length, 3);
       assert.ok(events.slice(1, -1).some(e => e.type === 'progress'));
       assert.deepEqual(events[1].agent_statuses, [], 'the first progress event has agent_statuses: []');

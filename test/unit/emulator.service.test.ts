@@ -385,9 +385,11 @@ describe('emulator: the stream', function () {
   });
 
   it('agent_statuses: [] while planning; agent results cut to 600 bytes + "..." in progress events, whole in /status and complete', async () => {
-    await withEmulator({ taskDurationMs: 1200, progressSteps: 12 }, async emu => {
+    // Two minutes on the emulator's clock, moved on by each progress event: the stream opens while the team is
+    // planned however slow the machine is (a 1.2 s task on a loaded machine was past planning when it opened).
+    await withEmulator({ taskDurationMs: 120_000, progressSteps: 12 }, async emu => {
       const taskId = await submit(emu, 'Explain the cut', { options: { agentCount: 2 } });
-      const { events } = await readEvents(emu, taskId);
+      const { events } = await readEvents(emu, taskId, { onEvent: e => void (e.type === 'progress' && emu.advanceClock(10_000)) });
       const progress = events.filter(e => e.type === 'progress');
       assert.deepEqual(progress[0].agent_statuses, []);
       // ("Using search web..." while a tool runs ends with dots too, and is short.)
