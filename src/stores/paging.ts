@@ -34,6 +34,25 @@ export class PagedList<T> {
     this.pages = undefined;
   }
 
+  /**
+   * Forgets what was read, and reads again as many items as were shown (at least a page): a new item at the
+   * top (a task's new thread) does not fold back what the user loaded with "Load more…".
+   */
+  reload(): void {
+    const shown = this.pages;
+    this.reset();
+    if (!shown) return;
+    const generation = this.generation;
+    const pending = shown
+      .catch(() => undefined)
+      .then(known => this.read({ limit: Math.max(this.pageSize, known?.items.length ?? 0), offset: 0 }))
+      .then(page => this.join([], page));
+    this.pages = pending;
+    pending.catch(() => {
+      if (this.pages === pending && this.generation === generation) this.pages = undefined;
+    });
+  }
+
   /** The pages read so far, reading the first one when none is. */
   first(): Promise<Pages<T>> {
     if (!this.pages) {

@@ -115,9 +115,15 @@ export class ThreadStore extends Disposable {
     this.changed.fire({});
   }
 
+  /** A thread not listed yet (a task's new thread): the list is read again as far as it was shown. */
+  private relist(): void {
+    this.pages.reload();
+    this.changed.fire({});
+  }
+
   /** Forgets one thread's messages (or the list, when that thread was not read yet). */
   refreshThread(threadId: string): void {
-    if (!this.listed.has(threadId)) return this.refresh();
+    if (!this.listed.has(threadId)) return this.relist();
     this.messages.delete(threadId);
     this.details.delete(threadId);
     this.changed.fire({ threadId });

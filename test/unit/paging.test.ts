@@ -27,6 +27,21 @@ describe('paging: one way to page a service list', () => {
     assert.deepEqual(s.requests.map(r => r.offset), [0, 10, 20]);
   });
 
+  it('reload reads again as many items as were shown, so a new item at the top folds nothing back', async () => {
+    const s = service(35, (all, r) => ({ items: all.slice(r.offset, r.offset + r.limit), total: all.length }));
+    const list = new PagedList(10, s.read, id => id);
+    await list.first();
+    await list.more();
+    await list.more();
+    list.reload();
+    const again = await list.first();
+    assert.deepEqual([again.items.length, again.hasMore], [30, true]);
+    assert.deepEqual(s.requests.at(-1), { limit: 30, offset: 0 });
+    const fresh = new PagedList(10, s.read, id => id);
+    fresh.reload();
+    assert.equal((await fresh.first()).items.length, 10, 'nothing shown yet: the first page as usual');
+  });
+
   it('without a total or a flag, a full page means there may be more', async () => {
     const s = service(20, (all, r) => ({ items: all.slice(r.offset, r.offset + r.limit) }));
     const list = new PagedList(10, s.read, id => id);
