@@ -11,7 +11,10 @@ import * as vscode from 'vscode';
 import type { Config } from '../config';
 import { Disposable } from '../disposable';
 import { describeError, messageOf } from '../errors';
-import { MCP_PATH, type McpModule, type RunningServer, TOKEN_HEADER } from './protocol';
+import { MCP_PATH, type RunningServer, TOKEN_HEADER } from './protocol';
+
+/** What `dist/mcp.js` exports (bundle.ts); named here, where it is loaded, so protocol.ts imports nothing of ours. */
+type McpModule = typeof import('./bundle');
 import type { McpToolDeps } from './tools';
 
 /** The provider's id, as in package.json `contributes.mcpServerDefinitionProviders`. */

@@ -82,5 +82,3 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** What `dist/mcp.js` exports (bundle.ts). */
-export type McpModule = typeof import('./bundle');
