@@ -160,14 +160,8 @@ const PYTHON_LANGUAGES = new Set(['py', 'python', 'python3', 'pyi']);
 
 // ——— fences ———
 
-interface RawBlock {
-  startLine: number;
-  endLine: number;
-  closed: boolean;
-  fence: string;
-  indent: number;
-  info: string;
-  body: string;
+/** A fenced block as split, before its kind and targets are read. */
+interface RawBlock extends Pick<AnswerBlock, 'startLine' | 'endLine' | 'closed' | 'fence' | 'indent' | 'info' | 'body'> {
   /** The line before the opening fence that may name the file, trimmed; undefined when none qualifies. */
   before?: { line: number; text: string };
 }
