@@ -51,6 +51,9 @@ async function layer(name, label, cmd, args, env) {
   for (const l of lines) { const x = CLOSING_RE.exec(l.trim()); if (x && x[1] === label) m = x; }
   const r = { name, passed: m ? Number(m[2]) : 0, failed: m ? Number(m[3]) : 0, skipped: m ? Number(m[4] || 0) : 0,
     secs: (Date.now() - t0) / 1000, note: '' };
+  // The failures' titles and first lines, repeated in the summary: CI shows only the end of the output.
+  const failing = lines.findIndex(l => /\b\d+ failing\b/.test(l));
+  r.failures = failing < 0 ? [] : lines.slice(failing, failing + 40).filter(l => l.trim());
   if (!m) { r.failed += 1; r.note = ' (no result reported)'; }
   else if (code !== 0 && r.failed === 0) { r.failed = 1; r.note = ` (exit code ${code})`; }
   else if (r.passed + r.failed === 0) { r.failed = 1; r.note = ' (no tests ran)'; }
@@ -121,6 +124,10 @@ async function main() {
 }
 
 main().then(results => {
+  for (const r of results.filter(x => x.failures && x.failures.length)) {
+    console.log(`\n===== what failed in ${r.name}`);
+    for (const l of r.failures) console.log(l);
+  }
   console.log('\n===== summary');
   for (const r of results) {
     console.log(`${r.name}: ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.note} [${r.secs.toFixed(0)} s]`);

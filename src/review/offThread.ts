@@ -7,7 +7,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FileState, ReviewPlan, SentSource } from './plan';
-import type { WorkerFiles, WorkerMessage, WorkerStart } from './worker';
+import type { WorkerAnswerPart, WorkerFiles, WorkerHello, WorkerMessage, WorkerStart } from './worker';
+
+/** Characters of the answer per message: copying 256 K characters takes about a millisecond. */
+const ANSWER_SLICE = 256 * 1024;
 
 /** What the host answers for the paths the answer names (it reads the files meanwhile, asynchronously). */
 export interface PlanFiles {
@@ -39,8 +42,17 @@ export function planOffThread(
 ): Promise<ReviewPlan> {
   return new Promise<ReviewPlan>((resolve, reject) => {
     if (signal?.aborted) return reject(new PlanCancelled());
-    const worker = new Worker(script, { workerData: start });
+    // The answer goes over in slices, one per turn of the host's loop: handing a 15 MB answer over at once
+    // (as workerData or one message) copies it in one step that blocks the host for 100 ms and more.
+    const { answer, ...rest } = start;
+    const worker = new Worker(script, { workerData: { ...rest, answerLength: answer.length } satisfies WorkerHello });
     let settled = false;
+    void (async () => {
+      for (let at = 0; at < answer.length && !settled; at += ANSWER_SLICE) {
+        worker.postMessage({ type: 'answer', part: answer.slice(at, at + ANSWER_SLICE) } satisfies WorkerAnswerPart);
+        await new Promise<void>(next => setImmediate(next));
+      }
+    })();
     const finish = (f: () => void) => {
       if (settled) return;
       settled = true;

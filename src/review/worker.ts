@@ -3,7 +3,8 @@
  * answer is bounded (linear passes and one work budget) but a 15 MB answer still takes longer than the 50 ms
  * the extension host may be blocked: it runs here, and the host only waits (see `offThread.ts`).
  *
- * Messages: the host starts it with `{ answer, sourcePath, caseless, bundle }`; it answers `{ type: 'paths' }`
+ * Messages: the host starts it with `{ answerLength, sourcePath, caseless, bundle }` and sends the answer in
+ * parts (`{ type: 'answer' }`); it answers `{ type: 'paths' }`
  * (every path the plan will ask about), gets `{ type: 'files' }` (their states and sent texts), answers
  * `{ type: 'plan' }` and is terminated. Any failure is `{ type: 'error', message }`.
  */
@@ -25,6 +26,14 @@ export interface WorkerStart {
   workBudget?: number;
   maxHunkHeaders?: number;
   newFileEol?: '\n' | '\r\n';
+}
+
+/** What the thread starts with: the start without the answer, which follows in parts (`offThread.ts`). */
+export type WorkerHello = Omit<WorkerStart, 'answer'> & { answerLength: number };
+
+export interface WorkerAnswerPart {
+  type: 'answer';
+  part: string;
 }
 
 export interface WorkerFiles {
@@ -73,10 +82,27 @@ function run(start: WorkerStart, port: NonNullable<typeof parentPort>): void {
   });
 }
 
-if (!isMainThread && parentPort) {
-  try {
-    run(workerData as WorkerStart, parentPort);
-  } catch (e) {
-    parentPort.postMessage({ type: 'error', message: e instanceof Error ? e.message : String(e) } satisfies WorkerMessage);
-  }
+/** Gathers the answer's parts, then plans. */
+function receive(hello: WorkerHello, port: NonNullable<typeof parentPort>): void {
+  const parts: string[] = [];
+  let length = 0;
+  const start = () => {
+    const { answerLength: _, ...rest } = hello;
+    try {
+      run({ ...rest, answer: parts.join('') }, port);
+    } catch (e) {
+      port.postMessage({ type: 'error', message: e instanceof Error ? e.message : String(e) } satisfies WorkerMessage);
+    }
+  };
+  if (hello.answerLength === 0) return start();
+  const onPart = (m: WorkerAnswerPart) => {
+    parts.push(m.part);
+    length += m.part.length;
+    if (length < hello.answerLength) return;
+    port.off('message', onPart);
+    start();
+  };
+  port.on('message', onPart);
 }
+
+if (!isMainThread && parentPort) receive(workerData as WorkerHello, parentPort);
