@@ -36,6 +36,7 @@ import { recoverFromThread } from './tasks/threadAnswer';
 import { type PollerSettings, TaskPoller, pollerSettings } from './tasks/poller';
 import { PollerStatus } from './tasks/pollerStatus';
 import { RecentInstructions } from './tasks/recentInstructions';
+import { EffortCheck } from './tasks/effortCheck';
 import { SubmissionPipeline } from './tasks/submission';
 import { TaskStore } from './tasks/taskStore';
 import { SwappableUserInterface } from './ui';
@@ -71,6 +72,7 @@ export type TestApi = Services & {
   details: TaskDetails;
   reviews: ReviewDocuments;
   mcp: McpServerProvider;
+  effortCheck: EffortCheck;
 };
 
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
@@ -134,6 +136,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const usagePanel = new UsagePanelOnFirstUse(services.usage, store);
   const sidebar = createSidebar({ store, threads, files, basket: attachments, config, models: services.models, polling: pollerStatus });
   const guard = new WorkspaceAddressGuard(context.workspaceState, ui, log, config);
+  const effortCheck = new EffortCheck({ config, models, ui, log, run: vscode.commands.executeCommand });
   const mcp = new McpServerProvider({ log, ui, keys, store, pipeline, canceller: services.canceller, threads, traces, config, version: String(context.extension.packageJSON.version ?? '0') });
 
   context.subscriptions.push(
@@ -155,6 +158,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     usagePanel,
     sidebar,
     guard,
+    effortCheck,
     tracker,
     proposals,
     reviews,
@@ -206,7 +210,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     log.info(`activated in ${(load + run).toFixed(1)} ms (bundle load ${load.toFixed(1)} ms + activate ${run.toFixed(1)} ms${cpuMs})`);
   }
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? { ...services, loadApi, trust, pollerSettings: () => pollerSettings(config), sidebar, statusBar, usagePanel, notifier, resultPanels, transcriptPanels, editors, tracker, proposals, reviews, traces, details, mcp }
+    ? { ...services, loadApi, trust, pollerSettings: () => pollerSettings(config), sidebar, statusBar, usagePanel, notifier, resultPanels, transcriptPanels, editors, tracker, proposals, reviews, traces, details, mcp, effortCheck }
     : undefined;
 }
 

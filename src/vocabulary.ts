@@ -572,6 +572,13 @@ export function engineSettingsNotApplied(where: 'earlierForm' | 'thread', names:
     : vscode.l10n.t("A run in a thread goes through the thread's own run, which takes no {0}: they are not applied to it.", names);
 }
 
+/** Told when multiAgent.reasoningEffort or the model is set and the two do not fit (before any task is refused). */
+export function reasoningEffortMisfitOnSet(effort: string, model: string, levels: readonly string[]): string {
+  return levels.length === 0
+    ? vscode.l10n.t('The model {0} has no configurable reasoning effort, so multiAgent.reasoningEffort ("{1}") cannot go with it: tasks would be refused. Choose another model, or clear the setting.', model, effort)
+    : vscode.l10n.t('The model {0} takes a reasoning effort of {1}, not "{2}" (multiAgent.reasoningEffort): tasks would be refused. Choose one of those levels, or another model.', model, levels.join(', '), effort);
+}
+
 /** multiAgent.reasoningEffort does not fit the model the task runs on (`levels`: the model's, from the catalog). */
 export function reasoningEffortUnsupported(effort: string, model: string, levels: readonly string[]): string {
   return levels.length === 0

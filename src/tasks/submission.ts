@@ -211,10 +211,8 @@ export class SubmissionPipeline {
       return undefined;
     });
     const model = settings.modelId ?? catalog?.defaultModelId ?? undefined;
-    const entry = catalog?.options?.find(m => m.id === model);
-    if (model && entry && !(entry.reasoningEffortLevels ?? []).includes(effort)) {
-      throw new UserFacingError(reasoningEffortUnsupported(effort, model, entry.reasoningEffortLevels ?? []), [Actions.selectModel(), Actions.openSettings()]);
-    }
+    const misfit = effortMisfit(effort, model, catalog);
+    if (misfit) throw new UserFacingError(reasoningEffortUnsupported(effort, misfit.model, misfit.levels), [Actions.selectModel(), Actions.openSettings()]);
     return model;
   }
 
@@ -291,6 +289,20 @@ export class SubmissionPipeline {
 /** The catalog as the pipeline reads it (stores/modelCatalog.ts). */
 export interface ModelLevels {
   list(): Promise<{ options?: readonly { id: string; reasoningEffortLevels?: readonly string[] | null }[] | null; defaultModelId?: string | null }>;
+}
+
+type Catalog = Awaited<ReturnType<ModelLevels['list']>>;
+
+/**
+ * The one rule for a reasoning effort and a model (checked when either is set, and again on submit): the
+ * model's levels when the catalog lists the model and `effort` is not among them; else undefined (an
+ * unlisted model is the service's to judge).
+ */
+export function effortMisfit(effort: string, model: string | undefined, catalog: Catalog | undefined): { model: string; levels: readonly string[] } | undefined {
+  const entry = model ? catalog?.options?.find(m => m.id === model) : undefined;
+  if (!model || !entry) return undefined;
+  const levels = entry.reasoningEffortLevels ?? [];
+  return levels.includes(effort) ? undefined : { model, levels };
 }
 
 /** The settings that need the engine's run, by their names, when set. */

@@ -90,7 +90,7 @@ describe('e2e: chat (newest VS Code)', function () {
     const page = wb!.page;
     // The first test's "task done" toast sits over the chat input: clear every notification first.
     await wb!.runCommand('Notifications: Clear All Notifications');
-    emulator.setTaskDuration(120_000);
+    emulator.setNextTask({ hold: true });
     const before = emulator.tasks().length;
     await ask('@agents A very long review');
     const deadline = Date.now() + 30_000;

@@ -223,6 +223,8 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
 
   it('4 the running result view opens beside the code on submit, typing stays in the editor, the status bar shows progress', async () => {
     await command('View: Close All Editors');
+    // Held until the running view, the status bar and the screenshots are seen (issue 25).
+    emulator.setNextTask({ hold: true });
     await orchestrateAll('math.ts', 'Review mean() for edge cases');
     const tab = groups().nth(1).locator('.tab', { hasText: 'Review mean() for edge cases · ' });
     await tab.waitFor({ timeout: 10_000 });
@@ -239,6 +241,7 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
     await page().waitForTimeout(500);
     await wb!.docScreenshot('running-result-view');
     await wb!.docScreenshot('orchestrate', { folder: 'walkthrough', clip: { x: 300, y: 0, width: 1100, height: 640 } });
+    assert.strictEqual(emulator.release(), 1, 'the held task is let go now');
 
     const toast = await wb!.waitForNotification(/task done: Review mean/, 40_000);
     assert.deepStrictEqual((await toast.locator('.monaco-button').allInnerTexts()).map(b => b.trim()), ['Copy', 'Review Changes…'], 'no Open: it is open (the answer names the changed file: Review Changes…)');
@@ -296,7 +299,7 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
   });
 
   it('2 Stop Tracking says "no longer followed — still running on the service", apart from Cancel Task; the row offers Check Again', async () => {
-    emulator.setTaskDuration(90_000);
+    emulator.setNextTask({ hold: true });
     await orchestrateAll('math.ts', 'Stop following me');
     await openSidebar();
     const row = taskRow('Stop following me');
@@ -325,12 +328,11 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
     await clickMenu('Cancel Task');
     await waitUntil(() => emulator.task(task.id)?.canceledAt !== undefined, 'the service to cancel it');
     await row.locator('.label-description', { hasText: /^canceled/ }).waitFor({ timeout: 15_000 });
-    emulator.setTaskDuration(8_000);
     await command('Notifications: Clear All Notifications');
   });
 
   it('9 an outage: the row waits (no frozen spinner), words once; the service back without the task: Run Again, the title, no "running"', async () => {
-    emulator.setTaskDuration(90_000);
+    emulator.setNextTask({ hold: true });
     await orchestrateAll('math.ts', 'Survive the outage');
     await openSidebar();
     const row = taskRow('Survive the outage');
@@ -367,7 +369,7 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
     await tip.waitFor({ timeout: 10_000 });
     assert.doesNotMatch(await tip.innerText(), /running/, 'the failed task\'s agents no longer read "running"');
     emulator.clearFaults();
-    emulator.setTaskDuration(8_000);
+    emulator.release();
   });
 
   async function waitForRequest(match: (r: Emulator['requests'][number]) => boolean, timeoutMs = 20_000): Promise<Emulator['requests'][number]> {

@@ -9,7 +9,7 @@ describe('e2e: orchestrate a selection from the command palette', function () {
   let wb: Workbench | undefined;
 
   before(async () => {
-    emulator = await startEmulator({ taskDurationMs: 6_000, quiet: true });
+    emulator = await startEmulator({ quiet: true });
     wb = await openWorkbenchOn(emulator);
   });
 
@@ -22,6 +22,8 @@ describe('e2e: orchestrate a selection from the command palette', function () {
 
   it('runs "Orchestrate Selection" and sees the status bar, then the result tab', async () => {
     const page = wb!.page;
+    // Held until the running status bar is seen (issue 25: no test races the emulator's clock).
+    emulator.setNextTask({ hold: true });
     await wb!.orchestrateSelection('math.ts', 'Review mean() for edge cases');
 
     // The status bar shows the progress and the time (issue 20).
@@ -30,6 +32,7 @@ describe('e2e: orchestrate a selection from the command palette', function () {
     await item.hover();
     await page.waitForTimeout(800);
     await wb!.docScreenshot('status-bar');
+    assert.strictEqual(emulator.release(), 1, 'the held task is let go now');
 
     // The result opens in the rendered result view (issue 9), titled with the instruction and the time sent.
     const tab = page.locator('.tabs-container .tab', { hasText: 'Review mean() for edge cases · ' }).first();

@@ -849,7 +849,10 @@ function phaseAt(task: TaskRecord, now: number): Phase {
   if (paused && approved !== undefined && now >= approved) {
     return { start: approved, end: approved + task.resumeMs, from: 0.5, to: 1, stepOffset: task.steps };
   }
-  return { start: task.createdAt, end: task.completesAt, from: 0, to: paused ? 0.5 : 1, stepOffset: 0 };
+  // A held task works through its planned duration (its steps, agents and tools move as usual); its last
+  // step waits for the release (`progressAt` stops before it).
+  const end = task.held ? task.createdAt + task.durationMs : task.completesAt;
+  return { start: task.createdAt, end, from: 0, to: paused ? 0.5 : 1, stepOffset: 0 };
 }
 
 /** Work fraction (0..1) and number of progress updates so far, frozen when the task stopped. */
@@ -866,7 +869,7 @@ function progressAt(task: TaskRecord, now: number): { fraction: number; step: nu
   const phase = phaseAt(task, status === 'failed' ? t : frozen);
   const at = status === 'failed' ? phase.end : frozen;
   const span = Math.max(1, phase.end - phase.start);
-  const within = Math.min(1, Math.max(0, (at - phase.start) / span));
+  const within = Math.min(task.held ? (task.steps - 1) / task.steps : 1, Math.max(0, (at - phase.start) / span));
   const inPhase = status === 'failed' ? task.steps - 1 : Math.min(task.steps - 1, Math.floor(within * task.steps));
   return {
     fraction: phase.from + (phase.to - phase.from) * within,
@@ -892,6 +895,8 @@ export function nextChange(task: TaskRecord, now: number): number | undefined {
   const phase = phaseAt(task, now);
   const stepMs = Math.max(1, (phase.end - phase.start) / task.steps);
   const next = phase.start + (Math.floor((now - phase.start) / stepMs) + 1) * stepMs;
+  // Held at its last step: nothing changes until the release (which tells the watchers itself).
+  if (task.held && next >= phase.end) return task.completesAt;
   return Math.min(Math.ceil(next), phase.end);
 }
 

@@ -148,7 +148,8 @@ export interface TaskOverride {
   /**
    * Held: the task keeps processing, whatever its duration, until `release(id)` (or the control API's
    * `POST /__emulator/release`); it then completes (or ends with its outcome) at once. For a test that must act
-   * before the answer arrives: no race with a clock.
+   * before the answer arrives: no race with a clock. Its progress moves as its duration says, up to its last
+   * step, and stays there until it is released.
    */
   hold?: boolean;
 }

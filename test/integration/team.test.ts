@@ -315,6 +315,30 @@ describe('team: budget, role models and reasoning effort go through the engine r
     assert.strictEqual(ctx.api.store.get(task.id)?.reasoningEffort, 'high');
   });
 
+  it('a reasoning effort the model does not take is told when it is set, before any task; a refused submission keeps the typed instruction', async () => {
+    await setSetting('modelId', 'zai/glm-5.2');
+    await setSetting('reasoningEffort', 'high');
+    const told = await waitFor(() => ctx.user.messages('warn').find(m => /zai\/glm-5\.2 has no configurable reasoning effort/.test(m)), 'the warning on set');
+    assert.match(told, /tasks would be refused\. Choose another model, or clear the setting\./);
+    assert.strictEqual(engineRuns().length + developerRuns().length, 0, 'nothing was sent');
+
+    // Sent anyway: refused, and the instruction typed is what the next question offers again.
+    let offered: string | undefined;
+    await orchestrate(ctx, 'Keep what I typed');
+    ctx.user.inputs.push((_s, options) => {
+      offered = (options as vscode.InputBoxOptions).value;
+      return undefined;
+    });
+    await vscode.commands.executeCommand('multiAgent.orchestrateSelection');
+    assert.strictEqual(offered, 'Keep what I typed');
+
+    // A model that takes it: nothing more is said.
+    const warned = ctx.user.messages('warn').length;
+    await setSetting('modelId', 'openai/gpt-5.1');
+    assert.strictEqual(await ctx.api.effortCheck.checked, undefined);
+    assert.strictEqual(ctx.user.messages('warn').length, warned);
+  });
+
   it('the earlier API form keeps its /run and says once that the engine settings are not applied', async () => {
     await setSetting('baseUrl', ctx.emulator.legacyBaseUrl);
     await setSetting('budgetUsd', 1);

@@ -344,7 +344,13 @@ describe('emulator: the stream', function () {
       assert.equal((await waitForStatus(emu, free)).status, 'completed', 'the next task is not held');
       // Well past its 100 ms: the held one has not moved on. (Waiting is fine here: nothing races it.)
       await sleep(400);
-      assert.equal((await call(emu, 'GET', `/status/${held}`)).json.status, 'processing');
+      const status = (await call(emu, 'GET', `/status/${held}`)).json;
+      assert.equal(status.status, 'processing');
+      // It worked through its duration as any task does and waits at its last step (not at its start: a view
+      // shows agents at work), with its last agent still running.
+      const agents = (status.agentStatuses as { status: string }[]).map(a => a.status);
+      assert.ok(agents.includes('COMPLETED'), `agents moved on: ${agents}`);
+      assert.ok(agents.includes('PROCESSING...'), `others still work: ${agents}`);
       const streamed = readEvents(emu, held);
       await sleep(200);
       assert.deepEqual((await control(emu, 'release', { taskId: 'task_unknown' })).json, { ok: true, released: 0 });
