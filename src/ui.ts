@@ -9,6 +9,10 @@ export interface UserInterface {
   info(message: string, ...actions: string[]): Thenable<string | undefined>;
   warn(message: string, ...actions: string[]): Thenable<string | undefined>;
   error(message: string, ...actions: string[]): Thenable<string | undefined>;
+  /** A passing note that needs no answer (the status bar for a few seconds, not a toast that stacks up). */
+  note(message: string): void;
+  /** A question the command waits on (a modal dialog, not a corner toast): the action chosen, or undefined. */
+  ask(message: string, ...actions: string[]): Thenable<string | undefined>;
   /**
    * A question; true only when the user chose `action`. `destructive`: what cannot be undone is not the
    * focused answer (a pick list with "Keep" first, where Enter keeps), else a modal dialog.
@@ -30,6 +34,8 @@ const windowUserInterface: UserInterface = {
   info: (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
   warn: (message, ...actions) => vscode.window.showWarningMessage(message, ...actions),
   error: (message, ...actions) => vscode.window.showErrorMessage(message, ...actions),
+  ask: (message, ...actions) => vscode.window.showInformationMessage(message, { modal: true }, ...actions),
+  note: message => void vscode.window.setStatusBarMessage(`$(info) ${message}`, 5000),
   confirm: async (message, detail, action, options) => {
     if (!options?.destructive) return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
     // A modal dialog focuses its first button, the destructive one: here Enter and Escape both keep.
@@ -62,6 +68,12 @@ export class SwappableUserInterface implements UserInterface {
   }
   error(m: string, ...a: string[]) {
     return this.target.error(this.redact(m), ...a);
+  }
+  ask(m: string, ...a: string[]) {
+    return this.target.ask(this.redact(m), ...a);
+  }
+  note(m: string) {
+    this.target.note(this.redact(m));
   }
   confirm(m: string, d: string, a: string, o?: { destructive?: boolean }) {
     return this.target.confirm(this.redact(m), this.redact(d), a, o);

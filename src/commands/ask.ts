@@ -35,15 +35,15 @@ export async function chooseCode(ui: UserInterface, editor: vscode.TextEditor | 
       if (document) throw new UserFacingError(vscode.l10n.t('{0} is empty: there is nothing to send.', labelOf(document.uri)));
       return undefined;
     }
-    const choice = await ui.info(vscode.l10n.t('No code is selected: send the instruction alone?'), alone);
+    const choice = await ui.ask(vscode.l10n.t('No code is selected: send the instruction alone?'), alone);
     return choice === alone ? {} : undefined;
   }
   const selection = editor.selection;
   if (!selection.isEmpty && document.getText(selection).trim()) return { code: codeFrom(document, selection) };
   const wholeFile = vscode.l10n.t('Send Whole File');
   const choice = options.instructionAlone
-    ? await ui.info(vscode.l10n.t('No code is selected in {0}. Send the whole file, or the instruction alone?', labelOf(document.uri)), wholeFile, alone)
-    : await ui.info(vscode.l10n.t('No code is selected. Send the whole file instead?'), wholeFile);
+    ? await ui.ask(vscode.l10n.t('No code is selected in {0}. Send the whole file, or the instruction alone?', labelOf(document.uri)), wholeFile, alone)
+    : await ui.ask(vscode.l10n.t('No code is selected. Send the whole file instead?'), wholeFile);
   if (choice === wholeFile) return { code: codeFrom(document, undefined) };
   return choice === alone ? {} : undefined;
 }

@@ -15,12 +15,17 @@ export function taskIdFrom(arg: unknown): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-/** The task a command is about: its argument, the active result tab, or one the user picks. */
+/**
+ * The task a command is about: its argument, the active result tab, or one the user picks. With none that
+ * fits, a passing note says so (`none`, e.g. "No task is waiting to be checked"; it is not an error) and the
+ * command does nothing.
+ */
 export async function resolveTask(
   d: { ui: UserInterface; store: TaskStore },
   arg: unknown,
   filter: (t: TrackedTask) => boolean,
   placeHolder: string,
+  none?: string,
 ): Promise<TrackedTask | undefined> {
   const active = vscode.window.activeTextEditor?.document.uri;
   const id = taskIdFrom(arg) ?? (active && taskIdOfResult(active));
@@ -30,7 +35,10 @@ export async function resolveTask(
     return task;
   }
   const candidates = d.store.all().filter(filter);
-  if (!candidates.length) throw new UserFacingError(vscode.l10n.t('There is no such task yet. Orchestrate a selection first.'));
+  if (!candidates.length) {
+    d.ui.note(d.store.all().length ? (none ?? vscode.l10n.t('No task fits: nothing to do.')) : vscode.l10n.t('No tasks yet: orchestrate a selection first.'));
+    return undefined;
+  }
   const picked = await d.ui.pick(
     candidates.map(t => ({ label: t.title, description: taskStatusText(t), detail: t.source?.label, task: t })),
     { placeHolder },

@@ -84,7 +84,7 @@ export async function copyResult(d: ResultDeps, arg?: unknown): Promise<void> {
   const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), completed, vscode.l10n.t('Copy which result?'));
   if (!task) return;
   await vscode.env.clipboard.writeText(await readResult(d, task.id));
-  void d.ui.info(vscode.l10n.t('Result copied.'));
+  d.ui.note(vscode.l10n.t('Result copied.'));
 }
 
 /**

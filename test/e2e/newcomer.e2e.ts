@@ -214,9 +214,13 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
     await command('View: Close All Editors');
     await row.hover();
     await row.locator('.action-label[aria-label="Run in Thread…"]').click();
-    const ask = await wb!.waitForNotification(/No code is selected: send the instruction alone\?/, 15_000);
-    assert.deepStrictEqual((await ask.locator('.monaco-button').allInnerTexts()).map(b => b.trim()), ['Send Instruction Alone']);
-    await command('Notifications: Clear All Notifications');
+    // A question the command waits on is a modal dialog, not a corner toast (issue 26).
+    const ask = page().locator('.monaco-dialog-box', { hasText: 'No code is selected: send the instruction alone?' }).first();
+    await ask.waitFor({ timeout: 15_000 });
+    const buttons = (await ask.locator('.monaco-button').allInnerTexts()).map(b => b.trim());
+    assert.ok(buttons.includes('Send Instruction Alone') && buttons.includes('Cancel'), buttons.join(' | '));
+    await page().keyboard.press('Escape');
+    await ask.waitFor({ state: 'detached', timeout: 10_000 });
     assert.strictEqual(emulator.requests.filter(r => r.path.endsWith(`/threads/${threadId}/runs`)).length, 1, 'nothing more was sent');
     await waitForIdle();
   });

@@ -126,7 +126,7 @@ describe('e2e: review and apply', function () {
     await page.locator('.tabs-container .tab', { hasText: /Notification Copy · / }).first().waitFor({ timeout: 20_000 });
     assert.deepStrictEqual((await toast.locator('.monaco-button').allInnerTexts()).map(b => b.trim()), ['Copy', 'Apply to Source…']);
     await toast.locator('.monaco-button', { hasText: /^Copy$/ }).click();
-    await wb!.waitForNotification(/Result copied/, 10_000);
+    await wb!.waitForStatusBarItem(/Result copied/, 10_000); // a passing note, not a toast (issue 26)
     assert.ok(!(await mathTab().getAttribute('class'))?.includes('dirty'), 'Copy left math.ts unchanged');
     assert.strictEqual(fs.readFileSync(mathPath(), 'utf8'), original, 'Copy wrote nothing');
     await page.keyboard.press('Escape');

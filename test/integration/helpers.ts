@@ -13,7 +13,7 @@ import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/
 export const EXT_ID = 'multi-agent-tasks.multi-agent-tasks';
 
 export interface Shown {
-  kind: 'info' | 'warn' | 'error' | 'confirm' | 'input' | 'inputProblem' | 'pick' | 'pickMany';
+  kind: 'info' | 'warn' | 'error' | 'ask' | 'note' | 'confirm' | 'input' | 'inputProblem' | 'pick' | 'pickMany';
   message: string;
   actions: string[];
   /** A confirmation's detail line. */
@@ -45,6 +45,12 @@ export class ScriptedUser implements UserInterface {
   }
   async error(message: string, ...actions: string[]) {
     return this.onMessage(this.record('error', message, actions));
+  }
+  async ask(message: string, ...actions: string[]) {
+    return this.onMessage(this.record('ask', message, actions));
+  }
+  note(message: string) {
+    this.record('note', message, []);
   }
   async confirm(message: string, detail: string, action: string) {
     this.record('confirm', message, [action]).detail = detail;

@@ -136,5 +136,13 @@ describe('live service', () => {
     assert.strictEqual(ctx.api.store.get(task.id)?.status, 'processing');
     await completedWithResult(ctx, task.id);
     await waitFor(() => ctx.user.messages('info').some(m => m.includes('task done: Stop and check again')), 'the completion to be announced');
+
+    // Nothing left to check again: a passing note says so (issue 26), not an error with tasks listed.
+    const shown = ctx.user.shown.length;
+    assert.strictEqual(await vscode.commands.executeCommand('multiAgent.checkAgain'), undefined);
+    assert.deepStrictEqual(
+      ctx.user.shown.slice(shown).map(s => [s.kind, s.message]),
+      [['note', 'No task is waiting to be checked.']],
+    );
   });
 });

@@ -142,13 +142,19 @@ describe('mcp: the team as an MCP server', function () {
     });
 
     it('runs a task with progress; it shows in the Tasks view marked as sent through MCP; read_task reads it', async () => {
-      // Long enough for the agents' progress to be seen on its way (the poller reads it; nothing races it).
+      // Held until two progress notifications came (the poller reads the agents' progress on its way; nothing races it).
       ctx.emulator.setTaskDuration(2_500);
+      ctx.emulator.setNextTask({ hold: true });
       const progress: Progress[] = [];
       const result = await client.callTool(
         { name: 'run_task', arguments: { instruction: 'Review mean() for edge cases', files: ['src/math.ts'], agentCount: 2 } },
         undefined,
-        { onprogress: p => progress.push(p), timeout: 60_000 },
+        {
+          onprogress: p => {
+            if (progress.push(p) === 2) ctx.emulator.release();
+          },
+          timeout: 60_000,
+        },
       );
       assert.ok(!result.isError, textOf(result));
       const [task] = ctx.api.store.all();

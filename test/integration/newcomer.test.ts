@@ -65,7 +65,7 @@ describe('issue 20: what a newcomer trips over', function () {
       ctx.user.inputs = ['Anything'];
       assert.strictEqual(await vscode.commands.executeCommand('multiAgent.runInThread', { thread }), undefined);
       const asked = ctx.user.shown.find(s => s.message === 'No code is selected: send the instruction alone?');
-      assert.deepStrictEqual(asked?.actions, ['Send Instruction Alone']);
+      assert.deepStrictEqual([asked?.kind, asked?.actions], ['ask', ['Send Instruction Alone']], 'a modal question');
       assert.strictEqual(runs().length, 0);
       // Accepted: the question no longer speaks of code.
       ctx.user.onMessage = s => (s.actions.includes('Send Instruction Alone') ? 'Send Instruction Alone' : undefined);
@@ -150,7 +150,7 @@ describe('issue 20: what a newcomer trips over', function () {
     });
 
     it('opens the running view beside the code on submit, the editor keeps the focus; prompt and raw result join its group', async () => {
-      ctx.emulator.setTaskDuration(2_500);
+      ctx.emulator.setNextTask({ hold: true }); // running until the view is checked
       const task = (await orchestrate(ctx, 'Open on submit'))!;
       const panel = ctx.api.resultPanels.panelOf(task.id);
       assert.ok(panel, 'the result view is open at once');
@@ -160,6 +160,7 @@ describe('issue 20: what a newcomer trips over', function () {
       assert.strictEqual(await waitFor(() => columnOf('Open on submit · '), 'the view\'s tab'), vscode.ViewColumn.Two);
       assert.ok(vscode.window.activeTextEditor?.document.uri.path.endsWith('src/math.ts'), 'typing continues in the editor');
       assert.match(ctx.api.statusBar.item.text, /^\$\(sync~spin\) Agents (working|\d+%) · \d+s$/);
+      assert.strictEqual(ctx.emulator.release(), 1);
 
       await waitFor(() => ctx.api.store.get(task.id)?.status === 'completed', 'the task to complete');
       await waitFor(() => !panel.webview.html.includes('data-action="cancel"'), 'the page without Cancel Task once it ended');

@@ -121,6 +121,7 @@ describe('team: what the agents did', function () {
 
   it('live activity while the task runs: each agent’s state and tool in the Tasks view, the tools in the result view', async () => {
     ctx.emulator.setTaskDuration(6_000);
+    ctx.emulator.setNextTask({ hold: true }); // it cannot end before its activity is seen
     const task = (await orchestrate(ctx, 'Watch the tools work'))!;
     await ctx.api.resultPanels.show(task);
     const running = await waitFor(() => {
@@ -143,6 +144,7 @@ describe('team: what the agents did', function () {
     assert.match(html, new RegExp(`<code>${tool.tool}</code>`));
     // Issue 26: one-line summaries; the raw JSON only inside a <details>' <pre>, never in the row itself.
     assert.ok(!/\{&quot;/.test(html.replace(/<pre>[\s\S]*?<\/pre>/g, '')), html);
+    assert.strictEqual(ctx.emulator.release(), 1);
     await finished(ctx, task.id, 20_000);
   });
 

@@ -13,7 +13,9 @@ describe('faults: 4 reload (in-host)', () => {
   useSettings({ useStream: false, openResultOnCompletion: false, firstPollDelayMs: 250 });
 
   kase('4 in-host: running tasks persisted in globalState resume in a rebuilt store and poller', async () => {
-    ctx.emulator.setTaskDuration(2500);
+    // Held until the rebuilt store has read them as running (nothing races the emulator's clock).
+    ctx.emulator.setNextTask({ hold: true });
+    ctx.emulator.setNextTask({ hold: true });
     const tasks = [(await orchestrate(ctx, 'Before reload 1'))!, (await orchestrate(ctx, 'Before reload 2'))!];
     for (const t of tasks) ctx.api.poller.forget(t.id); // the old window stops polling
     const reloaded = new TaskStore(ctx.api.context.globalState, ctx.api.context.globalStorageUri);
@@ -25,6 +27,7 @@ describe('faults: 4 reload (in-host)', () => {
     });
     try {
       assert.deepStrictEqual(reloaded.running().map(t => t.id).sort(), tasks.map(t => t.id).sort());
+      assert.strictEqual(ctx.emulator.release(), 2);
       poller.wake();
       for (const t of tasks) await waitFor(() => reloaded.get(t.id)?.status === 'completed', `${t.id} to complete`);
       for (const t of tasks) assert.strictEqual(await reloaded.readResult(t.id), ctx.emulator.task(t.id)?.result);

@@ -35,7 +35,8 @@ describe('faults: 6 bad input', () => {
   kase('6 empty selection: offers the whole file; declined, no request', async () => {
     await openAndSelect('src/math.ts');
     await vscode.commands.executeCommand('multiAgent.orchestrateSelection');
-    await shownMessage(ctx, /No code is selected/, ['info']);
+    // A question the command waits on: a modal dialog, not a corner toast (issue 26).
+    await shownMessage(ctx, /No code is selected/, ['ask']);
     nothingSent();
   });
 

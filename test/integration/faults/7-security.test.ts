@@ -91,7 +91,7 @@ describe('faults: 7 security', () => {
   }
 
   kase('7 plain http: while tasks run: polling pauses with a message, the task is kept and completes once fixed', async () => {
-    ctx.emulator.setTaskDuration(1500);
+    ctx.emulator.setNextTask({ hold: true }); // running until the address is fixed
     const task = (await orchestrate(ctx, 'Kept through a bad address'))!;
     const undo = await withSetting('baseUrl', 'http://api.example.com/api/v1/developer');
     try {
@@ -99,6 +99,7 @@ describe('faults: 7 security', () => {
       assert.ok(ctx.api.store.get(task.id), 'kept');
     } finally {
       await undo();
+      ctx.emulator.release();
     }
     await completedWithResult(ctx, task.id);
   });
