@@ -113,3 +113,11 @@ export const RESULT_VIEW_TYPE = 'multiAgent.result';
 /** View type of the rendered thread transcript webview. */
 export const TRANSCRIPT_VIEW_TYPE = 'multiAgent.transcript';
 export const OUTPUT_CHANNEL_NAME = 'Multi-Agent Tasks';
+
+/**
+ * How much of an answer the extension host reads in one step without being asked (counting its blocks when a
+ * task ends, rendering it in the result view): about 30 ms on a slow machine for an answer of thousands of
+ * small blocks, where 3 MB took over 500 ms. Past it the review plans on its own thread and the raw markdown
+ * holds the whole answer.
+ */
+export const HOST_READ_CHARS = 256 * 1024;

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import { StateKeys } from '../constants';
+import { HOST_READ_CHARS, StateKeys } from '../constants';
 import { Disposable } from '../disposable';
 import { isBudgetExceeded } from '../api/conditions';
 import { readAnswer } from '../review';
@@ -416,10 +416,16 @@ function fileNameOf(taskId: string): string {
   return /^[A-Za-z0-9_-]{1,200}$/.test(taskId) ? taskId : `~${createHash('sha256').update(taskId, 'utf8').digest('hex')}`;
 }
 
-/** What the answer holds, counted once by the one reader (tasks/offers.ts reads it for every surface). Linear. */
+/**
+ * What the answer holds, counted once by the one reader (tasks/offers.ts reads it for every surface). Linear,
+ * and of the first HOST_READ_CHARS only (this runs on the extension host as the task ends): for a longer
+ * answer Apply and Insert are offered as for an answer not counted, and the review reads the whole answer.
+ */
 function answerShape(task: TrackedTask, result: string | undefined): Pick<TrackedTask, 'namedFiles' | 'applicableBlocks' | 'insertableBlocks'> {
   if (result === undefined) return { namedFiles: undefined, applicableBlocks: undefined, insertableBlocks: undefined };
-  const shape = shapeOf(readAnswer(result).blocks, task);
+  const long = result.length > HOST_READ_CHARS;
+  const shape = shapeOf(readAnswer(long ? result.slice(0, HOST_READ_CHARS) : result).blocks, task);
+  if (long) return { namedFiles: shape.namedFiles || undefined, applicableBlocks: undefined, insertableBlocks: undefined };
   return { namedFiles: shape.namedFiles || undefined, applicableBlocks: shape.applicable, insertableBlocks: shape.insertable };
 }
 

@@ -5,6 +5,7 @@
  * markup. Links and images become plain text: server text never becomes something that navigates or loads.
  * Fenced blocks are found by the one reader of answers (review/reader.ts), never here.
  */
+import { HOST_READ_CHARS } from '../constants';
 import { type AnswerBlock, type ReadOptions, readAnswer } from '../review';
 
 export function escapeHtml(text: string): string {
@@ -24,7 +25,7 @@ export interface RenderOptions {
 
 /** Renders `text` to an HTML fragment. Fenced code blocks are the reader's (review/reader.ts), numbered as it numbers them. */
 export function renderMarkdown(text: string, options: RenderOptions = {}): string {
-  const max = options.maxChars ?? 2_000_000;
+  const max = options.maxChars ?? HOST_READ_CHARS;
   const cut = text.length > max;
   const shown = cut ? text.slice(0, max) : text;
   const answer = readAnswer(shown, options.read);

@@ -16,6 +16,9 @@ import { parseAnswer } from '../../src/review/answer';
 import { readAnswer } from '../../src/review/reader';
 import { planOffThread, workerScript } from '../../src/review/offThread';
 import { type FileState, type ReviewFiles, buildPlan } from '../../src/review/plan';
+import { HOST_READ_CHARS } from '../../src/constants';
+import { shapeOf } from '../../src/tasks/offers';
+import { renderMarkdown } from '../../src/views/markdown';
 
 const FILES = 50;
 const HUNKS = 20;
@@ -192,6 +195,30 @@ function readerRows() {
 
 const numbered = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i));
 
+/**
+ * What the host reads of an answer unasked, on its own thread, as a task ends: its blocks counted (the
+ * store's answerShape, over the first HOST_READ_CHARS) and the result view's page rendered (cut at the same
+ * size). A 3 MB answer of 20,000 small named blocks, the costliest shape per character for the reader.
+ */
+function hostRows(): void {
+  const piece = 'Some prose with `code` and **bold** text.\n\n```ts src/a.ts\nexport const f = (x: number) => x + 1;\n```\n\n';
+  const answer = piece.repeat(Math.ceil((3 * 1024 * 1024) / piece.length));
+  const blocks = answer.split('```ts').length - 1;
+  const times: number[] = [];
+  for (let run = 0; run < 7; run++) {
+    const t0 = performance.now();
+    const prefix = answer.length > HOST_READ_CHARS ? answer.slice(0, HOST_READ_CHARS) : answer;
+    shapeOf(readAnswer(prefix).blocks, {});
+    renderMarkdown(answer);
+    const t1 = performance.now();
+    if (run >= 2) times.push(t1 - t0);
+  }
+  const ms = median(times);
+  const worst = Math.max(...times);
+  console.log(`bench-host-read: ${JSON.stringify({ answerMB: answer.length / 1024 / 1024, blocks, medianMs: ms, maxMs: worst })}`);
+  console.log(`| host: a 3 MB answer of ${blocks.toLocaleString('en')} small blocks, counted and rendered as its task ends (one step on the host), median of 5 | ${ms.toFixed(1)} ms (max ${worst.toFixed(1)}) | < 50 ms | ${worst < 50 ? 'yes' : 'NO'} |`);
+}
+
 interface Hostile {
   name: string;
   answer: string;
@@ -288,6 +315,7 @@ async function hostile(): Promise<void> {
 
 main();
 readerRows();
+hostRows();
 void hostile().catch(e => {
   console.error(e);
   process.exit(1);
