@@ -49,6 +49,8 @@ const reviewable = (t: TrackedTask) => t.status === 'completed' && !!t.namedFile
 export interface NotOffered {
   what: string;
   reason: string;
+  /** A block that names no file (Apply to Source… may still take it). */
+  unnamed?: boolean;
 }
 
 async function prepare(d: ReviewDeps, arg: unknown, placeHolder: string, block?: number): Promise<PreparedReview | undefined> {
@@ -285,7 +287,7 @@ export function notOffered(review: PreparedReview): NotOffered[] {
     const what = f.path || vscode.l10n.t('code block {0}', f.blocks[0] + 1);
     if (f.kind === 'skip') {
       const reason = f.reasonCode === 'noPath' ? vscode.l10n.t('{0}: Apply to Source… can still apply it', f.reason ?? '') : (f.reason ?? '');
-      out.push({ what, reason });
+      out.push(f.reasonCode === 'noPath' ? { what, reason, unnamed: true } : { what, reason });
     }
     for (const h of f.skippedHunks) out.push({ what: f.path, reason: h.reason });
   }
@@ -295,11 +297,14 @@ export function notOffered(review: PreparedReview): NotOffered[] {
 async function tellNotOffered(d: ReviewDeps, review: PreparedReview, skipped: NotOffered[]): Promise<void> {
   const showDetails = vscode.l10n.t('Show Details');
   // Paths are server text: never a link in a notification.
-  const first = inert(`${skipped[0].what}: ${skipped[0].reason}`);
-  const message =
-    skipped.length === 1
-      ? vscode.l10n.t('1 part of the answer is not offered for applying ({0}).', first)
-      : vscode.l10n.t('{0} parts of the answer are not offered for applying ({1}, …).', skipped.length, first);
+  // Told by what the user can do about it: blocks that name no file, then what cannot land, with the first reason.
+  const unnamed = skipped.filter(s => s.unnamed).length;
+  const others = skipped.filter(s => !s.unnamed);
+  const first = others.length ? inert(`${others[0].what}: ${others[0].reason}`) : '';
+  const blocks = unnamed === 1 ? vscode.l10n.t('1 block has no file to apply to') : vscode.l10n.t('{0} blocks have no file to apply to', unnamed);
+  const parts =
+    others.length === 1 ? vscode.l10n.t('1 part cannot be applied ({0})', first) : vscode.l10n.t('{0} parts cannot be applied ({1}, …)', others.length, first);
+  const message = !others.length ? vscode.l10n.t('{0}.', blocks) : !unnamed ? vscode.l10n.t('{0}.', parts) : vscode.l10n.t('{0}; {1}.', blocks, parts);
   if ((await d.ui.info(message, showDetails)) === showDetails) await showNotes(review);
 }
 

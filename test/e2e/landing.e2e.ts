@@ -145,7 +145,7 @@ for (const version of ['1.100', 'newest']) {
       await sendStats('Review the constants');
       const ms = await reviewFromToast('Review the constants');
       console.log(`      [e2e] VS Code ${version}: Review Changes… → Refactor Preview visible in ${ms} ms (two files, three hunks)`);
-      await wb!.waitForNotification(/2 parts of the answer are not offered for applying/, 10_000);
+      await wb!.waitForNotification(/1 block has no file to apply to; 1 part cannot be applied/, 10_000);
       await page().waitForTimeout(600);
       await shot('landing-preview');
 

@@ -201,9 +201,9 @@ describe('landing a multi-file answer', () => {
       [greetUri(), greet],
     ]);
     const { outcome: running } = await startReview(task.id, before);
-    const listed = await waitFor(() => ctx.user.shown.find(s => s.message.includes('not offered for applying')), 'the list of what is not offered');
+    const listed = await waitFor(() => ctx.user.shown.find(s => s.message.includes('no file to apply to')), 'the list of what is not offered');
     assert.deepStrictEqual(listed.actions, ['Show Details']);
-    assert.match(listed.message, /^2 parts of the answer are not offered for applying \(code block 3: not applied \(no path\)/);
+    assert.strictEqual(listed.message, '1 block has no file to apply to; 1 part cannot be applied (../outside-notes.txt: not applied: the path leads outside the workspace).');
     await vscode.commands.executeCommand('refactorPreview.apply');
     assert.strictEqual(await running, 'applied');
 
@@ -340,8 +340,8 @@ describe('landing a multi-file answer', () => {
         'tmp-landing/stats.ts: hunk 1 (@@ -1,2 +1,2 @@) does not apply: its lines are not in the file',
       ]);
       const { outcome } = await startReview(task.id, new Map([[statsUri(), STATS]]));
-      const listed = await waitFor(() => ctx.user.shown.find(s => s.message.includes('not offered for applying')), 'the list of what is not offered');
-      assert.match(listed.message, /^8 parts of the answer are not offered for applying \(\[run\]\u200B\(command:multiAgent\.clearApiKey\): not applied: the path leads outside/);
+      const listed = await waitFor(() => ctx.user.shown.find(s => s.message.includes('cannot be applied')), 'the list of what is not offered');
+      assert.match(listed.message, /\b\d parts cannot be applied \(\[run\]\u200B\(command:multiAgent\.clearApiKey\): not applied: the path leads outside/);
       assert.ok(!listed.message.includes(']('), 'a path from the answer never becomes a link in a notification');
       await vscode.commands.executeCommand('refactorPreview.apply');
       assert.strictEqual(await outcome, 'applied');
