@@ -15,7 +15,7 @@ import type { ResultView } from '../tasks/resultView';
 import { type TrackedTask, displayLines, isAwaitingApproval, isFinished, modelOf } from '../tasks/model';
 import { readOptionsOf, readTaskAnswer } from '../documents/answers';
 import type { AnswerBlock } from '../review';
-import { applyWayOf, offersOf } from '../tasks/offers';
+import { type TaskOffer, applyWayOf, offer, offersOf } from '../tasks/offers';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
 import { escapeHtml, renderMarkdown } from './markdown';
 import { nonce, webviewPage } from './webviewPage';
@@ -156,7 +156,6 @@ export class ResultPanels extends Disposable implements ResultView {
     entry.panel.title = titleOf(task);
     const team: TeamHtml = {
       meta: teamSections().teamMeta(task),
-      actions: teamSections().teamActions(task),
       running: teamSections().runningTeamHtml(task),
       finished: teamSections().finishedTeamHtml(task, entry.trace, entry.traceOpen ?? false),
     };
@@ -195,46 +194,32 @@ export class ResultPanels extends Disposable implements ResultView {
     const task = this.store.get(taskId);
     const team = validTeamMessage(message, taskId, { files: task?.files?.length ?? 0, sources: task?.sources?.length ?? 0 });
     if (team) return this.onTeamMessage(taskId, entry, team);
-    const m = validMessage(message, taskId, entry.blocks.length);
+    // The page may ask for exactly what the task offers here now (tasks/offers.ts), and for its blocks' Copy and Apply….
+    const m = validMessage(message, taskId, entry.blocks.length, task ? offersOf(task, 'view') : []);
     if (!m) return;
+    if (m.type === 'offer') return void (await vscode.commands.executeCommand(m.offer.command, taskId));
     if (m.type === 'copy') {
       await vscode.env.clipboard.writeText(entry.blocks[m.block!].body);
       vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Code block {0} copied', m.block! + 1), 3000);
       return;
     }
     // Apply… exists only on a block it can do something with (the page is ours, but the message is checked).
-    if (m.type === 'apply' && (!task || !applyWayOf(entry.blocks[m.block!], task))) return;
-    // Every other button runs the matching command on this task (Apply with its block).
-    await vscode.commands.executeCommand(FORWARDED[m.type], taskId, ...(m.type === 'apply' ? [m.block] : []));
+    if (!task || !applyWayOf(entry.blocks[m.block], task)) return;
+    await vscode.commands.executeCommand(offer('apply').command, taskId, m.block);
   }
 }
 
-/** The page's buttons other than Copy, and the command each runs. */
-const FORWARDED = {
-  apply: Commands.applyToSource,
-  applyAny: Commands.applyToSource,
-  copyAll: Commands.copyResult,
-  prompt: Commands.showPromptSent,
-  raw: Commands.openRawResult,
-  source: Commands.revealSource,
-  review: Commands.reviewChanges,
-  allChanges: Commands.openAllChanges,
-  cancel: Commands.cancelTask,
-} as const;
-
-/** The team sections' buttons, and the command each runs (with the task id and the file or source index). */
+/** The team sections' buttons for a produced file or a source, and the command each runs (with the task id and its index). */
 const TEAM_FORWARDED: Record<Exclude<TeamAction, 'loadTrace'>, string> = {
   openFile: Commands.openProducedFile,
   saveFile: Commands.saveProducedFileAs,
   attachFile: Commands.attachProducedFile,
   openSource: Commands.openSource,
-  continueThread: Commands.continueInThread,
 };
 
 /** The markup of the team sections (teamSections.ts), placed into the page. */
 interface TeamHtml {
   meta: string;
-  actions: string;
   running: string;
   finished: string;
 }
@@ -292,25 +277,19 @@ function renderResultHtml(task: TrackedTask, result: string | undefined, cspSour
   meta.push(
     `<dt>${t(running ? vscode.l10n.t('Running for') : vscode.l10n.t('Took'))}</dt><dd><span id="elapsed" data-start="${task.submittedAt}" data-running="${running}">${t(elapsed)}</span></dd>`,
   );
+  const offers = offersOf(task, 'view');
   const source = sourceText(task);
-  if (source) meta.push(`<dt>${t(vscode.l10n.t('Source'))}</dt><dd><button class="link" data-action="source" title="${t(vscode.l10n.t('Reveal the code that was sent'))}">${t(source)}</button></dd>`);
+  const reveal = offers.find(o => o.id === 'source');
+  if (source && reveal) meta.push(`<dt>${t(vscode.l10n.t('Source'))}</dt><dd><button class="link" data-offer="source" title="${t(vscode.l10n.t(reveal.detail!))}">${t(source)}</button></dd>`);
   meta.push(
     `<dt>${t(vscode.l10n.t('Attached'))}</dt><dd>${task.attachmentNames?.length ? task.attachmentNames.map(n => `<code>${t(n)}</code>`).join(', ') : t(vscode.l10n.t('nothing'))}</dd>`,
   );
   meta.push(`<div id="team-meta" class="contents">${team.meta}</div>`);
 
-  const offers = offersOf(task);
-  const actions = [
-    // An answer that names files: reviewed hunk by hunk (the blocks' own Apply… stays for any block).
-    result !== undefined && offers.review ? `<button data-action="review">${t(vscode.l10n.t('Review Changes…'))}</button>` : '',
-    result !== undefined && offers.review ? `<button data-action="allChanges" class="secondary">${t(vscode.l10n.t('Open All Changes'))}</button>` : '',
-    // Cancel on the service while it runs (the page is redrawn without it once the task ends).
-    running ? `<button data-action="cancel" class="secondary" title="${t(vscode.l10n.t('Stop the task on the service, so that it stops costing'))}">${t(vscode.l10n.t('Cancel Task'))}</button>` : '',
-    `<button data-action="prompt">${t(vscode.l10n.t('Show Prompt Sent'))}</button>`,
-    result !== undefined ? `<button data-action="raw">${t(vscode.l10n.t('Open Raw Markdown'))}</button>` : '',
-    result !== undefined ? `<button data-action="copyAll" class="secondary">${t(vscode.l10n.t('Copy All'))}</button>` : '',
-    team.actions,
-  ].join('');
+  // What the task offers here now (tasks/offers.ts), landing an answer first: Review Changes… for an answer that
+  // names files (the blocks' own Apply… stays for any block), Cancel Task while it runs (redrawn without it once it ends).
+  const buttons = offers.filter(o => o.id !== 'source');
+  const actions = [...buttons.filter(o => o.primary), ...buttons.filter(o => !o.primary)].map(o => offerButton(o)).join('');
 
   let body: string;
   if (running) body = runningHtml(task, waiting) + `<div id="team-running">${team.running}</div>`;
@@ -350,9 +329,11 @@ ${team.finished}`,
   const taskId = ${JSON.stringify(task.id).replace(/</g, '\\u003c')};
   vscode.setState({ taskId });
   document.addEventListener('click', e => {
-    const el = e.target instanceof Element ? e.target.closest('[data-action]') : null;
+    const el = e.target instanceof Element ? e.target.closest('[data-action],[data-offer]') : null;
     if (!el) return;
     e.preventDefault();
+    const offer = el.getAttribute('data-offer');
+    if (offer !== null) return vscode.postMessage({ type: 'offer', offer, taskId });
     const block = el.getAttribute('data-block');
     const index = el.getAttribute('data-index');
     vscode.postMessage({ type: el.getAttribute('data-action'), taskId, block: block === null ? undefined : Number(block), index: index === null ? undefined : Number(index) });
@@ -417,6 +398,13 @@ ${team.finished}`,
 })();
 `,
   });
+}
+
+/** A button for one of the task's offers: its one label, its sentence as the tooltip. */
+function offerButton(o: TaskOffer): string {
+  const t = (s: string) => escapeHtml(s);
+  const title = o.detail ? ` title="${t(vscode.l10n.t(o.detail))}"` : '';
+  return `<button data-offer="${o.id}"${o.primary ? '' : ' class="secondary"'}${title}>${t(vscode.l10n.t(o.label))}</button>`;
 }
 
 /**

@@ -43,7 +43,7 @@ describe('e2e: review and apply', function () {
     const toast = await wb!.waitForNotification(/task done/, 40_000);
     const buttons = await toast.locator('.monaco-button').allInnerTexts();
     // No Open: the result view opened beside the code when the task was sent (issue 20).
-    assert.deepStrictEqual(buttons.map(b => b.trim()), ['Copy', 'Apply to Source…']);
+    assert.deepStrictEqual(buttons.map(b => b.trim()), ['Copy Result', 'Apply to Source…']);
     await toast.locator('.monaco-button', { hasText: 'Apply to Source…' }).click();
 
     await diffTab().waitFor({ timeout: 20_000 });
@@ -124,7 +124,7 @@ describe('e2e: review and apply', function () {
     const toast = await wb!.waitForNotification(/task done: Notification Copy/, 40_000);
     // The result view opened on submit, beside the code: the toast offers no Open (issue 20).
     await page.locator('.tabs-container .tab', { hasText: /Notification Copy · / }).first().waitFor({ timeout: 20_000 });
-    assert.deepStrictEqual((await toast.locator('.monaco-button').allInnerTexts()).map(b => b.trim()), ['Copy', 'Apply to Source…']);
+    assert.deepStrictEqual((await toast.locator('.monaco-button').allInnerTexts()).map(b => b.trim()), ['Copy Result', 'Apply to Source…']);
     await toast.locator('.monaco-button', { hasText: /^Copy$/ }).click();
     await wb!.waitForNotification(/Result copied/, 10_000);
     assert.ok(!(await mathTab().getAttribute('class'))?.includes('dirty'), 'Copy left math.ts unchanged');
