@@ -21,7 +21,6 @@ import { parseReviewUri, reviewUri } from '../documents/uris';
 import { UserFacingError, inert } from '../errors';
 import type { Logger } from '../log';
 import { PlanCancelled, type PlanFile, type PlanHunk, applyHunks, conflictText, runsCodeReason, tooComplexReason } from '../review';
-import type { TrackedTask } from '../tasks/model';
 import { type OfferId, offer } from '../tasks/offers';
 import { fencedBlock } from '../tasks/prompt';
 import type { TaskStore } from '../tasks/taskStore';
