@@ -136,9 +136,12 @@ export class ResultPanels extends Disposable implements ResultView {
     await this.render(e.task);
   }
 
-  private async render(task: TrackedTask): Promise<void> {
-    const entry = this.open.get(task.id);
+  private async render(shown: TrackedTask): Promise<void> {
+    const entry = this.open.get(shown.id);
     if (!entry) return;
+    // The record as it is now: a view opened with the record of its submission (opened on submit) may be drawn
+    // after the task ended, and must not draw it as running (nothing would redraw it).
+    const task = this.store.get(shown.id) ?? shown;
     const result = task.status === 'completed' ? await this.store.readResult(task.id) : undefined;
     // Closed while the result was read: a disposed webview takes no html ("Webview is disposed").
     if (!this.isOpen(task.id, entry)) return;
