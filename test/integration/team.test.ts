@@ -52,8 +52,11 @@ describe('team: what the agents did', function () {
   it('the trace: loaded on demand, cached with the task (after a reopen it is there), removed with it', async () => {
     const task = await completedTask('Review mean() for edge cases');
     await ctx.api.resultPanels.show(task);
-    const before = ctx.api.resultPanels.panelOf(task.id)!.webview.html;
-    assert.match(before, /How the team worked/);
+    // The view opened on submit is redrawn once the task's end is read from disk: waited for, not raced.
+    const before = await waitFor(() => {
+      const html = ctx.api.resultPanels.panelOf(task.id)!.webview.html;
+      return /How the team worked/.test(html) && html;
+    }, 'the finished page');
     assert.match(before, /data-action="loadTrace"/, 'loaded on demand: a button');
     assert.strictEqual(requestsTo(ctx, 'GET', /\/trace$/).length, 0, 'nothing read before it is asked for');
 
