@@ -125,7 +125,7 @@ describe('e2e: review and apply', function () {
     // The result view opened on submit, beside the code: the toast offers no Open (issue 20).
     await page.locator('.tabs-container .tab', { hasText: /Notification Copy · / }).first().waitFor({ timeout: 20_000 });
     assert.deepStrictEqual((await toast.locator('.monaco-button').allInnerTexts()).map(b => b.trim()), ['Copy Result', 'Apply to Source…']);
-    await toast.locator('.monaco-button', { hasText: /^Copy$/ }).click();
+    await toast.locator('.monaco-button', { hasText: /^Copy Result$/ }).click();
     await wb!.waitForNotification(/Result copied/, 10_000);
     assert.ok(!(await mathTab().getAttribute('class'))?.includes('dirty'), 'Copy left math.ts unchanged');
     assert.strictEqual(fs.readFileSync(mathPath(), 'utf8'), original, 'Copy wrote nothing');
