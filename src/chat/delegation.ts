@@ -6,7 +6,6 @@
 import * as vscode from 'vscode';
 import type { KeyStore } from '../auth/keyStore';
 import type { Settings } from '../config';
-import { Commands } from '../constants';
 import { UserFacingError, messageOf } from '../errors';
 import type { Logger } from '../log';
 import type { ThreadStore } from '../stores/threadStore';
@@ -18,6 +17,7 @@ import type { TaskStore } from '../tasks/taskStore';
 import type { CodeEditors } from '../tasks/codeEditors';
 import type { UserInterface } from '../ui';
 import { promptTooLong } from '../vocabulary';
+import { offer } from '../tasks/offers';
 
 /** Shared with the MCP server's tools (tasks/delegate.ts). */
 export { describeAgents } from '../tasks/delegate';
@@ -114,7 +114,7 @@ export async function runTask(
 export async function cancelTask(log: Logger, taskId: string): Promise<void> {
   try {
     log.info(`chat: request cancelled, cancelling task ${taskId} on the service`);
-    await vscode.commands.executeCommand(Commands.cancelTask, taskId);
+    await vscode.commands.executeCommand(offer('cancel').command, taskId);
   } catch (e) {
     log.warn(`chat: cancelling task ${taskId} failed: ${messageOf(e)}`);
   }

@@ -1,7 +1,7 @@
 /**
  * The `@agents` chat participant: the request and its references (files, selection, `#` context) become a
- * task; the agents' progress shows while it runs; the answer renders as inert markdown with Open in a
- * tab and Apply to Source. A chat is one service thread: the thread id travels in the result metadata,
+ * task; the agents' progress shows while it runs; the answer renders as inert markdown with the buttons the
+ * task offers in chat (tasks/offers.ts: Open Result, Review Changes… or Apply to Source…, the trace). A chat is one service thread: the thread id travels in the result metadata,
  * so a follow-up finds it in `context.history`.
  */
 import * as vscode from 'vscode';
@@ -12,7 +12,7 @@ import { titleFrom } from '../tasks/model';
 import { offersOf } from '../tasks/offers';
 import { type ChatDeps, type TaskCode, agentsMilestone, codeOf, describeAgents, runTask, withExtraCode } from './delegation';
 import { Chat } from './ids';
-import { teamButtons, withDetails } from './teamParts';
+import { producedFileButtons, withDetails } from './teamParts';
 
 /** What an `@agents` answer remembers for the next request of the same chat. */
 export interface AgentsResultMetadata {
@@ -117,16 +117,10 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
         return { metadata, errorDetails: { message: inert(task.error ?? vscode.l10n.t('The task ended as "{0}".', task.status)) } };
       }
       stream.markdown(inert(result));
-      stream.button({ command: Commands.openResult, title: vscode.l10n.t('Open in a Tab'), arguments: [task.id] });
-      // The buttons the answer allows (tasks/offers.ts), as in the done notification and the result view.
-      const offers = offersOf(task);
-      if (offers.review) {
-        stream.button({ command: Commands.reviewChanges, title: vscode.l10n.t('Review Changes…'), arguments: [task.id] });
-      }
-      if (offers.apply) {
-        stream.button({ command: Commands.applyToSource, title: vscode.l10n.t('Apply to Source'), arguments: [task.id] });
-      }
-      teamButtons(stream, await withDetails(deps.store, task));
+      // What the task offers in chat (tasks/offers.ts), as the done notification and the result view follow it.
+      const detailed = await withDetails(deps.store, task);
+      for (const o of offersOf(detailed, 'chat')) stream.button({ command: o.command, title: vscode.l10n.t(o.label), arguments: [task.id] });
+      producedFileButtons(stream, detailed);
       return { metadata };
     } catch (e) {
       const described = describeError(e);

@@ -1,6 +1,6 @@
 /**
- * What chat adds about the team's work (issue 18): `@agents` answers get buttons for the trace and the
- * produced files (commands, never links from server text); `#multiAgent` results carry, where VS Code has
+ * What chat adds about the team's work (issue 18): `@agents` answers get a button per produced file (commands,
+ * never links from server text; the trace's button is one of the task's offers, tasks/offers.ts); `#multiAgent` results carry, where VS Code has
  * data parts (1.106+, detected at run time), a JSON part `{taskId, status, files, sources}` beside the text.
  */
 import * as vscode from 'vscode';
@@ -15,9 +15,8 @@ export { taskData, withDetails } from '../tasks/delegate';
 /** Produced files offered as buttons under an answer; the rest are in the result view. */
 const MAX_FILE_BUTTONS = 3;
 
-/** Buttons under an `@agents` answer: the trace, and Open for each produced file. */
-export function teamButtons(stream: vscode.ChatResponseStream, task: TrackedTask): void {
-  stream.button({ command: Commands.showTrace, title: vscode.l10n.t('How the Team Worked'), arguments: [task.id] });
+/** Buttons under an `@agents` answer: Open for each produced file. */
+export function producedFileButtons(stream: vscode.ChatResponseStream, task: TrackedTask): void {
   for (const [i, file] of (task.files ?? []).entries()) {
     if (i >= MAX_FILE_BUTTONS || !file.fileId) continue;
     stream.button({ command: Commands.openProducedFile, title: vscode.l10n.t('Open {0}', shownFileName(file.filename)), arguments: [task.id, i] });

@@ -13,9 +13,8 @@ import type { SourceRangeTracker } from '../documents/sourceRanges';
 import { RESULT_SCHEME } from '../constants';
 import { type TrackedTask, displayLines } from '../tasks/model';
 import { readTaskAnswer } from '../documents/answers';
-import { Commands } from '../constants';
 import type { AnswerBlock, ReadAnswer } from '../review';
-import { type ApplyWay, applyWayOf } from '../tasks/offers';
+import { type ApplyWay, applyWayOf, offer } from '../tasks/offers';
 import { blockPreview, lineCount } from '../tasks/resultText';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
@@ -51,7 +50,7 @@ export async function applyToSource(d: ApplyDeps, arg?: unknown, blockIndex?: un
   const task = await resolveTask(
     d,
     arg ?? d.activeResult?.(),
-    t => t.status === 'completed' && !!t.source,
+    'apply',
     vscode.l10n.t('Apply which result to its source?'),
   );
   if (!task) return undefined;
@@ -64,7 +63,7 @@ export async function applyToSource(d: ApplyDeps, arg?: unknown, blockIndex?: un
 
   if (!target) {
     const way = applyWayOf(block, task);
-    if (way === 'review') return vscode.commands.executeCommand<ApplyOutcome>(Commands.reviewChanges, task.id, block.index);
+    if (way === 'review') return vscode.commands.executeCommand<ApplyOutcome>(offer('review').command, task.id, block.index);
     if (way === undefined) {
       throw new UserFacingError(
         block.kind === 'output'

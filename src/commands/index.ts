@@ -110,7 +110,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     bind(Commands.setGatewayKey, () => setGatewayKey({ ui, keys })),
     bind(Commands.clearGatewayKey, () => clearGatewayKey({ ui, keys })),
     // Results and tasks
-    bind(Commands.openResult, (arg?: unknown) => openResult(results, arg)),
+    bind(Commands.openResult, (arg?: unknown, options?: unknown) => openResult(results, arg, options)),
     bind(Commands.copyResult, (arg?: unknown) => copyResult(results, arg)),
     bind(Commands.insertResult, (arg?: unknown) => insertResult({ ...results, ...apply }, arg)),
     bind(Commands.openRawResult, (arg?: unknown) => openRawResult(results, arg)),

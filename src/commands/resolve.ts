@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { taskIdOfResult } from '../documents/uris';
 import { UserFacingError } from '../errors';
 import type { TrackedTask } from '../tasks/model';
+import { type OfferContext, type OfferId, isOffered } from '../tasks/offers';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
 import { taskStatusText } from '../vocabulary';
@@ -16,17 +17,20 @@ export function taskIdFrom(arg: unknown): string | undefined {
 }
 
 /**
- * The task a command is about: its argument, the active result tab, or one the user picks. With none that
- * fits, a passing note says so (`none`, e.g. "No task is waiting to be checked"; it is not an error) and the
- * command does nothing.
+ * The task a command is about: its argument, the active result tab, or one the user picks among the tasks
+ * that offer the action (tasks/offers.ts, the `picker` surface), or that match a filter of the command's own.
+ * With none that fits, a passing note says so (`none`, e.g. "No task is waiting to be checked"; it is not an
+ * error) and the command does nothing.
  */
 export async function resolveTask(
   d: { ui: UserInterface; store: TaskStore },
   arg: unknown,
-  filter: (t: TrackedTask) => boolean,
+  offered: OfferId | ((t: TrackedTask) => boolean),
   placeHolder: string,
+  context?: OfferContext,
   none?: string,
 ): Promise<TrackedTask | undefined> {
+  const filter = typeof offered === 'function' ? offered : (t: TrackedTask) => isOffered(t, offered, 'picker', context);
   const active = vscode.window.activeTextEditor?.document.uri;
   const id = taskIdFrom(arg) ?? (active && taskIdOfResult(active));
   if (id) {

@@ -8,7 +8,7 @@ import { UserFacingError } from '../errors';
 import type { TrackedTask } from '../tasks/model';
 import { readTaskAnswer } from '../documents/answers';
 import type { AnswerBlock } from '../review';
-import { isInsertable } from '../tasks/offers';
+import { isInsertable, openingOf } from '../tasks/offers';
 import { blockInsertion, blockPreview } from '../tasks/resultText';
 import type { ResultView } from '../tasks/resultView';
 import type { TaskStore } from '../tasks/taskStore';
@@ -25,8 +25,6 @@ export interface ResultDeps {
   config: Pick<Config, 'settings'>;
 }
 
-const completed = (t: TrackedTask) => t.status === 'completed';
-
 async function readResult(d: ResultDeps, taskId: string): Promise<string> {
   const text = await d.store.readResult(taskId);
   if (text === undefined) throw new UserFacingError(vscode.l10n.t('No result is stored for this task.'));
@@ -38,50 +36,47 @@ async function readResult(d: ResultDeps, taskId: string): Promise<string> {
  * the time (`multiAgent.openResultOnSubmit`), without taking the focus from the editor. Returns the task.
  */
 export async function openOnSubmit<T extends TrackedTask | undefined>(d: Pick<ResultDeps, 'resultView' | 'config'>, task: T): Promise<T> {
-  const { openResultOnSubmit, resultView } = d.config.settings;
-  if (task && d.resultView && openResultOnSubmit && resultView === 'rendered') await d.resultView.show(task, { preserveFocus: true });
+  if (task && d.resultView && d.config.settings.openResultOnSubmit && openingOf(d.config.settings).rendered) await d.resultView.show(task, { preserveFocus: true });
   return task;
 }
 
 /**
- * Opens the result view (or the raw markdown when `multiAgent.resultView` is "markdown"). A running task's
- * view shows its agents and elapsed time; returns the markdown editor when one was opened.
+ * Opens the result view (or the raw markdown when `multiAgent.resultView` is "markdown", tasks/offers.ts
+ * `openingOf`). A running task's view shows its agents and elapsed time; returns the markdown editor when one
+ * was opened. `options.preserveFocus`: the completion notification opens it without taking the focus.
  */
-export async function openResult(d: ResultDeps, arg?: unknown): Promise<vscode.TextEditor | undefined> {
-  const rendered = d.resultView && d.config.settings.resultView === 'rendered';
-  const task = await resolveTask(
-    d,
-    arg ?? d.resultView?.activeTaskId(),
-    t => completed(t) || t.status === 'failed' || (!!rendered && t.finishedAt === undefined),
-    vscode.l10n.t('Which result?'),
-  );
+export async function openResult(d: ResultDeps, arg?: unknown, options?: unknown): Promise<vscode.TextEditor | undefined> {
+  const opening = openingOf(d.config.settings, !!d.resultView);
+  const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), 'open', vscode.l10n.t('Which result?'), opening);
   if (!task) return undefined;
-  if (rendered && d.resultView) {
-    await d.resultView.show(task);
+  const preserveFocus = (options as { preserveFocus?: unknown } | undefined)?.preserveFocus === true;
+  if (opening.rendered && d.resultView) {
+    await d.resultView.show(task, { preserveFocus });
     return undefined;
   }
   if (task.status !== 'completed') {
     throw new UserFacingError(task.error ? `"${task.title}": ${task.error}` : vscode.l10n.t('"{0}" is still running.', task.title));
   }
-  return showResult(task);
+  // A task removed while its result opens (Remove, Clear Finished) pops up no tab.
+  return showResult(task, { preserveFocus, stillWanted: () => d.store.get(task.id) !== undefined });
 }
 
 /** The answer as raw markdown, read-only: one click from the result view. */
 export async function openRawResult(d: ResultDeps, arg?: unknown): Promise<vscode.TextEditor | undefined> {
-  const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), completed, vscode.l10n.t('Which result?'));
+  const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), 'raw', vscode.l10n.t('Which result?'));
   if (!task) return undefined;
   return showResult(task);
 }
 
 /** The prompt exactly as it went to the service, with the attachments' names. */
 export async function showPromptSent(d: ResultDeps, arg?: unknown): Promise<vscode.TextEditor | undefined> {
-  const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), () => true, vscode.l10n.t('The prompt of which task?'));
+  const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), 'prompt', vscode.l10n.t('The prompt of which task?'));
   if (!task) return undefined;
   return showPrompt(task);
 }
 
 export async function copyResult(d: ResultDeps, arg?: unknown): Promise<void> {
-  const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), completed, vscode.l10n.t('Copy which result?'));
+  const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), 'copy', vscode.l10n.t('Copy which result?'));
   if (!task) return;
   await vscode.env.clipboard.writeText(await readResult(d, task.id));
   d.ui.note(vscode.l10n.t('Result copied.'));
@@ -94,7 +89,7 @@ export async function copyResult(d: ResultDeps, arg?: unknown): Promise<void> {
  * reviewing a replacement diff.
  */
 export async function insertResult(d: ResultDeps & Partial<ApplyDeps>, arg?: unknown): Promise<ApplyOutcome | 'inserted'> {
-  const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), completed, vscode.l10n.t('Insert which result?'));
+  const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), 'insert', vscode.l10n.t('Insert which result?'));
   if (!task) return undefined;
   const editor =
     vscode.window.visibleTextEditors.find(e => e.document.uri.toString() === task.source?.uri) ?? vscode.window.activeTextEditor;

@@ -13,7 +13,6 @@
  * and 1.139, and in the e2e tests in a real browser.
  */
 import * as vscode from 'vscode';
-import { Commands } from '../constants';
 import { extensionColumn, openDiff } from '../documents/editorGroups';
 import { type PreparedReview, folderOf, prepareReview } from '../documents/reviewPlan';
 import type { ReviewDocuments } from '../documents/reviews';
@@ -22,7 +21,7 @@ import { parseReviewUri, reviewUri } from '../documents/uris';
 import { UserFacingError, inert } from '../errors';
 import type { Logger } from '../log';
 import { PlanCancelled, type PlanFile, type PlanHunk, applyHunks, conflictText, runsCodeReason, tooComplexReason } from '../review';
-import type { TrackedTask } from '../tasks/model';
+import { type OfferId, offer } from '../tasks/offers';
 import { fencedBlock } from '../tasks/prompt';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
@@ -43,8 +42,6 @@ export interface ReviewDeps {
 /** What a review came to (tests read it). */
 export type ReviewOutcome = 'applied' | 'discarded' | 'nothing' | undefined;
 
-const reviewable = (t: TrackedTask) => t.status === 'completed' && !!t.namedFiles;
-
 /** One line per thing not offered: a file (or block) and why, or one hunk of a diff and why. */
 export interface NotOffered {
   what: string;
@@ -53,8 +50,8 @@ export interface NotOffered {
   unnamed?: boolean;
 }
 
-async function prepare(d: ReviewDeps, arg: unknown, placeHolder: string, block?: number): Promise<PreparedReview | undefined> {
-  const task = await resolveTask(d, arg ?? d.activeResult?.(), reviewable, placeHolder);
+async function prepare(d: ReviewDeps, arg: unknown, offered: OfferId, placeHolder: string, block?: number): Promise<PreparedReview | undefined> {
+  const task = await resolveTask(d, arg ?? d.activeResult?.(), offered, placeHolder);
   if (!task) return undefined;
   if (task.status !== 'completed') throw new UserFacingError(vscode.l10n.t('"{0}" has no result yet.', task.title));
   const answer = await d.store.readResult(task.id);
@@ -104,7 +101,7 @@ async function prepare(d: ReviewDeps, arg: unknown, placeHolder: string, block?:
  */
 export async function reviewChanges(d: ReviewDeps, arg?: unknown, block?: unknown): Promise<ReviewOutcome> {
   const only = typeof block === 'number' && Number.isInteger(block) && block >= 0 ? block : undefined;
-  const review = await prepare(d, arg, vscode.l10n.t('Review the changes of which answer?'), only);
+  const review = await prepare(d, arg, 'review', vscode.l10n.t('Review the changes of which answer?'), only);
   if (!review) return undefined;
   const { plan, task } = review;
   const skipped = notOffered(review);
@@ -135,7 +132,7 @@ export async function reviewChanges(d: ReviewDeps, arg?: unknown, block?: unknow
 
 /** Open All Changes: each file now against the file with every hunk but the conflicts, in one multi-file diff. */
 export async function openAllChanges(d: ReviewDeps, arg?: unknown): Promise<number | undefined> {
-  const review = await prepare(d, arg, vscode.l10n.t('Open the changes of which answer?'));
+  const review = await prepare(d, arg, 'allChanges', vscode.l10n.t('Open the changes of which answer?'));
   if (!review) return undefined;
   const files = review.plan.files.filter(f => f.kind !== 'skip');
   if (!files.length) {
@@ -310,9 +307,9 @@ async function tellNotOffered(d: ReviewDeps, review: PreparedReview, skipped: No
 
 /** Too complex to review here: the numbers, and the raw answer one click away. */
 async function tellTooComplex(d: ReviewDeps, review: PreparedReview): Promise<void> {
-  const openRaw = vscode.l10n.t('Open Raw Answer');
+  const openRaw = vscode.l10n.t(offer('raw').label);
   const message = tooComplexReason((m, ...a) => vscode.l10n.t(m, ...a), review.plan.tooComplex!);
-  if ((await d.ui.warn(message, openRaw)) === openRaw) await vscode.commands.executeCommand(Commands.openRawResult, review.task.id);
+  if ((await d.ui.warn(message, openRaw)) === openRaw) await vscode.commands.executeCommand(offer('raw').command, review.task.id);
 }
 
 async function tellNothing(d: ReviewDeps, review: PreparedReview, skipped: NotOffered[]): Promise<void> {

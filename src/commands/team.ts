@@ -46,7 +46,7 @@ export interface TeamDeps {
 
 /** Opens the task's result view with "How the team worked" open and loaded. */
 export async function showTrace(d: TeamDeps, arg?: unknown): Promise<void> {
-  const task = await resolveTask(d, arg, () => true, vscode.l10n.t('The trace of which task?'));
+  const task = await resolveTask(d, arg, 'trace', vscode.l10n.t('The trace of which task?'));
   if (!task) return;
   if (!d.resultView) throw new UserFacingError(vscode.l10n.t('The result view is not available.'));
   await d.resultView.showTrace(task);
@@ -57,7 +57,7 @@ export async function showTrace(d: TeamDeps, arg?: unknown): Promise<void> {
  * from the task, else from /status, else from the newest threads that start with the task's prompt.
  */
 export async function continueInThread(d: TeamDeps, arg?: unknown): Promise<TrackedTask | undefined> {
-  const task = await resolveTask(d, arg, t => t.status === 'completed', vscode.l10n.t('Continue which task?'));
+  const task = await resolveTask(d, arg, 'continue', vscode.l10n.t('Continue which task?'));
   if (!task) return undefined;
   if (task.status !== 'completed') throw new UserFacingError(vscode.l10n.t('Only a completed task is saved to a thread; "{0}" is {1}.', task.title, task.status.replace(/_/g, ' ')));
   if (!(await d.keys.ensureApiKey())) return undefined;

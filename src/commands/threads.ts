@@ -14,6 +14,7 @@ import { type ThreadStore, threadTitle } from '../stores/threadStore';
 import type { UserInterface } from '../ui';
 import { askInstruction, chooseCode, sendOrOfferAttachment } from './ask';
 import type { CodeEditors } from '../tasks/codeEditors';
+import { openingOf } from '../tasks/offers';
 
 export interface ThreadDeps {
   ui: UserInterface;
@@ -66,7 +67,7 @@ export async function openTranscript(
 ): Promise<vscode.TextEditor | undefined> {
   const thread = await resolveThread(d, arg);
   if (!thread) return undefined;
-  if (d.transcripts && d.config?.settings.resultView === 'rendered') {
+  if (d.transcripts && d.config && openingOf(d.config.settings).rendered) {
     await d.transcripts.show(thread);
     return undefined;
   }

@@ -263,3 +263,25 @@ export function titleFrom(instruction: string, max = 60): string {
   const line = instruction.trim().split(/\r?\n/)[0]?.trim() || 'Task';
   return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
 }
+
+/** What a state says of a pause for approval (server text, kept only when it is a non-empty string). */
+export function approvalOf(state: ObservedState): NonNullable<TrackedTask['approval']> {
+  const pending = state.pendingApproval;
+  const approval: NonNullable<TrackedTask['approval']> = {};
+  if (typeof pending?.agentName === 'string' && pending.agentName) approval.agentName = pending.agentName;
+  if (typeof pending?.permission === 'string' && pending.permission) approval.permission = pending.permission;
+  return approval;
+}
+
+/** A task that failed or was canceled stopped its agents too: none of them reads "running 52%" any more. */
+export function endedAgents(agents: TrackedTask['agents'], status: string): TrackedTask['agents'] {
+  if (!agents || status === 'completed') return agents;
+  return agents.map(a => (a.status === 'completed' || a.status === 'failed' ? a : { ...a, status }));
+}
+
+/** Whether two agent lists say the same (a state that changes nothing fires nothing). */
+export function sameAgents(a: TrackedTask['agents'], b: TrackedTask['agents']): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  return a.every((x, i) => x.id === b[i].id && x.status === b[i].status && x.progress === b[i].progress && x.preview === b[i].preview && x.model === b[i].model);
+}

@@ -1,9 +1,16 @@
 /**
- * What a task's answer offers (issue 24): the one rule every surface follows (the done notification,
- * `@agents`' buttons, the result view's buttons, the Tasks view's menus), so a button appears only where
- * it can do something and does what the block's kind calls for. Pure: over the reader's blocks
- * (`review/reader.ts`) and the task's state.
+ * What a task offers, in one place (issues 24 and 28). Two parts: what an ANSWER offers (per block: Apply…,
+ * Insert; per task: Review Changes…, Apply to Source…, Insert), over the reader's blocks (`review/reader.ts`);
+ * and THE TABLE of what a TASK offers in its state (`TASK_OFFERS`): each action's id, command, label, the
+ * condition on the task, and the surfaces that show it. Every surface asks `offersOf(task, surface)`: the
+ * result view (its buttons and the messages its page may post), the completion notification, `@agents`'
+ * buttons, the pickers of the commands, the status bar's links and the Tasks view (its `contextValue` is the
+ * task's capability words, which `package.json`'s menus match: `viewItem =~ /\breview\b/`). Adding an action
+ * is one row here plus its command (`commands/`, `constants.ts`, `package.json`). Pure: no vscode.
  */
+import type { Settings } from '../config';
+import { Commands } from '../constants';
+import { type TrackedTask, isFinished } from './model';
 
 /** The reader's kinds (review/reader.ts `BlockKind`). */
 type Kind = 'file' | 'partial' | 'diff' | 'patch' | 'range' | 'snippet' | 'output';
@@ -73,8 +80,8 @@ export function shapeOf(blocks: readonly BlockFacts[], task: { source?: unknown 
   return shape;
 }
 
-/** What a finished task offers as a whole. */
-export interface TaskOffers {
+/** What a finished task's answer offers as a whole (the table's conditions read it). */
+export interface AnswerOffers {
   /** Review Changes… and Open All Changes: the answer names files. */
   review: boolean;
   /** Apply to Source…: a block for the range that was sent, or code to apply, and no named files (the review covers those). */
@@ -95,7 +102,7 @@ export interface OfferedTask {
   insertableBlocks?: number;
 }
 
-export function offersOf(task: OfferedTask): TaskOffers {
+export function answerOffersOf(task: OfferedTask): AnswerOffers {
   const done = task.status === 'completed';
   const review = done && !!task.namedFiles;
   const known = task.applicableBlocks !== undefined;
@@ -105,4 +112,154 @@ export function offersOf(task: OfferedTask): TaskOffers {
     insert: done && (task.insertableBlocks !== undefined ? task.insertableBlocks > 0 : true),
     copy: done,
   };
+}
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* The table of what a task offers (issue 28)                                                             */
+/* ------------------------------------------------------------------------------------------------------ */
+
+/**
+ * Where an action may be shown. `view`: the result view's buttons (and the messages its page may post);
+ * `notification`: the toast of a completed task; `failureNotification`: the toast of a task that ended
+ * otherwise; `chat`: the buttons under an `@agents` answer; `picker`: the tasks a command offers to pick
+ * from when it is run without one; `tree`: the Tasks view's context menu (and a row's click: Open);
+ * `treeInline`: the row's inline buttons; `status`: the links in the status bar's tooltip.
+ */
+export type Surface = 'view' | 'notification' | 'failureNotification' | 'chat' | 'picker' | 'tree' | 'treeInline' | 'status';
+
+/** What a condition may read besides the task: how a result opens (`multiAgent.resultView`, read by `openingOf`). */
+export interface OfferContext {
+  /** Results open in the rendered view (which also shows a running or failed task), not as raw markdown. */
+  rendered: boolean;
+}
+
+/** One action a task offers. */
+export interface TaskOffer {
+  /** The word for it: the result view's message, the Tasks view's capability word (`viewItem =~ /\bid\b/`). */
+  readonly id: string;
+  readonly command: string;
+  /**
+   * Its one label, the same as its command's title in `package.nls.json` (unit test): English, localized where
+   * it is shown (`vscode.l10n.t(offer.label)`).
+   */
+  readonly label: string;
+  /** Where a line of text has room for a word only (the status bar's links). */
+  readonly shortLabel?: string;
+  /** Its codicon where a surface shows one beside the label (the status bar's links); the command's icon in package.json. */
+  readonly icon?: string;
+  /** What it does, in a sentence (a button's tooltip). */
+  readonly detail?: string;
+  /** The action a finished answer is for (landing it): the result view shows it first, as a primary button. */
+  readonly primary?: boolean;
+  /** The condition on the task, the same on every surface. */
+  readonly when: (task: OfferedTaskState, context: OfferContext) => boolean;
+  readonly surfaces: readonly Surface[];
+}
+
+/** What the conditions read of a task. */
+export type OfferedTaskState = OfferedTask & Pick<TrackedTask, 'status'> & Partial<Pick<TrackedTask, 'trackingStopped'>>;
+
+const completedTask = (t: OfferedTaskState) => t.status === 'completed';
+const runningTask = (t: OfferedTaskState) => !isFinished(t);
+
+/** The actions a task offers, in the order every surface shows them. */
+export const TASK_OFFERS = [
+  {
+    id: 'open',
+    command: Commands.openResult,
+    label: 'Open Result',
+    // The rendered view shows a running task's agents and a failed task's reason; raw markdown needs an answer.
+    when: (t, c) => completedTask(t) || (c.rendered && (runningTask(t) || t.status === 'failed')),
+    surfaces: ['notification', 'chat', 'picker', 'tree', 'treeInline'],
+  },
+  { id: 'copy', command: Commands.copyResult, label: 'Copy Result', when: t => answerOffersOf(t).copy, surfaces: ['view', 'notification', 'picker', 'tree'] },
+  {
+    id: 'review',
+    command: Commands.reviewChanges,
+    label: 'Review Changes…',
+    detail: 'Review the changes to the files the answer names, hunk by hunk; nothing is written before you apply them',
+    primary: true,
+    when: t => answerOffersOf(t).review,
+    surfaces: ['view', 'notification', 'chat', 'picker', 'tree', 'treeInline'],
+  },
+  { id: 'allChanges', command: Commands.openAllChanges, label: 'Open All Changes', when: t => answerOffersOf(t).review, surfaces: ['view', 'picker', 'tree'] },
+  {
+    id: 'apply',
+    command: Commands.applyToSource,
+    label: 'Apply to Source…',
+    detail: 'Review the answer against the code that was sent; nothing is written before you accept',
+    primary: true,
+    when: t => answerOffersOf(t).apply,
+    surfaces: ['notification', 'chat', 'picker', 'tree', 'treeInline'],
+  },
+  { id: 'insert', command: Commands.insertResult, label: 'Insert Result at Cursor', when: t => answerOffersOf(t).insert, surfaces: ['picker', 'tree'] },
+  { id: 'raw', command: Commands.openRawResult, label: 'Open Raw Markdown', when: completedTask, surfaces: ['view', 'picker'] },
+  { id: 'prompt', command: Commands.showPromptSent, label: 'Show Prompt Sent', when: () => true, surfaces: ['view', 'picker', 'tree'] },
+  // A canceled task's trace says nothing the user does not know (the service may not have saved one).
+  { id: 'trace', command: Commands.showTrace, label: 'Show How the Team Worked', when: t => t.status !== 'canceled', surfaces: ['chat', 'picker', 'tree'] },
+  { id: 'continue', command: Commands.continueInThread, label: 'Continue in Thread…', when: completedTask, surfaces: ['view', 'picker', 'tree'] },
+  { id: 'source', command: Commands.revealSource, label: 'Reveal Source', detail: 'Reveal the code that was sent', when: t => !!t.source, surfaces: ['view', 'tree'] },
+  { id: 'runAgain', command: Commands.runAgain, label: 'Run Again', when: t => !!t.source, surfaces: ['failureNotification', 'tree'] },
+  {
+    id: 'cancel',
+    command: Commands.cancelTask,
+    label: 'Cancel Task',
+    shortLabel: 'Cancel',
+    icon: 'stop-circle',
+    detail: 'Stop the task on the service, so that it stops costing',
+    when: runningTask,
+    surfaces: ['view', 'picker', 'tree', 'treeInline', 'status'],
+  },
+  { id: 'stopFollowing', command: Commands.stopTracking, label: 'Stop Following (Task Keeps Running)', shortLabel: 'Stop Following', when: runningTask, surfaces: ['picker', 'tree'] },
+  {
+    id: 'checkAgain',
+    command: Commands.checkAgain,
+    label: 'Check Again',
+    icon: 'refresh',
+    detail: 'Follow this task again and open its result',
+    when: t => t.trackingStopped === true,
+    surfaces: ['picker', 'tree', 'treeInline', 'status'],
+  },
+  { id: 'remove', command: Commands.removeTask, label: 'Remove Task', when: () => true, surfaces: ['tree'] },
+] as const satisfies readonly TaskOffer[];
+
+export type OfferId = (typeof TASK_OFFERS)[number]['id'];
+
+/** The row of an action: its command, to run it from code (`vscode.commands.executeCommand(offer('review').command, …)`). */
+export function offer(id: OfferId): TaskOffer {
+  return TASK_OFFERS.find(o => o.id === id)!;
+}
+
+/** What a task offers on a surface now, in the table's order. */
+export function offersOf(task: OfferedTaskState, surface: Surface, context: OfferContext = { rendered: true }): TaskOffer[] {
+  return TASK_OFFERS.filter(o => (o.surfaces as readonly Surface[]).includes(surface) && o.when(task, context));
+}
+
+/** Whether the task offers the action on a surface (a picker's filter: `isOffered(t, 'copy')`). */
+export function isOffered(task: OfferedTaskState, id: OfferId, surface: Surface = 'picker', context?: OfferContext): boolean {
+  return offersOf(task, surface, context).some(o => o.id === id);
+}
+
+/**
+ * The Tasks view's `contextValue` of a task: `task` and the words of what it offers there, inline or in the
+ * menu (`task open copy review allChanges …`); `package.json`'s menus match one word each (`\bword\b`).
+ */
+export function capabilityWords(task: OfferedTaskState, context: OfferContext): string {
+  const words = new Set(['task']);
+  for (const o of [...offersOf(task, 'tree', context), ...offersOf(task, 'treeInline', context)]) words.add(o.id);
+  return [...words].join(' ');
+}
+
+/** Every word `capabilityWords` can produce (the architecture test checks `package.json`'s menus against it). */
+export function allCapabilityWords(): string[] {
+  return ['task', ...TASK_OFFERS.filter(o => (o.surfaces as readonly Surface[]).some(s => s === 'tree' || s === 'treeInline')).map(o => o.id)];
+}
+
+/**
+ * How a result opens: the one reading of `multiAgent.resultView` (the Open offer's condition, the Open command,
+ * the completion notification, a task sent from the editor, a thread's transcript). `rendered` only where there
+ * is a result view to render in.
+ */
+export function openingOf(settings: Pick<Settings, 'resultView'>, hasView = true): OfferContext {
+  return { rendered: hasView && settings.resultView === 'rendered' };
 }

@@ -1,9 +1,8 @@
 /**
  * The tasks the user sent, persisted in globalState, and their results cached as files under
- * globalStorageUri, so a result still opens after a reload or offline. Fires `onDidChange` only on real
- * transitions; views and the status bar render from it.
+ * globalStorageUri (`TaskFiles`, taskFiles.ts), so a result still opens after a reload or offline. Fires
+ * `onDidChange` only on real transitions; views and the status bar render from it.
  */
-import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { HOST_READ_CHARS, StateKeys } from '../constants';
 import { Disposable } from '../disposable';
@@ -12,9 +11,10 @@ import { readAnswer } from '../review';
 import { shapeOf } from './offers';
 import { budgetRanOut, endReason, notFollowed, serviceEndReason } from '../vocabulary';
 import { sameDetails, withDetails } from './activity';
-import { type ObservedState, type TrackedTask, agentsOf, isFinished, meanProgress } from './model';
+import { type ObservedState, type TrackedTask, agentsOf, approvalOf, endedAgents, isFinished, meanProgress, sameAgents } from './model';
 import type { PollerStore } from './poller';
-import { type SentCandidate, type SentFile, boundSent, sha256 } from './sentTexts';
+import { type SentCandidate, type SentFile, boundSent } from './sentTexts';
+import { TaskFiles } from './taskFiles';
 
 const PROGRESS_SAVE_MS = 1000;
 /**
@@ -45,6 +45,7 @@ export class TaskStore extends Disposable implements PollerStore {
   private readonly progressEvents = new Map<string, { firedAt: number; timer?: NodeJS.Timeout }>();
   /** State writes sent to the memento and change events fired, for tests and benchmarks. */
   readonly stats = { writes: 0, events: 0 };
+  private readonly files: TaskFiles;
 
   /**
    * `redact` cuts secrets out of server text (a failure reason, a result) before it is stored: a server
@@ -52,10 +53,11 @@ export class TaskStore extends Disposable implements PollerStore {
    */
   constructor(
     private readonly memento: vscode.Memento,
-    private readonly storageUri: vscode.Uri,
+    storageUri: vscode.Uri,
     private readonly redact: (text: string) => string = text => text,
   ) {
     super();
+    this.files = new TaskFiles(storageUri);
     this._register({ dispose: () => this.flushProgress() });
     this._register({ dispose: () => this.progressEvents.forEach(p => clearTimeout(p.timer)) });
     for (const task of memento.get<TrackedTask[]>(StateKeys.tasks, [])) {
@@ -152,7 +154,7 @@ export class TaskStore extends Disposable implements PollerStore {
     if (!this.isOpen(taskId)) return;
     const result = typeof state.result === 'string' ? this.redact(state.result) : undefined;
     // The result file is written before the status flips, so "completed" always has its result on disk.
-    if (result !== undefined) await this.writeResult(taskId, result);
+    if (result !== undefined) await this.files.writeResult(taskId, result);
     // Read again: the task may have been removed, stopped or finished (stream and poll) during the write.
     const task = this.tasks.get(taskId);
     if (!task || isFinished(task)) return;
@@ -204,7 +206,7 @@ export class TaskStore extends Disposable implements PollerStore {
     const task = this.tasks.get(taskId);
     if (!task || task.status !== 'completed') return;
     const result = this.redact(text);
-    await this.writeResult(taskId, result);
+    await this.files.writeResult(taskId, result);
     const next: TrackedTask = { ...(this.tasks.get(taskId) ?? task), resultChars: result.length, ...answerShape(task, result), updatedAt: Date.now() };
     delete next.error;
     this.tasks.set(taskId, next);
@@ -310,8 +312,7 @@ export class TaskStore extends Disposable implements PollerStore {
     this.tasks.delete(taskId);
     this.removed.add(taskId);
     this.fire({ kind: 'removed', task });
-    await vscode.workspace.fs.delete(this.resultUri(taskId)).then(undefined, () => undefined);
-    await vscode.workspace.fs.delete(this.sentFolder(taskId), { recursive: true }).then(undefined, () => undefined);
+    await this.files.deleteAll(taskId);
     await this.save();
   }
 
@@ -322,14 +323,11 @@ export class TaskStore extends Disposable implements PollerStore {
   async recordSent(taskId: string, candidates: readonly SentCandidate[]): Promise<SentFile[] | undefined> {
     if (!candidates.length || !this.tasks.has(taskId)) return undefined;
     const { files, texts } = boundSent(candidates);
-    if (texts.size) {
-      await vscode.workspace.fs.createDirectory(this.sentFolder(taskId));
-      for (const [hash, text] of texts) await vscode.workspace.fs.writeFile(this.sentUri(taskId, hash), new TextEncoder().encode(text));
-    }
+    await this.files.writeSent(taskId, texts);
     const task = this.tasks.get(taskId);
     if (!task) {
       // Removed while the texts were written: they go too.
-      await vscode.workspace.fs.delete(this.sentFolder(taskId), { recursive: true }).then(undefined, () => undefined);
+      await this.files.deleteSent(taskId);
       return undefined;
     }
     this.tasks.set(taskId, { ...task, sent: files });
@@ -338,41 +336,18 @@ export class TaskStore extends Disposable implements PollerStore {
   }
 
   /** The text a task sent of `file`, or undefined when none was kept (or it no longer matches its hash). */
-  async readSent(taskId: string, file: SentFile): Promise<string | undefined> {
-    if (!file.sha256 || !/^[0-9a-f]{64}$/.test(file.sha256)) return undefined;
-    try {
-      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(this.sentUri(taskId, file.sha256)));
-      return sha256(text) === file.sha256 ? text : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  private sentFolder(taskId: string): vscode.Uri {
-    return vscode.Uri.joinPath(this.storageUri, 'sent', fileNameOf(taskId));
-  }
-
-  private sentUri(taskId: string, hash: string): vscode.Uri {
-    return vscode.Uri.joinPath(this.sentFolder(taskId), `${hash}.txt`);
+  readSent(taskId: string, file: SentFile): Promise<string | undefined> {
+    return this.files.readSent(taskId, file);
   }
 
   /** The cached result text, or undefined when there is none. */
-  async readResult(taskId: string): Promise<string | undefined> {
-    try {
-      return new TextDecoder().decode(await vscode.workspace.fs.readFile(this.resultUri(taskId)));
-    } catch {
-      return undefined;
-    }
+  readResult(taskId: string): Promise<string | undefined> {
+    return this.files.readResult(taskId);
   }
 
-  /** One file per task id: ids of safe characters name it as they are, any other id by its SHA-256 (`~…`). */
+  /** The file a task's result is cached in. */
   resultUri(taskId: string): vscode.Uri {
-    return vscode.Uri.joinPath(this.storageUri, 'results', `${fileNameOf(taskId)}.md`);
-  }
-
-  private async writeResult(taskId: string, text: string): Promise<void> {
-    await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(this.storageUri, 'results'));
-    await vscode.workspace.fs.writeFile(this.resultUri(taskId), new TextEncoder().encode(text));
+    return this.files.resultUri(taskId);
   }
 
   /**
@@ -411,11 +386,6 @@ export class TaskStore extends Disposable implements PollerStore {
   }
 }
 
-/** A task id as a file name: ids of safe characters as they are, any other id by its SHA-256 (`~…`). */
-function fileNameOf(taskId: string): string {
-  return /^[A-Za-z0-9_-]{1,200}$/.test(taskId) ? taskId : `~${createHash('sha256').update(taskId, 'utf8').digest('hex')}`;
-}
-
 /**
  * What the answer holds, counted once by the one reader (tasks/offers.ts reads it for every surface). Linear,
  * and of the first HOST_READ_CHARS only (this runs on the extension host as the task ends): for a longer
@@ -427,24 +397,4 @@ function answerShape(task: TrackedTask, result: string | undefined): Pick<Tracke
   const shape = shapeOf(readAnswer(long ? result.slice(0, HOST_READ_CHARS) : result).blocks, task);
   if (long) return { namedFiles: shape.namedFiles || undefined, applicableBlocks: undefined, insertableBlocks: undefined };
   return { namedFiles: shape.namedFiles || undefined, applicableBlocks: shape.applicable, insertableBlocks: shape.insertable };
-}
-
-function approvalOf(state: ObservedState): NonNullable<TrackedTask['approval']> {
-  const pending = state.pendingApproval;
-  const approval: NonNullable<TrackedTask['approval']> = {};
-  if (typeof pending?.agentName === 'string' && pending.agentName) approval.agentName = pending.agentName;
-  if (typeof pending?.permission === 'string' && pending.permission) approval.permission = pending.permission;
-  return approval;
-}
-
-/** A task that failed or was canceled stopped its agents too: none of them reads "running 52%" any more. */
-function endedAgents(agents: TrackedTask['agents'], status: string): TrackedTask['agents'] {
-  if (!agents || status === 'completed') return agents;
-  return agents.map(a => (a.status === 'completed' || a.status === 'failed' ? a : { ...a, status }));
-}
-
-function sameAgents(a: TrackedTask['agents'], b: TrackedTask['agents']): boolean {
-  if (a === b) return true;
-  if (!a || !b || a.length !== b.length) return false;
-  return a.every((x, i) => x.id === b[i].id && x.status === b[i].status && x.progress === b[i].progress && x.preview === b[i].preview && x.model === b[i].model);
 }

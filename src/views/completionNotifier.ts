@@ -1,18 +1,18 @@
 /**
- * Tells the user when a task ends, exactly once per task: opens a completed result beside the code and
- * offers Open / Copy / Review Changes… or Apply to Source… as the answer allows (tasks/offers.ts; a preview to
- * accept, never a silent edit); a failed task opens nothing but says why.
+ * Tells the user when a task ends, exactly once per task: opens a completed result beside the code (the Open
+ * offer's command, which knows how a result opens) and offers what the task offers on this surface
+ * (tasks/offers.ts: Open Result, Copy Result, Review Changes… or Apply to Source…; a preview to accept, never a
+ * silent edit); a failed task opens nothing but says why, and offers Run Again where it can.
  */
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import type { Config } from '../config';
-import { showResult } from '../documents/results';
 import { inert } from '../errors';
 import { Actions, noReasonGiven, taskStatusText } from '../vocabulary';
 import type { Logger } from '../log';
 import type { TrackedTask } from '../tasks/model';
-import { offersOf } from '../tasks/offers';
+import { type TaskOffer, offer, offersOf } from '../tasks/offers';
 import type { ResultView } from '../tasks/resultView';
 import type { TaskStore } from '../tasks/taskStore';
 import type { UserInterface } from '../ui';
@@ -23,8 +23,8 @@ export class CompletionNotifier extends Disposable {
     private readonly ui: UserInterface,
     private readonly log: Logger,
     private readonly config: Pick<Config, 'settings'>,
-    /** The rendered result view; without it (or with resultView "markdown") results open as markdown. */
-    private readonly resultView?: Pick<ResultView, 'show' | 'panelOf'>,
+    /** The rendered result view: a result open there is not offered Open again. */
+    private readonly resultView?: Pick<ResultView, 'panelOf'>,
   ) {
     super();
     this._register(store.onDidChange(e => e.kind === 'finished' && void this.announce(e.task)));
@@ -46,48 +46,34 @@ export class CompletionNotifier extends Disposable {
       this.log.info(`task ${task.id} ${task.status}${task.error ? `: ${task.error}` : ''}${shownElsewhere ? ' (shown in chat)' : ''}`);
       if (shownElsewhere) return;
       // A button pressed after the task was removed (Clear Finished) does nothing: a toast cannot be closed.
-      const run = async (command: string) => {
-        if (this.store.get(task.id)) await vscode.commands.executeCommand(command, task.id);
+      const run = async (chosen: TaskOffer | undefined, ...args: unknown[]) => {
+        if (chosen && this.store.get(task.id)) await vscode.commands.executeCommand(chosen.command, task.id, ...args);
       };
       if (task.status === 'completed' && !task.error) {
-        const { openResultOnCompletion, resultView } = this.config.settings;
-        const rendered = !!this.resultView && resultView === 'rendered';
-        let opened = rendered && !!this.resultView?.panelOf?.(task.id);
-        if (openResultOnCompletion) {
-          if (rendered) await this.resultView!.show(task, { preserveFocus: true });
-          else await showResult(task, { preserveFocus: true, stillWanted: () => this.store.get(task.id) !== undefined });
+        let opened = !!this.resultView?.panelOf?.(task.id);
+        if (this.config.settings.openResultOnCompletion) {
+          // Opened as Open Result opens it (rendered or raw markdown), keeping the focus where it is.
+          await run(offer('open'), { preserveFocus: true });
           opened = true;
         }
-        // No button changes a file without a preview: "Apply to Source…" opens a diff to accept or discard.
-        // "Open" only when the result is not open already.
-        const open = vscode.l10n.t('Open');
-        const copy = vscode.l10n.t('Copy');
-        const apply = vscode.l10n.t('Apply to Source…');
-        // An answer that names files is reviewed hunk by hunk in the Refactor Preview (nothing written before Apply).
-        const review = vscode.l10n.t('Review Changes…');
-        // Only what can do something with this answer (tasks/offers.ts): no Apply for an answer without code.
-        const offers = offersOf(task);
-        const landing = [...(offers.review ? [review] : []), ...(offers.apply ? [apply] : [])];
-        const buttons = [...(opened ? [] : [open]), copy, ...landing];
-        const action = await this.ui.info(vscode.l10n.t('Multi-Agent task done: {0}', inert(task.title)), ...buttons);
-        if (action === open) await run(Commands.openResult);
-        if (action === copy) await run(Commands.copyResult);
-        if (action === apply) await run(Commands.applyToSource);
-        if (action === review) await run(Commands.reviewChanges);
+        // Only what this task offers here (tasks/offers.ts): no Apply for an answer without code, no Open when it is open.
+        const offers = offersOf(task, 'notification').filter(o => !(opened && o.id === 'open'));
+        const action = await this.ui.info(vscode.l10n.t('Multi-Agent task done: {0}', inert(task.title)), ...offers.map(o => vscode.l10n.t(o.label)));
+        await run(offers.find(o => vscode.l10n.t(o.label) === action));
       } else {
         // The reason is server text: shown inert, never as a link or a command.
         const reason = task.error ? inert(task.error) : noReasonGiven();
         const showLog = Actions.showLog();
         // A task sent from code can go again (Run Again asks first and shows what goes).
-        const runAgain = vscode.l10n.t('Run Again');
+        const offers = offersOf(task, 'failureNotification');
         const action = await this.ui.error(
           task.status === 'completed'
             ? vscode.l10n.t('Multi-Agent task "{0}" has no result: {1}', inert(task.title), reason)
             : vscode.l10n.t('Multi-Agent task "{0}" {1}: {2}', inert(task.title), taskStatusText(task), reason),
-          ...(task.source ? [runAgain] : []),
+          ...offers.map(o => vscode.l10n.t(o.label)),
           showLog,
         );
-        if (action === runAgain) await run(Commands.runAgain);
+        await run(offers.find(o => vscode.l10n.t(o.label) === action));
         if (action === showLog) await vscode.commands.executeCommand(Commands.showLog);
       }
     } catch (e) {

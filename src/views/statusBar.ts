@@ -7,6 +7,7 @@ import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import { formatDuration } from '../format';
 import { type TrackedTask, isAwaitingApproval, isFinished, meanProgress } from '../tasks/model';
+import { type TaskOffer, TASK_OFFERS, offersOf } from '../tasks/offers';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
 import { notFollowed, taskStatusText, taskWaiting } from '../vocabulary';
 
@@ -101,21 +102,19 @@ export class TaskStatusBar extends Disposable {
 
   private tooltip(running: TrackedTask[], paused: string | undefined, attached: number, flashed: TrackedTask | undefined): vscode.MarkdownString {
     const md = new vscode.MarkdownString('', true);
-    // Only our own Cancel Task and Check Again may run from this tooltip; task titles are appended as text.
-    md.isTrusted = { enabledCommands: [Commands.cancelTask, Commands.checkAgain] };
+    // Only the task offers of this surface (tasks/offers.ts: Cancel Task, Check Again) may run from this tooltip;
+    // task titles are appended as text.
+    md.isTrusted = { enabledCommands: STATUS_OFFERS.map(o => o.command) };
     md.appendMarkdown(`**${vscode.l10n.t('Multi-Agent Tasks')}**\n\n`);
     if (flashed?.trackingStopped) {
       md.appendMarkdown('$(eye-closed) ');
       md.appendText(`${flashed.title}: ${notFollowed('sentence')}`);
-      const args = encodeURIComponent(JSON.stringify([flashed.id]));
-      md.appendMarkdown(` · [$(refresh) ${vscode.l10n.t('Check Again')}](command:${Commands.checkAgain}?${args} "${vscode.l10n.t('Follow this task again and open its result')}")\n\n`);
+      md.appendMarkdown(offersOf(flashed, 'status').map(o => ` · ${offerLink(o, flashed)}`).join('') + '\n\n');
     }
     for (const task of running.slice(0, 10)) {
       md.appendMarkdown(paused ? '$(watch) ' : isAwaitingApproval(task) ? '$(shield) ' : '$(sync~spin) ');
       md.appendText(`${task.title} — ${progressText(task, paused)}`);
-      const args = encodeURIComponent(JSON.stringify([task.id]));
-      md.appendMarkdown(` · [$(stop-circle) ${vscode.l10n.t('Cancel')}](command:${Commands.cancelTask}?${args} "${vscode.l10n.t('Cancel this task on the service')}")`);
-      md.appendMarkdown('\n\n');
+      md.appendMarkdown(offersOf(task, 'status').map(o => ` · ${offerLink(o, task)}`).join('') + '\n\n');
     }
     if (running.length > 10) md.appendText(`${vscode.l10n.t('…and {0} more', running.length - 10)}\n\n`);
     if (paused) md.appendText(`${paused}\n\n`);
@@ -167,4 +166,14 @@ function runningText(running: TrackedTask[], paused: string | undefined): string
   return mean !== undefined
     ? `$(sync~spin) ${vscode.l10n.t('{0} tasks running · {1}%', n, Math.round(mean * 100))}`
     : `$(sync~spin) ${vscode.l10n.t('{0} tasks running', n)}`;
+}
+
+/** The actions the tooltip may link to: those the table shows on this surface. */
+const STATUS_OFFERS = TASK_OFFERS.filter(o => (o.surfaces as readonly string[]).includes('status'));
+
+/** A link that runs a task's offer: its icon and short label, its sentence as the link's title. */
+function offerLink(o: TaskOffer, task: TrackedTask): string {
+  const args = encodeURIComponent(JSON.stringify([task.id]));
+  const icon = o.icon ? `$(${o.icon}) ` : '';
+  return `[${icon}${vscode.l10n.t(o.shortLabel ?? o.label)}](command:${o.command}?${args} "${vscode.l10n.t(o.detail ?? o.label)}")`;
 }

@@ -3,10 +3,9 @@
  * refreshes one node per progress event; never polls.
  */
 import * as vscode from 'vscode';
-import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval, modelOf } from '../tasks/model';
-import { offersOf } from '../tasks/offers';
+import { capabilityWords, offersOf, openingOf } from '../tasks/offers';
 import type { TaskChange, TaskStore } from '../tasks/taskStore';
 import type { Config } from '../config';
 import { formatDuration } from '../format';
@@ -50,7 +49,7 @@ const ATTACHMENTS_NODE: AttachmentsNode = { kind: 'attachments' };
 /** How often running rows are redrawn for their elapsed time, ms. */
 const TICK_MS = 5000;
 
-/** The contextValue's status part, for menus: `task.<status>[.stopped][.source][.changes]` (`.changes`: the answer names files). */
+/** The row's state, for its icon. */
 function statusKey(task: Pick<TrackedTask, 'status'>): string {
   return isFinished(task) ? task.status : 'running';
 }
@@ -86,7 +85,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     this._register({ dispose: () => clearTimeout(this.tickTimer) });
     if (attachments) this._register(attachments.onDidChange(() => this.refresh()));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()));
-    // A running task opens the result view only when results render there.
+    // A running task opens the result view only when results render there (the Open offer's condition).
     this._register(config.onDidChange(change => change.affects('resultView') && this.refresh()));
   }
 
@@ -176,13 +175,13 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     const said = waiting ? taskWaiting() : running ? (isAwaitingApproval(task) ? taskStatusText(task) : undefined) : task.status === 'completed' ? undefined : taskStatusText(task);
     item.description = [said, pct, elapsed, task.threadId ? vscode.l10n.t('thread') : undefined, task.origin ? vscode.l10n.t('via MCP') : undefined].filter(Boolean).join(' · ');
     item.tooltip = tooltipOf(task, waiting || undefined);
-    // What the menus offer follows the one rule of tasks/offers.ts (package.json matches these segments).
-    const offers = offersOf(task);
-    item.contextValue = `task.${statusKey(task)}${task.trackingStopped ? '.stopped' : ''}${task.source ? '.source' : ''}${offers.apply ? '.apply' : ''}${offers.insert ? '.insert' : ''}${offers.review ? '.changes' : ''}`;
+    // What the menus offer is the table of tasks/offers.ts: the task's capability words, which package.json's menus match.
+    const opening = openingOf(this.config.settings);
+    item.contextValue = capabilityWords(task, opening);
     item.accessibilityInformation = { label: `${task.title}, ${waiting ? taskWaiting() : taskStatusText(task)}, ${elapsed}` };
-    if (task.status === 'completed' || (running && this.config.settings.resultView === 'rendered')) {
-      item.command = { command: Commands.openResult, title: vscode.l10n.t('Open Result'), arguments: [task.id] };
-    }
+    // A click opens the result where Open is offered (a running task only where results render).
+    const open = offersOf(task, 'tree', opening).find(o => o.id === 'open');
+    if (open) item.command = { command: open.command, title: vscode.l10n.t(open.label), arguments: [task.id] };
     return item;
   }
 

@@ -1,7 +1,7 @@
-/** Messages the result view's team sections may post (files, sources, trace, thread). Pure: checked in unit tests. */
+/** Messages the result view's team sections may post (files, sources, the trace). Pure: checked in unit tests. */
 
 const INDEXED = ['openFile', 'saveFile', 'attachFile', 'openSource'] as const;
-const PLAIN = ['loadTrace', 'continueThread'] as const;
+const PLAIN = ['loadTrace'] as const;
 export type TeamAction = (typeof INDEXED)[number] | (typeof PLAIN)[number];
 
 const isOneOf = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);

@@ -69,11 +69,6 @@ export function teamMeta(task: TrackedTask): string {
   return pairs.map(([k, v]) => `<dt>${t(k)}</dt><dd>${t(v)}</dd>`).join('');
 }
 
-/** Header buttons: Continue in Thread on a completed task. */
-export function teamActions(task: TrackedTask): string {
-  return task.status === 'completed' ? `<button data-action="continueThread" class="secondary">${t(vscode.l10n.t('Continue in Thread…'))}</button>` : '';
-}
-
 /** Below the agents of a running task: what the tools are doing. */
 export function runningTeamHtml(task: TrackedTask, words: TeamWords = teamWords()): string {
   const activity = task.activity ?? [];

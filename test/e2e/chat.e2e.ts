@@ -74,7 +74,7 @@ describe('e2e: chat (newest VS Code)', function () {
     }
     const answer = page.locator('.interactive-response', { hasText: 'Synthesized answer' }).last();
     await answer.waitFor({ timeout: 60_000 });
-    await answer.locator('.monaco-button', { hasText: 'Open in a Tab' }).first().waitFor({ timeout: 10_000 });
+    await answer.locator('.monaco-button', { hasText: 'Open Result' }).first().waitFor({ timeout: 10_000 });
     await page.waitForTimeout(500);
     const shot = await wb!.screenshot('chat');
     fs.mkdirSync(path.join(REPO_ROOT, 'media', 'screenshots'), { recursive: true });

@@ -248,7 +248,7 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
     assert.strictEqual(emulator.release(), 1, 'the held task is let go now');
 
     const toast = await wb!.waitForNotification(/task done: Review mean/, 40_000);
-    assert.deepStrictEqual((await toast.locator('.monaco-button').allInnerTexts()).map(b => b.trim()), ['Copy', 'Review Changes…'], 'no Open: it is open (the answer names the changed file: Review Changes…)');
+    assert.deepStrictEqual((await toast.locator('.monaco-button').allInnerTexts()).map(b => b.trim()), ['Copy Result', 'Review Changes…'], 'no Open Result: it is open (the answer names the changed file: Review Changes…)');
     await resultFrame().locator('#answer', { hasText: 'Synthesized answer' }).waitFor();
     assert.strictEqual(await groups().count(), 2);
     await wb!.docScreenshot('see-result', { folder: 'walkthrough', clip: { x: 300, y: 0, width: 1100, height: 640 } });
@@ -260,7 +260,7 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
     await page().waitForLoadState('domcontentloaded');
     await page().locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
     await groups().nth(1).locator('.tab', { hasText: 'Review mean() for edge cases · ' }).first().click({ timeout: 60_000 });
-    await resultFrame().locator('button[data-action="prompt"]').click({ timeout: 60_000 });
+    await resultFrame().locator('button[data-offer="prompt"]').click({ timeout: 60_000 });
     await page().locator('.tabs-container .tab', { hasText: /^Prompt sent/ }).first().waitFor({ timeout: 20_000 });
     await groups().nth(0).locator('.tab', { hasText: 'math.ts' }).click();
     await command('Multi-Agent: Open Raw Markdown');

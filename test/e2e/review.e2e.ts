@@ -43,7 +43,7 @@ describe('e2e: review and apply', function () {
     const toast = await wb!.waitForNotification(/task done/, 40_000);
     const buttons = await toast.locator('.monaco-button').allInnerTexts();
     // No Open: the result view opened beside the code when the task was sent (issue 20).
-    assert.deepStrictEqual(buttons.map(b => b.trim()), ['Copy', 'Apply to Source…']);
+    assert.deepStrictEqual(buttons.map(b => b.trim()), ['Copy Result', 'Apply to Source…']);
     await toast.locator('.monaco-button', { hasText: 'Apply to Source…' }).click();
 
     await diffTab().waitFor({ timeout: 20_000 });
@@ -124,8 +124,8 @@ describe('e2e: review and apply', function () {
     const toast = await wb!.waitForNotification(/task done: Notification Copy/, 40_000);
     // The result view opened on submit, beside the code: the toast offers no Open (issue 20).
     await page.locator('.tabs-container .tab', { hasText: /Notification Copy · / }).first().waitFor({ timeout: 20_000 });
-    assert.deepStrictEqual((await toast.locator('.monaco-button').allInnerTexts()).map(b => b.trim()), ['Copy', 'Apply to Source…']);
-    await toast.locator('.monaco-button', { hasText: /^Copy$/ }).click();
+    assert.deepStrictEqual((await toast.locator('.monaco-button').allInnerTexts()).map(b => b.trim()), ['Copy Result', 'Apply to Source…']);
+    await toast.locator('.monaco-button', { hasText: /^Copy Result$/ }).click();
     await wb!.waitForStatusBarItem(/Result copied/, 10_000); // a passing note, not a toast (issue 26)
     assert.ok(!(await mathTab().getAttribute('class'))?.includes('dirty'), 'Copy left math.ts unchanged');
     assert.strictEqual(fs.readFileSync(mathPath(), 'utf8'), original, 'Copy wrote nothing');

@@ -98,10 +98,10 @@ describe('answers: every button follows the block\'s kind', () => {
   }
 
   /**
-   * The done notification's buttons but Open (offered when the result view opened on submit is not open yet:
+   * The done notification's buttons but Open Result (offered when the result view opened on submit is not open yet:
    * the first task of a run can end before its view is made; what is asked here is Apply versus Review).
    */
-  const doneActions = () => ctx.user.shown.find(s => s.message.includes('task done'))?.actions.filter(a => a !== 'Open');
+  const doneActions = () => ctx.user.shown.find(s => s.message.includes('task done'))?.actions.filter(a => a !== 'Open Result');
 
   /** The result view's page once it shows the answer (the view opened on submit redraws when the task ends). */
   async function renderedAnswer(task: TrackedTask): Promise<string> {
@@ -112,7 +112,7 @@ describe('answers: every button follows the block\'s kind', () => {
   it('Apply… on a diff block lands its hunks through the review; the Applied message\'s Undo puts the file back', async () => {
     const answer = `mean() now returns NaN:\n\n${fence('diff', MEAN_DIFF)}\n\nThe tests:\n\n${fence('text', 'PASS 3 tests\n')}\n`;
     const { task } = await send(answer);
-    assert.deepStrictEqual(doneActions(), ['Copy', 'Review Changes…'], 'a diff is reviewed, not applied to the selection');
+    assert.deepStrictEqual(doneActions(), ['Copy Result', 'Review Changes…'], 'a diff is reviewed, not applied to the selection');
 
     const html = await renderedAnswer(task);
     assert.ok(html.includes('data-action="apply" data-block="0"'), 'Apply… on the diff block');
@@ -138,7 +138,7 @@ describe('answers: every button follows the block\'s kind', () => {
     const newGreet = greet.replace('Hello, {name}!', 'Hi, {name}!');
     const answer = `The greeting, shorter:\n\n**src/greet.py**\n${fence('python', newGreet)}\n`;
     const { task, editor } = await send(answer, 'Shorter greeting');
-    assert.deepStrictEqual(doneActions(), ['Copy', 'Review Changes…']);
+    assert.deepStrictEqual(doneActions(), ['Copy Result', 'Review Changes…']);
     const selected = editor.document.getText();
 
     const outcome = await applyInPreview(vscode.commands.executeCommand('multiAgent.applyToSource', task.id, 0), [greetUri(), mathUri()]);
@@ -151,13 +151,13 @@ describe('answers: every button follows the block\'s kind', () => {
   it('prose and output offer Copy only: no Apply… in the result view, the done notification, the Tasks view or Apply to Source', async () => {
     const answer = `The function is fine as it is. Running it gives:\n\n${fence('console', '$ node mean.js\n2.5\n')}\n\nNo change is needed.\n`;
     const { task } = await send(answer, 'Check mean()');
-    assert.deepStrictEqual(doneActions(), ['Copy'], 'no Apply for an answer without code');
+    assert.deepStrictEqual(doneActions(), ['Copy Result'], 'no Apply for an answer without code');
 
     const html = await renderedAnswer(task);
     assert.ok(!html.includes('data-action="apply"'), 'no Apply… button');
     assert.ok(html.includes('data-action="copy" data-block="0"'));
     const node = ctx.api.sidebar.tasks.getChildren().find(n => n.kind === 'task' && n.task.id === task.id)!;
-    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(node).contextValue, 'task.completed.source', 'neither Apply nor Insert in the Tasks view');
+    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(node).contextValue, 'task open copy prompt trace continue source runAgain remove', 'neither Apply nor Insert in the Tasks view');
 
     assert.strictEqual(await vscode.commands.executeCommand('multiAgent.applyToSource', task.id), undefined);
     assert.ok(ctx.user.messages('error').includes('The answer has no code block to apply. Copy the parts you want instead.'), JSON.stringify(ctx.user.shown));
@@ -172,7 +172,7 @@ describe('answers: every button follows the block\'s kind', () => {
     const answer = `Two helpers.\n\nFirst:\n\n${fence('ts', blockA)}\n\nA diff for mean:\n\n${fence('diff', MEAN_DIFF)}\n\nSecond:\n\n${fence('ts', blockB)}\n`;
     const { task, editor } = await send(answer, 'Add helpers');
     const node = ctx.api.sidebar.tasks.getChildren().find(n => n.kind === 'task' && n.task.id === task.id)!;
-    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(node).contextValue, 'task.completed.source.insert.changes');
+    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(node).contextValue, 'task open copy review allChanges insert prompt trace continue source runAgain remove');
 
     // The cursor on the blank line 4, nothing selected.
     await vscode.window.showTextDocument(editor.document);

@@ -181,7 +181,7 @@ describe('landing a multi-file answer', () => {
     const task = await done(sent.id);
     assert.strictEqual(task.namedFiles, 3, 'the source diff, the attached file and the path outside');
     await waitFor(() => ctx.user.shown.find(s => s.message.includes('task done')), 'the done notification');
-    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done'))?.actions, ['Open', 'Copy', 'Review Changes…']);
+    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done'))?.actions, ['Open Result', 'Copy Result', 'Review Changes…']);
 
     const { entries, review } = await entriesOf(task);
     const summary = entries.map(e => [e.kind, path.basename(e.uri.path), e.metadata.label, e.metadata.needsConfirmation]);
@@ -363,11 +363,11 @@ describe('landing a multi-file answer', () => {
     const { task: sent } = await send({ attach: [greetUri()] });
     const task = await done(sent.id);
     const panel = await ctx.api.resultPanels.show(task);
-    assert.ok(panel.webview.html.includes('data-action="review"') && panel.webview.html.includes('Review Changes…'));
-    assert.ok(panel.webview.html.includes('data-action="allChanges"'));
+    assert.ok(panel.webview.html.includes('data-offer="review"') && panel.webview.html.includes('Review Changes…'));
+    assert.ok(panel.webview.html.includes('data-offer="allChanges"'));
     panel.dispose();
     const node = ctx.api.sidebar.tasks.getChildren().find(n => n.kind === 'task' && n.task.id === task.id)!;
-    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(node).contextValue, 'task.completed.source.insert.changes');
+    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(node).contextValue, 'task open copy review allChanges insert prompt trace continue source runAgain remove');
 
     // An answer without named blocks keeps today's Apply to Source.
     ctx.emulator.setNextTask({ result: 'Use this:\n\n```ts\nexport const v5 = 50;\n```\n' });
@@ -375,12 +375,12 @@ describe('landing a multi-file answer', () => {
     const plain = await done(plainSent.id);
     assert.strictEqual(plain.namedFiles, undefined);
     const plainNode = ctx.api.sidebar.tasks.getChildren().find(n => n.kind === 'task' && n.task.id === plain.id)!;
-    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(plainNode).contextValue, 'task.completed.source.apply.insert');
+    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(plainNode).contextValue, 'task open copy apply insert prompt trace continue source runAgain remove');
     const plainPanel = await ctx.api.resultPanels.show(plain);
-    assert.ok(!plainPanel.webview.html.includes('data-action="review"'));
+    assert.ok(!plainPanel.webview.html.includes('data-offer="review"'));
     plainPanel.dispose();
     await waitFor(() => ctx.user.shown.find(s => s.message.includes('task done: Plain answer')), 'the done notification');
-    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Plain answer'))?.actions, ['Open', 'Copy', 'Apply to Source…']);
+    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Plain answer'))?.actions, ['Open Result', 'Copy Result', 'Apply to Source…']);
   });
 
   it('landing: a file renamed since sending is listed, not re-created; a closed one is read from disk', async () => {

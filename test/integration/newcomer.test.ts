@@ -91,7 +91,7 @@ describe('issue 20: what a newcomer trips over', function () {
       const task = (await orchestrate(ctx, 'Stop following me'))!;
       await vscode.commands.executeCommand('multiAgent.stopTracking', task.id);
       const row = rowOf(task.id);
-      assert.strictEqual(row.contextValue, 'task.canceled.stopped.source', 'the menu offers Check Again');
+      assert.strictEqual(row.contextValue, 'task prompt source runAgain checkAgain remove', 'the menu offers Check Again');
       assert.match(String(row.description), /^no longer followed — still running on the service · \d+s$/);
       assert.strictEqual(iconOf(row), 'eye-closed');
       assert.match(plainText(row.tooltip), /Status: no longer followed — still running on the service/);
@@ -156,16 +156,16 @@ describe('issue 20: what a newcomer trips over', function () {
       assert.ok(panel, 'the result view is open at once');
       assert.ok(!ctx.api.store.get(task.id)?.finishedAt, 'while the task runs');
       assert.match(panel.webview.html, /The agents are working/);
-      assert.match(panel.webview.html, /<button data-action="cancel"[^>]*>Cancel Task<\/button>/, 'Cancel Task while it runs');
+      assert.match(panel.webview.html, /<button data-offer="cancel"[^>]*>Cancel Task<\/button>/, 'Cancel Task while it runs');
       assert.strictEqual(await waitFor(() => columnOf('Open on submit · '), 'the view\'s tab'), vscode.ViewColumn.Two);
       assert.ok(vscode.window.activeTextEditor?.document.uri.path.endsWith('src/math.ts'), 'typing continues in the editor');
       assert.match(ctx.api.statusBar.item.text, /^\$\(sync~spin\) Agents (working|\d+%) · \d+s$/);
       assert.strictEqual(ctx.emulator.release(), 1);
 
       await waitFor(() => ctx.api.store.get(task.id)?.status === 'completed', 'the task to complete');
-      await waitFor(() => !panel.webview.html.includes('data-action="cancel"'), 'the page without Cancel Task once it ended');
+      await waitFor(() => !panel.webview.html.includes('data-offer="cancel"'), 'the page without Cancel Task once it ended');
       await waitFor(() => ctx.user.shown.find(s => s.message.includes('task done: Open on submit')), 'the done toast');
-      assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Open on submit'))?.actions, ['Copy', 'Review Changes…'], 'no Open: it is open (the emulator names the changed file: Review Changes…)');
+      assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Open on submit'))?.actions, ['Copy Result', 'Review Changes…'], 'no Open Result: it is open (the emulator names the changed file: Review Changes…)');
 
       await vscode.commands.executeCommand('multiAgent.showPromptSent', task.id);
       await vscode.commands.executeCommand('multiAgent.openRawResult', task.id);
@@ -184,7 +184,7 @@ describe('issue 20: what a newcomer trips over', function () {
         const task = (await orchestrate(ctx, 'Quiet submit'))!;
         assert.strictEqual(ctx.api.resultPanels.panelOf(task.id), undefined);
         await waitFor(() => ctx.user.shown.find(s => s.message.includes('task done: Quiet submit')), 'the done toast');
-        assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Quiet submit'))?.actions, ['Open', 'Copy', 'Review Changes…']);
+        assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Quiet submit'))?.actions, ['Open Result', 'Copy Result', 'Review Changes…']);
       } finally {
         await setSetting('openResultOnCompletion', undefined);
       }

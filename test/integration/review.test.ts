@@ -52,7 +52,7 @@ describe('review and apply', () => {
     const { editor } = await sendMean();
     const done = ctx.user.shown.find(s => s.message.includes('task done'));
     // No Open: the result view opened when the task was sent (multiAgent.openResultOnSubmit, issue 20).
-    assert.deepStrictEqual(done?.actions, ['Copy', 'Apply to Source…'], 'no button edits a file without a preview');
+    assert.deepStrictEqual(done?.actions, ['Copy Result', 'Apply to Source…'], 'no button edits a file without a preview');
     const review = await waitFor(() => ctx.user.shown.find(s => s.message.includes('Review the proposed change')), 'the review question');
     assert.deepStrictEqual(review.actions, ['Accept', 'Discard']);
     assert.match(review.message, /math\.ts \(lines 5–10\)/);

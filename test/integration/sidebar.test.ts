@@ -73,7 +73,7 @@ describe('sidebar', () => {
         assert.deepStrictEqual(roots.map(n => (n.task as { id: string }).id), [task.id, 'task_elsewhere']);
         const running = sidebar().tasks.getTreeItem(roots[0] as never);
         assert.strictEqual(iconOf(running), 'sync~spin');
-        assert.strictEqual(running.contextValue, 'task.running.source');
+        assert.strictEqual(running.contextValue, 'task prompt trace source runAgain cancel stopFollowing remove', 'no Open: these suites open results as markdown, which has nothing to show yet');
         assert.strictEqual(sidebar().views.tasks.badge?.value, 1);
         assert.strictEqual(iconOf(sidebar().tasks.getTreeItem(roots[1] as never)), 'error');
 
@@ -86,7 +86,7 @@ describe('sidebar', () => {
         assert.strictEqual(iconOf(done), 'check');
         // The emulator's answer names files (the landing format, issue 16): the menus offer Review Changes, and
         // not Apply to Source beside it (tasks/offers.ts); Insert when the answer has a code block to insert.
-        assert.match(String(done.contextValue), /^task\.completed\.source(\.insert)?\.changes$/);
+        assert.match(String(done.contextValue), /^task open copy review allChanges( insert)? prompt trace continue source runAgain remove$/);
         assert.strictEqual(done.command?.command, 'multiAgent.openResult');
         assert.match(String(done.description), /\d+s/);
         assert.strictEqual(sidebar().views.tasks.badge, undefined);

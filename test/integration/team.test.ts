@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { teamButtons } from '../../src/chat/teamParts';
+import { producedFileButtons } from '../../src/chat/teamParts';
 import type { TasksTreeNode } from '../../src/views/tasksTree';
 import { producedFileItem, producedFileNodes } from '../../src/views/teamNodes';
 import { finished, orchestrate, requestsTo } from './faults/common';
@@ -52,8 +52,11 @@ describe('team: what the agents did', function () {
   it('the trace: loaded on demand, cached with the task (after a reopen it is there), removed with it', async () => {
     const task = await completedTask('Review mean() for edge cases');
     await ctx.api.resultPanels.show(task);
-    const before = ctx.api.resultPanels.panelOf(task.id)!.webview.html;
-    assert.match(before, /How the team worked/);
+    // The view opened on submit is redrawn once the task's end is read from disk: waited for, not raced.
+    const before = await waitFor(() => {
+      const html = ctx.api.resultPanels.panelOf(task.id)!.webview.html;
+      return /How the team worked/.test(html) && html;
+    }, 'the finished page');
     assert.match(before, /data-action="loadTrace"/, 'loaded on demand: a button');
     assert.strictEqual(requestsTo(ctx, 'GET', /\/trace$/).length, 0, 'nothing read before it is asked for');
 
@@ -73,7 +76,7 @@ describe('team: what the agents did', function () {
     assert.match(html, /Files the agents made/);
     assert.match(html, /findings\.csv/);
     assert.match(html, /Sources/);
-    assert.match(html, /data-action="continueThread"/);
+    assert.match(html, /data-offer="continue"/);
     await vscode.commands.executeCommand('multiAgent.showTrace', task.id);
     assert.strictEqual(requestsTo(ctx, 'GET', /\/trace$/).length, 1, 'a finished task’s trace comes from the cache');
 
@@ -103,7 +106,7 @@ describe('team: what the agents did', function () {
     await ctx.api.resultPanels.show(ctx.api.store.get(task.id)!);
     const html = ctx.api.resultPanels.panelOf(task.id)!.webview.html;
     assert.match(html, /class="error" role="alert">[^<]*too large for the service/, 'the last refusal is shown in the section');
-    assert.match(html, /data-action="copyAll"/, 'the answer and its buttons are still there');
+    assert.match(html, /data-offer="copy"/, 'the answer and its buttons are still there');
     assert.match(html, /findings\.csv/);
   });
 
@@ -157,8 +160,8 @@ describe('team: what the agents did', function () {
     assert.deepStrictEqual(items.map(i => i.label), ['invoicefdp.exe', 'ab.csv']);
     for (const item of items) assert.ok(!/[\u0000-\u0009\u000b-\u001f\u061c\u202a-\u202e]/.test((item.tooltip as vscode.MarkdownString).value), (item.tooltip as vscode.MarkdownString).value);
     const buttons: vscode.Command[] = [];
-    teamButtons({ button: (c: vscode.Command) => buttons.push(c) } as unknown as vscode.ChatResponseStream, shown);
-    assert.deepStrictEqual(buttons.map(b => b.title), ['How the Team Worked', 'Open invoicefdp.exe', 'Open ab.csv']);
+    producedFileButtons({ button: (c: vscode.Command) => buttons.push(c) } as unknown as vscode.ChatResponseStream, shown);
+    assert.deepStrictEqual(buttons.map(b => b.title), ['Open invoicefdp.exe', 'Open ab.csv']);
   });
 
   it('produced files: listed in the Tasks view; Open, Save As and Attach to Next Task through the files path', async () => {

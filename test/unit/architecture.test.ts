@@ -6,8 +6,11 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
+import { Commands } from '../../src/constants';
+import { TASK_OFFERS, allCapabilityWords } from '../../src/tasks/offers';
 
 const SRC = path.resolve(__dirname, '../../../src');
+const ROOT = path.resolve(SRC, '..');
 
 /** Lower floors first. A module may import its own folder or a lower floor, never a higher or a sibling one. */
 const FLOORS: { floor: number; folder: string; match: (rel: string) => boolean }[] = [
@@ -170,6 +173,51 @@ describe('architecture', () => {
     assert.deepStrictEqual(elsewhere.map(rel), []);
   });
 
+  describe('package.json follows the table of what a task offers (tasks/offers.ts, issue 28)', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      contributes: { commands: { command: string; title: string; icon?: string }[]; menus: Record<string, { command: string; when?: string; group?: string }[]> };
+    };
+    const nls = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
+    const itemMenus = manifest.contributes.menus['view/item/context'].filter(m => /\bview == multiAgent\.tasks\b/.test(m.when ?? ''));
+    const taskMenus = itemMenus.filter(m => TASK_OFFERS.some(o => o.command === m.command));
+    const wordOf = (when = '') => /viewItem =~ \/\\b(\w+)\\b\//.exec(when)?.[1];
+
+    it('every viewItem word of the Tasks view\'s menus is one the table can produce, on its own action\'s menu', () => {
+      assert.ok(taskMenus.length >= TASK_OFFERS.length, `${taskMenus.length} menu entries`);
+      const words = new Set(allCapabilityWords());
+      const wrong = taskMenus
+        .filter(m => { const w = wordOf(m.when); return !w || !words.has(w) || TASK_OFFERS.find(o => o.id === w)?.command !== m.command; })
+        .map(m => `${m.command}: ${m.when}`);
+      assert.deepStrictEqual(wrong, [], 'a task\'s menu entry matches one capability word: viewItem =~ /\\bword\\b/');
+      // Other rows of the Tasks view (attachments, produced files) are named whole, so no task word matches them.
+      for (const m of itemMenus.filter(m => !taskMenus.includes(m))) assert.match(m.when ?? '', /viewItem == [\w.]+$/, m.command);
+    });
+
+    it('every action the table shows in the Tasks view has its menu entry (inline where it is inline)', () => {
+      const missing: string[] = [];
+      for (const o of TASK_OFFERS) {
+        const surfaces: readonly string[] = o.surfaces;
+        const entries = taskMenus.filter(m => m.command === o.command);
+        if (surfaces.includes('tree') && !entries.some(m => !m.group?.startsWith('inline'))) missing.push(`${o.id}: menu`);
+        if (surfaces.includes('treeInline') !== entries.some(m => m.group?.startsWith('inline'))) missing.push(`${o.id}: inline`);
+        if (!surfaces.includes('tree') && !surfaces.includes('treeInline') && entries.length) missing.push(`${o.id}: not in the Tasks view`);
+      }
+      assert.deepStrictEqual(missing, []);
+    });
+
+    it('one label per action: the table\'s label is its command\'s title, its icon the command\'s icon', () => {
+      const wrong: string[] = [];
+      for (const o of TASK_OFFERS) {
+        const command = manifest.contributes.commands.find(c => c.command === o.command);
+        const title = command && nls[command.title.replace(/^%|%$/g, '')];
+        if (title !== o.label) wrong.push(`${o.id}: "${o.label}" in the table, "${title}" in package.nls.json`);
+        const icon: string | undefined = (o as { icon?: string }).icon;
+        if (icon && command?.icon !== `$(${icon})`) wrong.push(`${o.id}: icon ${icon}, ${command?.icon} in package.json`);
+      }
+      assert.deepStrictEqual(wrong, []);
+    });
+  });
+
   describe('each rule has one home (ARCHITECTURE.md, "Where a rule goes")', () => {
     /** Source text without comments, so a comment that names a rule is not taken for the rule. */
     const code = (file: string) =>
@@ -237,6 +285,23 @@ describe('architecture', () => {
 
     it('one helper picks the editor group of the extension\'s tabs (issue 20: columns do not pile up)', () => {
       assert.deepStrictEqual(where(/ViewColumn\.Beside/, ['documents/editorGroups.ts']), []);
+    });
+
+    it('what a task offers has one home: its command ids are named in commands/index.ts, constants.ts and tasks/offers*.ts only (issue 28)', () => {
+      const keys = Object.entries(Commands).filter(([, id]) => TASK_OFFERS.some(o => o.command === id));
+      assert.equal(keys.length, TASK_OFFERS.length, 'every row runs a command of constants.ts');
+      const names = new RegExp(`\\bCommands\\.(${keys.map(([k]) => k).join('|')})\\b|['"\`](${keys.map(([, id]) => id.replace('.', '\\.')).join('|')})['"\`]`);
+      const home = (r: string) => r === 'commands/index.ts' || r === 'constants.ts' || /^tasks\/offers\w*\.ts$/.test(r);
+      const offenders = files.filter(f => !home(rel(f))).flatMap(f => code(f).split('\n').flatMap((line, i) => (names.test(line) ? [`${rel(f)}:${i + 1}: ${line.trim()}`] : [])));
+      assert.deepStrictEqual(offenders, [], 'ask tasks/offers.ts: offersOf(task, surface), or offer(id).command');
+      // The check itself: both ways of naming one are caught, a command of no row is not.
+      assert.ok(names.test('stream.button({ command: Commands.reviewChanges, title });'));
+      assert.ok(names.test("await vscode.commands.executeCommand('multiAgent.cancelTask', id);"));
+      assert.ok(!names.test('bind(Commands.refreshTasks, () => tree.refresh());'));
+    });
+
+    it('how a result opens (multiAgent.resultView) is read by the Open offer only (tasks/offers.ts openingOf)', () => {
+      assert.deepStrictEqual(where(/settings\??\.resultView\b|resultView\s*===?\s*'(rendered|markdown)'|\{[^}]*\bresultView\b[^}]*\}\s*=\s*[\w.?]*settings\b/, ['config.ts', 'tasks/offers.ts']), []);
     });
 
     it('one input box asks for the API key; one map says what an error button runs', () => {

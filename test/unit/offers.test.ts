@@ -1,7 +1,8 @@
 /** What an answer offers (tasks/offers.ts): the one rule the buttons of every surface follow (issue 24). */
 import * as assert from 'node:assert/strict';
 import { readAnswer } from '../../src/review';
-import { applyWayOf, isInsertable, offersOf, shapeOf } from '../../src/tasks/offers';
+import type { TrackedTask } from '../../src/tasks/model';
+import { type Surface, TASK_OFFERS, allCapabilityWords, answerOffersOf, applyWayOf, capabilityWords, isInsertable, offer, offersOf, openingOf, shapeOf } from '../../src/tasks/offers';
 
 const fence = (info: string, body: string) => `\`\`\`${info}\n${body}\`\`\``;
 const fromFile = { source: { uri: 'file:///w/src/math.ts', label: 'src/math.ts' } };
@@ -48,7 +49,7 @@ describe('offers: what an answer offers', () => {
     const shape = (text: string, task: { source?: unknown }) => shapeOf(readAnswer(text).blocks, task);
     const done = (text: string, task: { source?: unknown } = fromFile) => {
       const s = shape(text, task);
-      return offersOf({ status: 'completed', ...task, namedFiles: s.namedFiles || undefined, applicableBlocks: s.applicable, insertableBlocks: s.insertable });
+      return answerOffersOf({ status: 'completed', ...task, namedFiles: s.namedFiles || undefined, applicableBlocks: s.applicable, insertableBlocks: s.insertable });
     };
     assert.deepEqual(done(answer), { review: true, apply: false, insert: true, copy: true });
     assert.deepEqual(done('Just prose: nothing to change.'), { review: false, apply: false, insert: false, copy: true }, 'no Apply without a code block');
@@ -57,7 +58,99 @@ describe('offers: what an answer offers', () => {
     assert.deepEqual(done(fence('ts', 'x\n'), fromChat), { review: false, apply: false, insert: true, copy: true });
     assert.deepEqual(done(fence('diff', '--- a/x.ts\n+++ b/x.ts\n@@ -1 +1 @@\n-a\n+b\n')), { review: true, apply: false, insert: false, copy: true });
     // A task kept by an earlier version (no counts): Apply and Insert as before.
-    assert.deepEqual(offersOf({ status: 'completed', ...fromFile }), { review: false, apply: true, insert: true, copy: true });
-    assert.deepEqual(offersOf({ status: 'failed', ...fromFile }), { review: false, apply: false, insert: false, copy: false });
+    assert.deepEqual(answerOffersOf({ status: 'completed', ...fromFile }), { review: false, apply: true, insert: true, copy: true });
+    assert.deepEqual(answerOffersOf({ status: 'failed', ...fromFile }), { review: false, apply: false, insert: false, copy: false });
+  });
+});
+
+describe('offers: what a task offers, per state and surface (the table, issue 28)', () => {
+  const source = { uri: 'file:///w/src/math.ts', label: 'src/math.ts', range: { startLine: 0, startCharacter: 0, endLine: 3, endCharacter: 0 } };
+  const diff = fence('diff', '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-a\n+b\n');
+  const code = fence('ts', 'export function mean() {}\n');
+  /** A task record as the store keeps it: a completed one with its answer counted by the one reader (taskStore.ts `answerShape`). */
+  function record(status: string, extra: Partial<TrackedTask> = {}, answer?: string): TrackedTask {
+    const task: TrackedTask = { id: 'task_1', title: 'Mean', instruction: 'Mean', promptChars: 4, submittedAt: 1, updatedAt: 2, status, ...extra };
+    if (status !== 'processing' && status !== 'queued' && status !== 'awaiting_approval') task.finishedAt = 2;
+    if (answer === undefined) return task;
+    const shape = shapeOf(readAnswer(answer).blocks, task);
+    return { ...task, resultChars: answer.length, namedFiles: shape.namedFiles || undefined, applicableBlocks: shape.applicable, insertableBlocks: shape.insertable };
+  }
+  const rendered = openingOf({ resultView: 'rendered' });
+  const markdown = openingOf({ resultView: 'markdown' });
+  const ids = (task: TrackedTask, surface: Surface, context = rendered) => offersOf(task, surface, context).map(o => o.id);
+
+  it('a running task: Cancel Task and Stop Following; Open only where results render', () => {
+    const task = record('processing', { source });
+    assert.deepEqual(ids(task, 'view'), ['prompt', 'source', 'cancel']);
+    assert.deepEqual(ids(task, 'tree'), ['open', 'prompt', 'trace', 'source', 'runAgain', 'cancel', 'stopFollowing', 'remove']);
+    assert.deepEqual(ids(task, 'tree', markdown), ['prompt', 'trace', 'source', 'runAgain', 'cancel', 'stopFollowing', 'remove'], 'raw markdown has nothing to show yet');
+    assert.deepEqual(ids(task, 'treeInline'), ['open', 'cancel']);
+    assert.deepEqual(ids(task, 'status'), ['cancel']);
+    assert.deepEqual(ids(task, 'picker'), ['open', 'prompt', 'trace', 'cancel', 'stopFollowing']);
+    // Awaiting approval is a pause, not an end.
+    assert.deepEqual(ids(record('awaiting_approval'), 'treeInline'), ['open', 'cancel']);
+  });
+
+  it('a completed answer that names files: Review Changes… first, never Apply to Source beside it', () => {
+    const task = record('completed', { source }, [diff, code].join('\n\n'));
+    assert.deepEqual(ids(task, 'notification'), ['open', 'copy', 'review']);
+    assert.deepEqual(ids(task, 'chat'), ['open', 'review', 'trace']);
+    assert.deepEqual(ids(task, 'view'), ['copy', 'review', 'allChanges', 'raw', 'prompt', 'continue', 'source']);
+    assert.deepEqual(ids(task, 'treeInline'), ['open', 'review']);
+    assert.equal(capabilityWords(task, rendered), 'task open copy review allChanges insert prompt trace continue source runAgain remove');
+    assert.deepEqual(offersOf(task, 'view').filter(o => o.primary).map(o => o.id), ['review']);
+  });
+
+  it('a completed answer with code for the sent range: Apply to Source… on every surface that lands answers', () => {
+    const task = record('completed', { source }, code);
+    for (const surface of ['notification', 'chat', 'tree', 'treeInline', 'picker'] as const) assert.ok(ids(task, surface).includes('apply'), surface);
+    assert.ok(!ids(task, 'view').includes('apply'), 'the view applies per block (applyWayOf), not the whole answer');
+    assert.deepEqual(ids(task, 'notification'), ['open', 'copy', 'apply']);
+    // The same answer asked from chat (no source): nowhere to apply it, still something to insert.
+    const fromChatTask = record('completed', {}, code);
+    assert.deepEqual(ids(fromChatTask, 'notification'), ['open', 'copy']);
+    assert.ok(ids(fromChatTask, 'tree').includes('insert'));
+  });
+
+  it('prose only: Copy, no Apply, no Insert, no Review', () => {
+    const task = record('completed', { source }, 'Nothing to change: the code is right.');
+    assert.deepEqual(ids(task, 'notification'), ['open', 'copy']);
+    assert.deepEqual(ids(task, 'treeInline'), ['open']);
+    assert.ok(!capabilityWords(task, rendered).split(' ').some(w => ['apply', 'insert', 'review', 'allChanges'].includes(w)));
+  });
+
+  it('a failed task: Run Again in its toast when it came from code; Open only where results render', () => {
+    const task = record('failed', { source, error: 'boom' });
+    assert.deepEqual(ids(task, 'failureNotification'), ['runAgain']);
+    assert.deepEqual(ids(record('failed', { error: 'boom' }), 'failureNotification'), []);
+    assert.deepEqual(ids(task, 'notification'), ['open'], 'the done toast is not shown for it; nothing of an answer is offered');
+    assert.deepEqual(ids(task, 'treeInline', markdown), []);
+    assert.deepEqual(ids(task, 'view'), ['prompt', 'source']);
+  });
+
+  it('a task no longer followed: Check Again in its menu, its inline buttons and the status bar; no trace', () => {
+    const task = record('canceled', { source, trackingStopped: true });
+    assert.deepEqual(ids(task, 'treeInline'), ['checkAgain']);
+    assert.deepEqual(ids(task, 'status'), ['checkAgain']);
+    assert.equal(capabilityWords(task, rendered), 'task prompt source runAgain checkAgain remove');
+    assert.deepEqual(ids(record('canceled'), 'tree'), ['prompt', 'remove']);
+  });
+
+  it('a task kept by an earlier version (no answer counts): Apply and Insert as before', () => {
+    const task = record('completed', { source });
+    assert.ok(ids(task, 'notification').includes('apply'));
+    assert.ok(ids(task, 'tree').includes('insert'));
+  });
+
+  it('the table: one id, one command per row; words the menus can match; labels for people', () => {
+    assert.equal(new Set(TASK_OFFERS.map(o => o.id)).size, TASK_OFFERS.length);
+    assert.equal(new Set(TASK_OFFERS.map(o => o.command)).size, TASK_OFFERS.length);
+    for (const o of TASK_OFFERS) {
+      assert.match(o.id, /^[a-z][A-Za-z]*$/, 'a word: \\b…\\b matches it whole');
+      assert.equal(offer(o.id), o);
+    }
+    assert.deepEqual(allCapabilityWords().filter(w => w !== 'task').sort(), TASK_OFFERS.filter(o => o.surfaces.some(s => s.startsWith('tree'))).map(o => o.id).sort());
+    // How a result opens: rendered only where there is a view to render in.
+    assert.deepEqual(openingOf({ resultView: 'rendered' }, false), { rendered: false });
   });
 });

@@ -4,6 +4,7 @@ import { readAnswer } from '../../src/review';
 import { displayLines } from '../../src/tasks/model';
 import { blockPreview, lineCount } from '../../src/tasks/resultText';
 import { escapeHtml, highlightLine, renderInline, renderMarkdown } from '../../src/views/markdown';
+import { offer, offersOf } from '../../src/tasks/offers';
 import { validMessage } from '../../src/views/resultMessages';
 
 describe('review: markdown rendering of server text', () => {
@@ -70,16 +71,23 @@ describe('review: block previews and messages', () => {
     assert.equal(lineCount('a'), 1);
   });
 
-  it('accepts only known messages for this task with a block in range', () => {
-    assert.deepEqual(validMessage({ type: 'apply', taskId: 't1', block: 1 }, 't1', 2), { type: 'apply', block: 1 });
-    assert.deepEqual(validMessage({ type: 'raw', taskId: 't1' }, 't1', 0), { type: 'raw' });
-    assert.deepEqual(validMessage({ type: 'cancel', taskId: 't1' }, 't1', 0), { type: 'cancel' });
-    assert.equal(validMessage({ type: 'cancel', taskId: 't2' }, 't1', 0), undefined, 'never another task');
-    assert.equal(validMessage({ type: 'apply', taskId: 't2', block: 0 }, 't1', 2), undefined);
-    assert.equal(validMessage({ type: 'apply', taskId: 't1', block: 2 }, 't1', 2), undefined);
-    assert.equal(validMessage({ type: 'apply', taskId: 't1', block: 0.5 }, 't1', 2), undefined);
-    assert.equal(validMessage({ type: 'runCommand', taskId: 't1' }, 't1', 2), undefined);
-    assert.equal(validMessage('apply', 't1', 2), undefined);
+  it('accepts only a block in range, or what the task offers in the view now (tasks/offers.ts), for this task', () => {
+    const base = { id: 't1', title: 'T', instruction: 'T', promptChars: 1, submittedAt: 1, updatedAt: 1 };
+    const done = offersOf({ ...base, status: 'completed' }, 'view');
+    const running = offersOf({ ...base, status: 'processing' }, 'view');
+    assert.deepEqual(validMessage({ type: 'apply', taskId: 't1', block: 1 }, 't1', 2, done), { type: 'apply', block: 1 });
+    assert.deepEqual(validMessage({ type: 'offer', offer: 'raw', taskId: 't1' }, 't1', 0, done), { type: 'offer', offer: offer('raw') });
+    assert.deepEqual(validMessage({ type: 'offer', offer: 'cancel', taskId: 't1' }, 't1', 0, running), { type: 'offer', offer: offer('cancel') });
+    assert.equal(validMessage({ type: 'offer', offer: 'cancel', taskId: 't1' }, 't1', 0, done), undefined, 'Cancel Task from a page drawn before the task ended');
+    assert.equal(validMessage({ type: 'offer', offer: 'raw', taskId: 't1' }, 't1', 0, running), undefined, 'no raw answer before there is one');
+    assert.equal(validMessage({ type: 'offer', offer: 'remove', taskId: 't1' }, 't1', 0, done), undefined, 'an offer of another surface');
+    assert.equal(validMessage({ type: 'offer', offer: 'cancel', taskId: 't2' }, 't1', 0, running), undefined, 'never another task');
+    assert.equal(validMessage({ type: 'raw', taskId: 't1' }, 't1', 0, done), undefined, 'an offer goes as an offer');
+    assert.equal(validMessage({ type: 'apply', taskId: 't2', block: 0 }, 't1', 2, done), undefined);
+    assert.equal(validMessage({ type: 'apply', taskId: 't1', block: 2 }, 't1', 2, done), undefined);
+    assert.equal(validMessage({ type: 'apply', taskId: 't1', block: 0.5 }, 't1', 2, done), undefined);
+    assert.equal(validMessage({ type: 'runCommand', taskId: 't1' }, 't1', 2, done), undefined);
+    assert.equal(validMessage('apply', 't1', 2, done), undefined);
   });
 });
 
