@@ -310,7 +310,12 @@ describe('issue 20: what a newcomer trips over', function () {
 
   describe('12 the small ones', () => {
     it('records and shows the model the service chose', async () => {
+      // Held until a status read has said the model (a task that ends before its first read is told by the
+      // stream's end alone, which names no model).
+      ctx.emulator.setNextTask({ hold: true });
       const task = (await orchestrate(ctx, 'Which model'))!;
+      await waitFor(() => ctx.api.store.get(task.id)?.modelUsed, 'the model the service said');
+      assert.strictEqual(ctx.emulator.release(), 1);
       await waitFor(() => ctx.api.store.get(task.id)?.status === 'completed', 'the task');
       assert.strictEqual(ctx.api.store.get(task.id)?.modelUsed, DEFAULT_MODEL_ID);
       assert.match(plainText(rowOf(task.id).tooltip), new RegExp(`Model: ${DEFAULT_MODEL_ID.replace('/', '\\/')}`));
