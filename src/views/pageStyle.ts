@@ -20,6 +20,11 @@ pre code { background: none; padding: 0; }
 .tok-string { color: var(--vscode-debugTokenExpression-string, #ce9178); }
 .tok-number { color: var(--vscode-debugTokenExpression-number, #b5cea8); }
 .tok-comment { color: var(--vscode-descriptionForeground); font-style: italic; }
+/* The light themes' token colors fall under 4.5:1 on a code block (#098658 on #f8f8f8 is 4.3): darker ones (axe audit, issue 26). */
+body.vscode-light .tok-number { color: #07704a; }
+body.vscode-light .tok-string { color: #a31515; }
+body.vscode-light .tok-keyword { color: #0000ff; }
+pre:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
 blockquote { border-left: 3px solid var(--vscode-textBlockQuote-border); margin: 4px 0; padding-left: 10px; color: var(--vscode-descriptionForeground); }
 .muted { color: var(--vscode-descriptionForeground); }
 .error { color: var(--vscode-errorForeground); }
