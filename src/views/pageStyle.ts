@@ -1,6 +1,7 @@
 /** The look of a page that shows rendered server text: the result view and the transcript view (each adds its own few rules). */
 export const RENDERED_PAGE_STYLE = `
-body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 20px 40px; line-height: 1.5; }
+/* The background said, not left to the frame: text is checked against the colour it is really on (high contrast). */
+body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); background-color: var(--vscode-editor-background); padding: 0 20px 40px; line-height: 1.5; }
 header { border-bottom: 1px solid var(--vscode-panel-border); margin-bottom: 12px; padding-bottom: 8px; }
 h1.title { font-size: 1.4em; margin: 12px 0 4px; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0 0 8px; }

@@ -200,7 +200,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
 function attachmentItem(uri: vscode.Uri): vscode.TreeItem {
   const item = new vscode.TreeItem(uri, vscode.TreeItemCollapsibleState.None);
   item.id = `attachment:${uri.toString()}`;
-  item.description = vscode.workspace.asRelativePath(uri, false);
+  item.description = vscode.workspace.asRelativePath(uri); // with several folders, the folder's name first
   item.tooltip = vscode.l10n.t('Goes with the next task you orchestrate.');
   item.contextValue = 'attachment';
   item.accessibilityInformation = { label: vscode.l10n.t('{0}, attached to the next task', vscode.workspace.asRelativePath(uri, true)) };
