@@ -16,7 +16,8 @@ button.secondary { color: var(--vscode-button-secondaryForeground); background: 
 .lang { color: var(--vscode-descriptionForeground); font-size: 0.9em; }
 pre { margin: 0; padding: 8px 10px; overflow-x: auto; background: var(--vscode-textCodeBlock-background); font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size); }
 code { font-family: var(--vscode-editor-font-family); }
-pre code { background: none; padding: 0; }
+/* VS Code gives code the preformat colours (black on white in high contrast): inside a block, the block's own. */
+pre code { background: none; padding: 0; color: inherit; }
 .tok-keyword { color: var(--vscode-symbolIcon-keywordForeground, #569cd6); }
 .tok-string { color: var(--vscode-debugTokenExpression-string, #ce9178); }
 .tok-number { color: var(--vscode-debugTokenExpression-number, #b5cea8); }
