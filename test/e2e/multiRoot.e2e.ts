@@ -1,7 +1,7 @@
 // Several folders (issue 26, item 8) through the real UI: a workspace of two folders, `client` and `server`,
 // both holding src/math.ts. A selection in the second folder's math.ts goes with its folder's name, the first
 // folder's math.ts is attached, and the completion's Review Changes… lands the two-file answer each in its own
-// folder: the same relative path in both folders is two files, never confused.
+// folder: the same relative path in both folders is two files, never confused. On VS Code 1.100 and the newest.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { type Emulator, startEmulator } from '../emulator/server';
 import { WORKSPACE, openWorkbenchOn, type Workbench, screenshotFailures } from './harness';
 
-describe('e2e: several folders (multi-root)', function () {
+for (const version of ['1.100', 'newest']) describe(`e2e: several folders (multi-root, VS Code ${version})`, function () {
   let emulator: Emulator;
   let wb: Workbench | undefined;
   let root: string;
@@ -25,6 +25,7 @@ describe('e2e: several folders (multi-root)', function () {
     original = fs.readFileSync(mathOf('server'), 'utf8');
     emulator = await startEmulator({ taskDurationMs: 3_000, quiet: true });
     wb = await openWorkbenchOn(emulator, {
+      vscodeVersion: version,
       workspace: workspaceFile,
       waitForExplorer: false,
       settings: { 'multiAgent.openResultOnCompletion': false, 'files.autoSave': 'off' },
@@ -79,7 +80,7 @@ describe('e2e: several folders (multi-root)', function () {
     await panel().locator('.monaco-list-row', { hasText: 'Updated by the agents' }).first().waitFor({ timeout: 20_000 });
     assert.strictEqual(fs.readFileSync(mathOf('server'), 'utf8'), original, 'nothing written before Apply');
     await page().waitForTimeout(500);
-    await wb!.screenshot('multi-root-preview');
+    await wb!.screenshot(`multi-root-preview-${version}`);
     await panel().locator('.monaco-button', { hasText: /^Apply$/ }).first().click();
     await wb!.waitForNotification(/Applied the reviewed changes to 2 files/, 20_000);
     await wb!.runCommand('File: Save All');
