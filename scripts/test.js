@@ -6,7 +6,9 @@
 //                driving the installed .vsix in code-server through headless Chromium
 // Builds once first (`npm run build`, `npm run build:tests`; MAT_SKIP_BUILD=1 skips that).
 // Integration runs on VS Code 1.100 and then on the newest code-server when no layer is named
-// (MAT_SKIP_NEWEST=1: only 1.100); VSCODE_VERSION=1.100|newest picks exactly one version.
+// (MAT_SKIP_NEWEST=1: only 1.100); VSCODE_VERSION=1.100|newest picks exactly one version. After each, the
+// suites titled "several folders (multi-root)" run again alone in a workspace of two folders
+// (MAT_SKIP_MULTI_ROOT=1 skips that; a MOCHA_GREP that does not match that title does too).
 // Every layer runs even if one fails. The last line is the total "N passed, N failed"; the exit
 // code is non-zero when anything failed or a layer reported no result.
 // Before integration or e2e it installs what they need (scripts/install-vscode.sh: apt packages,
@@ -18,6 +20,8 @@ const path = require('path');
 
 const ROOT = path.resolve(__dirname, '..');
 const LAYERS = ['unit', 'integration', 'e2e'];
+/** The integration suites that run in a workspace of two folders too (their title; they skip with one folder). */
+const MULTI_ROOT_SUITE = 'several folders (multi-root)';
 const flag = name => !!process.env[name] && !/^(0|false|no)$/i.test(process.env[name]);
 const CLOSING_RE = /^([\w-]+): (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/;
 
@@ -107,6 +111,12 @@ async function main() {
       for (const v of versions) {
         results.push(await layer(`integration (VS Code ${v})`, 'integration', process.execPath,
           [path.join(ROOT, 'test/harness/runIntegration.js')], { VSCODE_VERSION: v }));
+        // The suites that need several folders (issue 26) again, alone, in a workspace of two: a short run.
+        const grep = process.env.MOCHA_GREP;
+        if (!flag('MAT_SKIP_MULTI_ROOT') && (!grep || new RegExp(grep).test(MULTI_ROOT_SUITE))) {
+          results.push(await layer(`integration, two folders (VS Code ${v})`, 'integration', process.execPath,
+            [path.join(ROOT, 'test/harness/runIntegration.js')], { VSCODE_VERSION: v, MAT_MULTI_ROOT: '1', MOCHA_GREP: grep || 'multi-root' }));
+        }
       }
     } else if (l === 'e2e') {
       banner('npm run package');

@@ -5,6 +5,7 @@ import { searchExcludeGlob } from '../config';
 import { UserFacingError } from '../errors';
 import { attachableFiles } from '../vocabulary';
 import type { AttachmentBasket } from '../tasks/attachments';
+import { labelOf } from '../tasks/code';
 import type { UserInterface } from '../ui';
 
 export interface AttachDeps {
@@ -70,7 +71,7 @@ export async function removeAttachment(s: AttachDeps, arg?: unknown): Promise<bo
     const files = s.basket.list();
     if (!files.length) throw new UserFacingError(vscode.l10n.t('No files are attached to the next task.'));
     const picked = await s.ui.pick(
-      files.map(uri => ({ label: vscode.workspace.asRelativePath(uri, false), uri })),
+      files.map(uri => ({ label: labelOf(uri), uri })),
       { title: vscode.l10n.t('Remove an Attached File'), placeHolder: vscode.l10n.t('Which file should not go with the next task?') },
     );
     target = picked?.uri;

@@ -15,6 +15,7 @@ import { UserFacingError } from '../errors';
 import { formatBytes } from '../format';
 import type { Logger } from '../log';
 import type { FileStore } from '../stores/fileStore';
+import { activeFolder } from '../tasks/code';
 import { checkOutgoingFile } from '../tasks/uploadCheck';
 import type { UserInterface } from '../ui';
 
@@ -43,7 +44,13 @@ export class FileActions {
    */
   async upload(uri?: unknown, uris?: unknown): Promise<ApiFile[]> {
     let targets = Array.isArray(uris) && uris.every(u => u instanceof vscode.Uri) && uris.length ? (uris as vscode.Uri[]) : uri instanceof vscode.Uri ? [uri] : undefined;
-    targets ??= await this.d.ui.openDialog({ canSelectMany: true, canSelectFolders: false, openLabel: vscode.l10n.t('Upload'), title: vscode.l10n.t('Upload to Multi-Agent Files') });
+    targets ??= await this.d.ui.openDialog({
+      canSelectMany: true,
+      canSelectFolders: false,
+      openLabel: vscode.l10n.t('Upload'),
+      title: vscode.l10n.t('Upload to Multi-Agent Files'),
+      defaultUri: activeFolder()?.uri,
+    });
     if (!targets?.length) return [];
     if (!(await this.d.keys.ensureApiKey())) return [];
     // Every file is checked before the first is sent: one the service would refuse stops them all.
@@ -154,7 +161,7 @@ export class FileActions {
   }
 
   private async askTarget(file: ApiFile): Promise<vscode.Uri | undefined> {
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const folder = activeFolder()?.uri;
     return this.d.ui.saveDialog({
       title: vscode.l10n.t('Save {0}', file.filename),
       saveLabel: vscode.l10n.t('Save'),

@@ -56,8 +56,9 @@ async function prepare(d: ReviewDeps, arg: unknown, offered: OfferId, placeHolde
   if (task.status !== 'completed') throw new UserFacingError(vscode.l10n.t('"{0}" has no result yet.', task.title));
   const answer = await d.store.readResult(task.id);
   if (answer === undefined) throw new UserFacingError(vscode.l10n.t('No result is stored for this task.'));
+  // With several folders, a task sent from none of them still lands what names its folder (review/folders.ts).
   const folder = folderOf(task);
-  if (!folder) throw new UserFacingError(vscode.l10n.t('Review Changes needs the workspace folder "{0}" was sent from: open that folder and try again.', inert(task.title)));
+  if (!folder && !vscode.workspace.workspaceFolders?.length) throw new UserFacingError(vscode.l10n.t('Review Changes needs the workspace folder "{0}" was sent from: open that folder and try again.', inert(task.title)));
   const started = performance.now();
   // Planned on its own thread (no answer blocks the editor), cancellable from the progress notification.
   let review: PreparedReview;

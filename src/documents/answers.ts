@@ -17,7 +17,7 @@ export function readOptionsOf(task: Pick<TrackedTask, 'source'>): ReadOptions {
   const root = folder.uri.path.replace(/\/+$/, '');
   if (!uri.path.startsWith(`${root}/`)) return { folders };
   const checked = checkPath(uri.path.slice(root.length + 1));
-  return { folders, sourcePath: checked.ok ? checked.path : undefined };
+  return { folders, sourcePath: checked.ok ? checked.path : undefined, sourceFolder: folder.name };
 }
 
 /** The blocks of a task's answer, read as every surface reads them. */

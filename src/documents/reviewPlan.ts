@@ -9,13 +9,18 @@ import * as vscode from 'vscode';
 import {
   type EntryKind,
   type FileState,
+  type NamedTarget,
+  type Placement,
   type PathResolver,
   type PlanFiles,
   type ReviewPlan,
   type SentSource,
+  type WorkspaceFolderName,
   checkPath,
   confinePath,
+  placeTargets,
   planOffThread,
+  qualified,
   workerScript,
 } from '../review';
 import type { TrackedTask } from '../tasks/model';
@@ -29,9 +34,10 @@ const MAX_MERGE_BYTES = 8 * 1024 * 1024;
 
 export interface PreparedReview {
   task: TrackedTask;
+  /** The folder the task was sent from (else the first): where the review starts. */
   folder: vscode.WorkspaceFolder;
   plan: ReviewPlan;
-  /** The file a workspace-relative path names. */
+  /** The file a plan's path names (`<folder>/<path>` with several workspace folders). */
   uriOf(relative: string): vscode.Uri;
   /** The text each offered file has now (what the plan's offsets are in). */
   current: Map<string, string>;
@@ -114,48 +120,97 @@ async function readNow(uri: vscode.Uri): Promise<FileState> {
   }
 }
 
+/** Where a file of the workspace is: its folder and its checked path in it. */
+interface Located {
+  folder: vscode.WorkspaceFolder;
+  path: string;
+}
+
 /**
  * Parses the task's answer and builds the plan against the workspace now. `answer` is the result text.
- * Throws nothing for a hostile answer: whatever cannot be offered is in the plan with its reason.
+ * `home`: the folder the task was sent from (`folderOf`), if open; with several workspace folders each file
+ * lands in the folder its path names, else in `home` (review/folders.ts), and the plan's paths are
+ * `<folder>/<path>`. Throws nothing for a hostile answer: whatever cannot be offered is in the plan with its reason.
  */
 export async function prepareReview(
   d: { store: Pick<TaskStore, 'readSent'>; tracker: Pick<SourceRangeTracker, 'now'> },
   task: TrackedTask,
   answer: string,
-  folder: vscode.WorkspaceFolder,
+  home: vscode.WorkspaceFolder | undefined,
   /** `block`: Apply… on one block, the review of that block alone (its hunks, its file). */
   options: { block?: number; signal?: AbortSignal } = {},
 ): Promise<PreparedReview> {
   const { block, signal } = options;
-  const resolver = resolverFor(folder);
-  const root = resolver.root.replace(/\/+$/, '');
-  const relativeOf = (uri: string): string | undefined => {
+  const open = vscode.workspace.workspaceFolders ?? [];
+  const folders = open.length ? open : home ? [home] : [];
+  const first = home ?? folders[0];
+  if (!first) throw new Error('no workspace folder to review in');
+  const byName = new Map<string, vscode.WorkspaceFolder>();
+  for (const f of folders) if (!byName.has(f.name)) byName.set(f.name, f);
+  const resolvers = new Map(folders.map(f => [f, resolverFor(f)]));
+  const rootOf = (f: vscode.WorkspaceFolder) => resolvers.get(f)!.root.replace(/\/+$/, '');
+  const pathOf = (f: vscode.WorkspaceFolder, path: string) => qualified(f.name, path, folders.length);
+  const locate = (uri: string): Located | undefined => {
     const parsed = vscode.Uri.parse(uri);
-    if (parsed.scheme !== folder.uri.scheme) return undefined;
+    const folder = folders.find(f => f.uri.toString() === vscode.workspace.getWorkspaceFolder(parsed)?.uri.toString()) ?? (folders.length === 1 ? folders[0] : undefined);
+    if (!folder || parsed.scheme !== folder.uri.scheme) return undefined;
+    const root = rootOf(folder);
     const p = parsed.scheme === 'file' ? parsed.fsPath.replace(/\\/g, '/') : parsed.path;
     if (!key(p).startsWith(`${key(root)}/`)) return undefined;
     const checked = checkPath(p.slice(root.length + 1));
-    return checked.ok ? checked.path : undefined;
+    return checked.ok ? { folder, path: checked.path } : undefined;
   };
 
-  const sourcePath = task.source ? relativeOf(task.source.uri) : undefined;
+  const located = task.source ? locate(task.source.uri) : undefined;
+  const sourceIn = located && (!home || located.folder === home) ? located : undefined;
+  const sourcePath = sourceIn?.path;
 
-  // The sent texts, by path in this folder.
+  // The sent texts, by the plan's path.
   const sentFiles = new Map<string, SentFile>();
   for (const f of task.sent ?? []) {
-    const rel = relativeOf(f.uri);
-    if (rel !== undefined && !sentFiles.has(key(rel))) sentFiles.set(key(rel), f);
+    const at = locate(f.uri);
+    const p = at && pathOf(at.folder, at.path);
+    if (p !== undefined && !sentFiles.has(key(p))) sentFiles.set(key(p), f);
+  }
+
+  // A folder that holds an entry of its own name (a package folder): `name/x` then means that entry (reader.ts).
+  const names: WorkspaceFolderName[] = [];
+  for (const f of folders) {
+    const kind = await resolvers.get(f)!.kind(`${rootOf(f)}/${f.name}`);
+    names.push(kind === 'missing' ? { name: f.name } : { name: f.name, hasSelfNamedChild: true });
   }
 
   const states = new Map<string, FileState>();
   const sentTexts = new Map<string, string>();
   const twoWayReasons: PreparedReview['twoWayReasons'] = new Map();
   const uris = new Map<string, vscode.Uri>();
+  const confine = (f: vscode.WorkspaceFolder, path: string) => confinePath(path, resolvers.get(f)!, caseless);
   /** Every path the plan will ask about (the planner's thread parsed the answer), resolved before it plans. */
-  const readFiles = async (paths: string[]): Promise<PlanFiles> => {
-    for (const p of paths) {
+  const readFiles = async (paths: string[], targets: NamedTarget[]): Promise<PlanFiles> => {
+    let wanted: (Located & { planPath: string })[];
+    let placements: Placement[] | undefined;
+    if (folders.length > 1) {
+      // Several folders: each target goes where its path says (folders.ts); ambiguous ones are not read.
+      placements = await placeTargets(targets, folders.map(f => f.name), sourceIn?.folder.name ?? home?.name, async path => {
+        const found: string[] = [];
+        for (const f of folders) {
+          const c = await confine(f, path);
+          if (c.ok && c.exists) found.push(f.name);
+        }
+        return found;
+      });
+      wanted = [];
+      placements.forEach((placed, i) => {
+        const folder = 'path' in placed ? byName.get(placed.folder) : undefined;
+        if (folder && 'path' in placed) wanted.push({ folder, path: targets[i].path, planPath: placed.path });
+      });
+    } else {
+      wanted = paths.map(p => ({ folder: first, path: p, planPath: p }));
+    }
+    for (const { folder, path, planPath: p } of wanted) {
       if (signal?.aborted) break;
-      const confined = await confinePath(p, resolver, caseless);
+      if (states.has(key(p))) continue;
+      const confined = await confine(folder, path);
       let state: FileState;
       if (!confined.ok) {
         state =
@@ -179,9 +234,10 @@ export async function prepareReview(
     }
 
     let source: SentSource | undefined;
-    if (task.source && sourcePath !== undefined) {
-      source = { path: sourcePath, range: task.source.range };
-      if (task.source.range && !sentTexts.has(key(sourcePath))) {
+    if (task.source && sourceIn) {
+      const planPath = pathOf(sourceIn.folder, sourceIn.path);
+      source = { path: planPath, range: task.source.range };
+      if (task.source.range && !sentTexts.has(key(planPath))) {
         // No text kept: the range is placed where the user's edits moved it.
         try {
           const now = await d.tracker.now(task);
@@ -191,13 +247,22 @@ export async function prepareReview(
         }
       }
     }
-    return { states, sent: sentTexts, source };
+    return placements ? { states, sent: sentTexts, source, placements } : { states, sent: sentTexts, source };
   };
 
   // Parsing and planning run on the planner's thread: no answer blocks the extension host (issue 25).
   const plan = await planOffThread(
     workerScript(__dirname),
-    { answer, block, sourcePath, caseless, bundle: vscode.l10n.bundle, newFileEol: process.platform === 'win32' ? '\r\n' : '\n' },
+    {
+      answer,
+      block,
+      sourcePath,
+      folders: names,
+      home: sourceIn?.folder.name ?? home?.name,
+      caseless,
+      bundle: vscode.l10n.bundle,
+      newFileEol: process.platform === 'win32' ? '\r\n' : '\n',
+    },
     readFiles,
     signal,
   );
@@ -208,11 +273,16 @@ export async function prepareReview(
     if (f.kind === 'modify' && state?.kind === 'file') current.set(f.path, state.text);
   }
   for (const p of [...twoWayReasons.keys()]) if (!plan.files.some(f => f.kind !== 'skip' && f.path === p && f.twoWay)) twoWayReasons.delete(p);
+  const fallback = (planPath: string): vscode.Uri => {
+    const slash = planPath.indexOf('/');
+    const named = folders.length > 1 && slash > 0 ? byName.get(planPath.slice(0, slash)) : undefined;
+    return named ? fileUri(named, `${rootOf(named)}/${planPath.slice(slash + 1)}`) : fileUri(first, `${rootOf(first)}/${planPath}`);
+  };
   return {
     task,
-    folder,
+    folder: first,
     plan,
-    uriOf: relative => uris.get(key(relative)) ?? fileUri(folder, `${root}/${relative}`),
+    uriOf: planPath => uris.get(key(planPath)) ?? fallback(planPath),
     current,
     twoWayReasons,
   };

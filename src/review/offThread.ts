@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { NamedTarget, Placement } from './folders';
 import type { FileState, ReviewPlan, SentSource } from './plan';
 import type { WorkerAnswerPart, WorkerFiles, WorkerHello, WorkerMessage, WorkerStart } from './worker';
 
@@ -17,6 +18,8 @@ export interface PlanFiles {
   states: Map<string, FileState>;
   sent: Map<string, string>;
   source?: SentSource;
+  /** With several folders: where each target goes (aligned with `targets`); `states` and `sent` are keyed by these paths. */
+  placements?: Placement[];
 }
 
 export class PlanCancelled extends Error {
@@ -37,7 +40,8 @@ export function workerScript(dir: string): string {
 export function planOffThread(
   script: string,
   start: WorkerStart,
-  files: (paths: string[]) => Promise<PlanFiles>,
+  /** `paths`: as the answer names them; `targets`: the same with the folder a path's first segment named. */
+  files: (paths: string[], targets: NamedTarget[]) => Promise<PlanFiles>,
   signal?: AbortSignal,
 ): Promise<ReviewPlan> {
   return new Promise<ReviewPlan>((resolve, reject) => {
@@ -68,10 +72,10 @@ export function planOffThread(
       if (m.type === 'error') finish(() => reject(new Error(m.message)));
       else if (m.type === 'plan') finish(() => resolve(m.plan));
       else if (m.type === 'paths') {
-        files(m.paths).then(
+        files(m.paths, m.targets).then(
           f => {
             if (settled) return;
-            const message: WorkerFiles = { type: 'files', states: [...f.states], sent: [...f.sent], source: f.source };
+            const message: WorkerFiles = { type: 'files', states: [...f.states], sent: [...f.sent], source: f.source, placements: f.placements };
             worker.postMessage(message);
           },
           e => finish(() => reject(e)),

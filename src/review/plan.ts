@@ -253,7 +253,7 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
     const args =
       r.code === 'invalidPath'
         ? [r.path, pathProblem(t, r.problem ?? 'empty')]
-        : r.code === 'conflictingHeader' || r.code === 'ambiguousFolder'
+        : r.code === 'conflictingHeader' || r.code === 'ambiguousFolder' || r.code === 'inSeveralFolders'
           ? [r.detail ?? '']
           : r.code === 'ambiguousName'
             ? [`${r.path}, ${r.detail ?? ''}`]

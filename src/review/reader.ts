@@ -140,6 +140,8 @@ export interface WorkspaceFolderName {
 export interface ReadOptions {
   /** The task's source file, workspace-relative, when it is in the workspace: picks the range block. */
   sourcePath?: string;
+  /** The folder (its name) `sourcePath` is in, with several folders: a block naming `<that folder>/<sourcePath>` names the source. */
+  sourceFolder?: string;
   /**
    * The workspace folders (their names). A path whose first segment is a folder's name is relative to that
    * folder (`target.folder`); a name two folders share is ambiguous. With one folder, its name as a leading
@@ -576,7 +578,7 @@ export function readAnswer(text: string, options: ReadOptions = {}): ReadAnswer 
   const source = options.sourcePath !== undefined ? checkPath(options.sourcePath) : undefined;
   if (source?.ok) {
     const namesSource = [...blocks, ...(unclosed ? [unclosed] : [])].some(
-      b => b.targets.some(t => t.path === source.path && !t.folder) || b.problems.some(p => p.raw === source.path),
+      b => b.targets.some(t => t.path === source.path && (!t.folder || t.folder === options.sourceFolder)) || b.problems.some(p => p.raw === source.path),
     );
     const unnamed = blocks.filter(b => !b.targets.length && !b.problems.length && (b.kind === 'snippet' || b.kind === 'partial' || b.kind === 'output'));
     const code = unnamed.filter(b => b.kind !== 'output');

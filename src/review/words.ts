@@ -48,6 +48,8 @@ export type SkipCode =
   | 'tooMany'
   | 'ambiguousName'
   | 'ambiguousFolder'
+  | 'inSeveralFolders'
+  | 'noFolder'
   | 'partial'
   | 'fragment';
 
@@ -76,6 +78,8 @@ const SKIP: Record<SkipCode, string> = {
   tooMany: 'not applied: the answer has too many changes to review at once',
   ambiguousName: 'not applied: the block names two different files ({0}), so it is not guessed',
   ambiguousFolder: 'not applied: more than one workspace folder is named "{0}", so the file is not guessed',
+  inSeveralFolders: 'not applied: the path is in more than one workspace folder ({0}) and the task was not sent from one of them, so the file is not guessed: name the folder first (folder/path)',
+  noFolder: 'not applied: the workspace has several folders and the path names none of them, nor was the task sent from one',
   partial: 'not applied: the block shows only parts of the file ("{0}") and they could not be placed by their unchanged lines',
   fragment: 'not applied: the block ({0} lines) is a fragment of the file ({1} lines) and its lines could not be placed, so it does not replace the file',
 };

@@ -3,14 +3,17 @@
  * answer is bounded (linear passes and one work budget) but a 15 MB answer still takes longer than the 50 ms
  * the extension host may be blocked: it runs here, and the host only waits (see `offThread.ts`).
  *
- * Messages: the host starts it with `{ answerLength, sourcePath, caseless, bundle }` and sends the answer in
- * parts (`{ type: 'answer' }`); it answers `{ type: 'paths' }`
- * (every path the plan will ask about), gets `{ type: 'files' }` (their states and sent texts), answers
+ * Messages: the host starts it with `{ answerLength, sourcePath, folders, home, caseless, bundle }` and sends
+ * the answer in parts (`{ type: 'answer' }`); it answers `{ type: 'paths' }` (every path the plan will ask
+ * about, and each with the folder its first segment named), gets `{ type: 'files' }` (their states and sent
+ * texts; with several folders, where each one goes), answers
  * `{ type: 'plan' }` and is terminated. Any failure is `{ type: 'error', message }`.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { parseAnswer, parseAnswerBlock } from './answer';
+import { type NamedTarget, type Placement, placeProposals, targetsOf } from './folders';
 import { type FileState, type SentSource, buildPlan } from './plan';
+import type { WorkspaceFolderName } from './reader';
 import { plain } from './words';
 
 export interface WorkerStart {
@@ -18,6 +21,12 @@ export interface WorkerStart {
   /** Apply… on one block: plan that block alone. */
   block?: number;
   sourcePath?: string;
+  /**
+   * The workspace folders (more than one: multi-root) and the one the task was sent from (`sourcePath` is in
+   * it). Named paths are then placed by the host (`targets` → `placements`, see folders.ts).
+   */
+  folders?: WorkspaceFolderName[];
+  home?: string;
   /** Paths differing only in case name one file. */
   caseless: boolean;
   /** The host's l10n bundle (`vscode.l10n.bundle`): templates → translations. */
@@ -41,23 +50,27 @@ export interface WorkerFiles {
   states: [string, FileState][];
   sent: [string, string][];
   source?: SentSource;
+  /** With several folders: where each target goes (aligned with the `paths` message's `targets`), keys of `states`. */
+  placements?: Placement[];
 }
 
 export type WorkerMessage =
-  | { type: 'paths'; paths: string[] }
+  | { type: 'paths'; paths: string[]; targets: NamedTarget[] }
   | { type: 'plan'; plan: import('./plan').ReviewPlan }
   | { type: 'error'; message: string };
 
 function run(start: WorkerStart, port: NonNullable<typeof parentPort>): void {
   const key = (p: string) => (start.caseless ? p.toLowerCase() : p);
   const translate = (message: string, ...args: (string | number)[]) => plain(start.bundle?.[message] ?? message, ...args);
-  const parsed =
-    start.block === undefined ? parseAnswer(start.answer, { sourcePath: start.sourcePath }) : parseAnswerBlock(start.answer, start.block, { sourcePath: start.sourcePath });
+  const options = { sourcePath: start.sourcePath, sourceFolder: start.home, folders: start.folders };
+  let parsed = start.block === undefined ? parseAnswer(start.answer, options) : parseAnswerBlock(start.answer, start.block, options);
   const paths = new Set(parsed.proposals.map(p => p.path));
   if (start.sourcePath !== undefined) paths.add(start.sourcePath);
-  port.postMessage({ type: 'paths', paths: [...paths] } satisfies WorkerMessage);
+  const targets = targetsOf(parsed, start.sourcePath !== undefined ? { folder: start.home, path: start.sourcePath } : undefined);
+  port.postMessage({ type: 'paths', paths: [...paths], targets } satisfies WorkerMessage);
   port.once('message', (files: WorkerFiles) => {
     try {
+      if (files.placements) parsed = placeProposals(parsed, targets, files.placements);
       const states = new Map(files.states.map(([p, s]) => [key(p), s]));
       const sent = new Map(files.sent.map(([p, s]) => [key(p), s]));
       const plan = buildPlan(

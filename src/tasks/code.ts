@@ -6,11 +6,22 @@ import { type SourceRef, displayLines } from './model';
 import type { CodeContext } from './prompt';
 
 /**
- * How a file is named in a prompt and a task's record: its workspace-relative path, or only its name outside the
- * workspace (a produced file kept in the extension's storage), so no local path goes to the service.
+ * How a file is named in a prompt and a task's record: its workspace-relative path (with several workspace
+ * folders, `<folder>/<path>`: the folder's name first, as the answer's paths name it back), or only its name
+ * outside the workspace (a produced file kept in the extension's storage), so no local path goes to the service.
  */
 export function labelOf(uri: vscode.Uri): string {
-  return vscode.workspace.getWorkspaceFolder(uri) ? vscode.workspace.asRelativePath(uri, false) : path.posix.basename(uri.path) || 'file';
+  if (!vscode.workspace.getWorkspaceFolder(uri)) return path.posix.basename(uri.path) || 'file';
+  return vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+}
+
+/**
+ * The folder a file picker starts in: the active editor's workspace folder (the last code editor's when a
+ * webview has the focus), else the first folder.
+ */
+export function activeFolder(): vscode.WorkspaceFolder | undefined {
+  const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+  return (editor && vscode.workspace.getWorkspaceFolder(editor.document.uri)) ?? vscode.workspace.workspaceFolders?.[0];
 }
 
 /** A vscode.Range as the task records it. */

@@ -71,7 +71,11 @@ export function inlineFiles(prompt: string, files: { label: string; languageId?:
 export const LANDING_INSTRUCTION =
   'When you change files, give each changed file as its own fenced code block whose info string names its workspace-relative path, like ```ts path=src/a.ts: either the whole new file, or a unified diff (```diff path=src/a.ts). Do not rename or delete files.';
 
-/** The prompt with the landing instruction after its body, separated by a blank line. */
-export function withLandingInstruction(prompt: string): string {
-  return `${prompt.replace(/\s+$/, '')}\n\n${LANDING_INSTRUCTION}\n`;
+/**
+ * The prompt with the landing instruction after its body, separated by a blank line. With several workspace
+ * folders (`folders`, their names), files are named `<folder>/<path>`, as the prompt's labels name them.
+ */
+export function withLandingInstruction(prompt: string, folders: readonly string[] = []): string {
+  const several = folders.length > 1 ? ` The workspace has several folders (${folders.join(', ')}): start each path with its folder's name, like ${folders[0]}/src/a.ts.` : '';
+  return `${prompt.replace(/\s+$/, '')}\n\n${LANDING_INSTRUCTION}${several}\n`;
 }

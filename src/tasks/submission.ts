@@ -19,7 +19,7 @@ import type { Logger } from '../log';
 import type { AttachmentBasket, AttachmentPlan } from './attachments';
 import { isTerminalStatus } from '../api/status';
 import { type SourceRef, type TrackedTask, titleFrom } from './model';
-import { looksBinary } from './code';
+import { labelOf, looksBinary } from './code';
 import { type CodeContext, buildAttachmentPrompt, buildPrompt, withLandingInstruction } from './prompt';
 import type { SentCandidate } from './sentTexts';
 import type { TaskStore } from './taskStore';
@@ -118,7 +118,7 @@ export class SubmissionPipeline {
     const carriesCode = !!request.code || !!request.extraCode?.length || plan.files.length > 0;
     if (settings.askForLandableChanges && carriesCode) {
       // The instruction counts toward the limit; it never makes a prompt too long to send.
-      const asked = withLandingInstruction(prompt);
+      const asked = withLandingInstruction(prompt, (vscode.workspace.workspaceFolders ?? []).map(f => f.name));
       const askedLength = promptLength(asked);
       if (askedLength <= LIMITS.promptMaxChars) prompt = asked;
       else log.info(`landing instruction left out: with it the prompt would have ${askedLength} characters (the limit is ${LIMITS.promptMaxChars})`);
@@ -361,7 +361,7 @@ function sourceTexts(request: TaskRequest): SentCandidate[] {
 async function attachedTexts(plan: AttachmentPlan): Promise<SentCandidate[]> {
   const out: SentCandidate[] = [];
   for (const uri of plan.files) {
-    const label = vscode.workspace.asRelativePath(uri, false);
+    const label = labelOf(uri);
     const known = plan.texts?.get(uri.toString());
     if (known !== undefined) {
       out.push({ uri: uri.toString(), label, text: known });

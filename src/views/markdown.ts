@@ -56,7 +56,7 @@ export function renderMarkdown(text: string, options: RenderOptions = {}): strin
       closeAll();
       const body = block.body.endsWith('\n') ? block.body.slice(0, -1) : block.body;
       if (block.closed) out.push(codeBlockHtml(block.language, body ? body.split('\n') : [], options.blockHeader?.(block) ?? ''));
-      else out.push(`<pre class="unclosed"><code>${escapeHtml([block.fence + block.info, body].filter(Boolean).join('\n'))}</code></pre>`);
+      else out.push(`<pre class="unclosed" tabindex="0"><code>${escapeHtml([block.fence + block.info, body].filter(Boolean).join('\n'))}</code></pre>`);
       i = block.endLine;
       next++;
       continue;
@@ -207,5 +207,5 @@ function codeBlockHtml(language: string, body: string[], header: string): string
   const hash = HASH_COMMENT_LANGUAGES.has(language);
   const code = body.map(l => highlightLine(l, hash)).join('\n');
   const cls = language ? ` class="language-${escapeHtml(language.replace(/[^\w-]/g, ''))}"` : '';
-  return `<div class="code-block">${header}<pre><code${cls}>${code}</code></pre></div>`;
+  return `<div class="code-block">${header}<pre tabindex="0"><code${cls}>${code}</code></pre></div>`;
 }

@@ -124,7 +124,7 @@ export class TaskStatusBar extends Disposable {
       );
       for (const uri of this.attached.list?.() ?? []) {
         md.appendMarkdown('$(file) ');
-        md.appendText(vscode.workspace.asRelativePath(uri, false));
+        md.appendText(vscode.workspace.asRelativePath(uri));
         md.appendMarkdown('  \n');
       }
       if (this.attached.list) md.appendMarkdown('\n');

@@ -154,6 +154,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     item.description = n === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', n);
     item.iconPath = new vscode.ThemeIcon('paperclip');
     item.contextValue = 'attachments';
+    item.accessibilityInformation = { label: vscode.l10n.t('Attached to the next task, {0}', item.description as string) };
     return item;
   }
 
@@ -198,9 +199,10 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
 function attachmentItem(uri: vscode.Uri): vscode.TreeItem {
   const item = new vscode.TreeItem(uri, vscode.TreeItemCollapsibleState.None);
   item.id = `attachment:${uri.toString()}`;
-  item.description = vscode.workspace.asRelativePath(uri, false);
+  item.description = vscode.workspace.asRelativePath(uri); // with several folders, the folder's name first
   item.tooltip = vscode.l10n.t('Goes with the next task you orchestrate.');
   item.contextValue = 'attachment';
+  item.accessibilityInformation = { label: vscode.l10n.t('{0}, attached to the next task', vscode.workspace.asRelativePath(uri, true)) };
   item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [uri] };
   return item;
 }
@@ -213,6 +215,7 @@ function agentItem(task: TrackedTask, agent: AgentProgress): vscode.TreeItem {
     agent.status === 'completed' ? 'pass' : agent.status === 'failed' || agent.status === 'timeout' ? 'error' : agent.status === 'queued' ? 'clock' : 'loading~spin',
   );
   item.contextValue = 'agent';
+  item.accessibilityInformation = { label: vscode.l10n.t('Agent {0}, {1}', agent.id, item.description) };
   return item;
 }
 

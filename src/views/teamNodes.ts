@@ -34,6 +34,11 @@ export function producedFileItem(node: ProducedFileNode): vscode.TreeItem {
   tooltip.appendText(file.fileId ? vscode.l10n.t('Made by the agents of "{0}". Click to open.', task.title) : vscode.l10n.t('The service did not store this file, so it cannot be downloaded.'));
   item.tooltip = tooltip;
   item.contextValue = file.fileId ? 'producedFile.stored' : 'producedFile';
+  item.accessibilityInformation = {
+    label: file.fileId
+      ? vscode.l10n.t('{0}, file made by the agents, {1}', shownFileName(file.filename), item.description || vscode.l10n.t('no details'))
+      : vscode.l10n.t('{0}, file made by the agents, not stored by the service', shownFileName(file.filename)),
+  };
   if (file.fileId) item.command = { command: Commands.openProducedFile, title: vscode.l10n.t('Open'), arguments: [task.id, index] };
   return item;
 }

@@ -87,6 +87,9 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
             .join(' · '),
         ]);
         item.contextValue = 'thread';
+        item.accessibilityInformation = {
+          label: item.description ? vscode.l10n.t('Thread {0}, started {1}', threadTitle(thread), item.description as string) : vscode.l10n.t('Thread {0}', threadTitle(thread)),
+        };
         return item;
       }
       case 'message': {
@@ -100,6 +103,10 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         md.appendText((message.content ?? message.error ?? '').slice(0, 2000));
         item.tooltip = md;
         item.contextValue = 'threadMessage';
+        const said = firstLine(message.content) || (message.error ? firstLine(message.error) : vscode.l10n.t('(empty)'));
+        item.accessibilityInformation = {
+          label: message.error ? vscode.l10n.t('{0}, failed: {1}', roleName(message.role), said) : vscode.l10n.t('{0}: {1}', roleName(message.role), said),
+        };
         item.command = { command: Commands.openTranscript, title: vscode.l10n.t('Open Transcript'), arguments: [element.threadId] };
         return item;
       }

@@ -158,7 +158,7 @@ export function toolSummary(preview: string | undefined, words: Pick<TeamWords, 
 export function toolResultHtml(preview: string | undefined, words: TeamWords): string {
   if (!preview) return '';
   const summary = toolSummary(preview, words);
-  return `<details class="tool-raw"><summary>${t(summary ?? words.rawResult)}</summary><pre>${t(preview)}</pre></details>`;
+  return `<details class="tool-raw"><summary>${t(summary ?? words.rawResult)}</summary><pre tabindex="0">${t(preview)}</pre></details>`;
 }
 
 /** The latest tool calls, newest last: agent, tool, status and a one-line summary (the raw preview on expand). */

@@ -36,6 +36,8 @@ export function noticeItem(node: NoticeNode): vscode.TreeItem {
   item.tooltip = node.detail;
   item.command = node.command;
   item.contextValue = 'notice';
+  const detail = typeof node.detail === 'string' ? node.detail : undefined;
+  item.accessibilityInformation = { label: detail ? `${node.label}. ${detail}` : node.label, role: node.command ? 'button' : undefined };
   return item;
 }
 
@@ -45,6 +47,7 @@ export function loadMoreItem(command: string): vscode.TreeItem {
   item.iconPath = new vscode.ThemeIcon('ellipsis');
   item.command = { command, title: vscode.l10n.t('Load More') };
   item.contextValue = 'loadMore';
+  item.accessibilityInformation = { label: vscode.l10n.t('Load more items'), role: 'button' };
   return item;
 }
 

@@ -86,7 +86,7 @@ function renderUsageHtml(data: UsageData | undefined, cspSource: string, nonceVa
     nonce: nonceValue,
     title: vscode.l10n.t('Multi-Agent Usage'),
     style: `
-  body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 20px 20px; }
+  body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); background-color: var(--vscode-editor-background); padding: 0 20px 20px; }
   h1 { font-size: 1.4em; font-weight: 600; } h2 { font-size: 1.1em; font-weight: 600; margin-top: 1.6em; }
   .toolbar { display: flex; gap: 12px; align-items: center; }
   button { background: var(--vscode-button-background); color: var(--vscode-button-foreground); border: none; padding: 4px 12px; cursor: pointer; }

@@ -183,13 +183,30 @@ function copyWorkspace(src, dir) {
   return dest;
 }
 
-/** Workbench URL opening `folder` (absolute path on this machine); `query` adds raw query params. */
+/**
+ * A workspace of two folders (multi-root, issue 26) in `dir`: `client` (a copy of `src`) and `server` (empty);
+ * returns its `.code-workspace` file. Tests put the files they need in each.
+ */
+function multiRootWorkspace(src, dir) {
+  const client = path.join(dir, 'multi', 'client');
+  const server = path.join(dir, 'multi', 'server');
+  fs.cpSync(src, client, { recursive: true });
+  fs.mkdirSync(server, { recursive: true });
+  const file = path.join(dir, 'multi', 'two-folders.code-workspace');
+  fs.writeFileSync(file, JSON.stringify({ folders: [{ path: 'client' }, { path: 'server' }], settings: {} }, null, 2));
+  return file;
+}
+
+/**
+ * Workbench URL opening `folder` (absolute path on this machine; a `.code-workspace` file opens that
+ * workspace, several folders); `query` adds raw query params.
+ */
 function workbenchUrl(server, folder, query = '') {
-  const q = folder ? `folder=${encodeURIComponent(path.resolve(folder))}` : 'ew=true';
+  const q = !folder ? 'ew=true' : `${folder.endsWith('.code-workspace') ? 'workspace' : 'folder'}=${encodeURIComponent(path.resolve(folder))}`;
   return `${server.url}/?${q}${query ? `&${query}` : ''}`;
 }
 
 module.exports = {
   REPO_ROOT, MAT_CACHE, VERSIONS, DEFAULT_SETTINGS,
-  resolveCodeServer, makeRunDir, copyWorkspace, isolatedEnv, freePort, installExtension, startCodeServer, workbenchUrl,
+  resolveCodeServer, makeRunDir, copyWorkspace, multiRootWorkspace, isolatedEnv, freePort, installExtension, startCodeServer, workbenchUrl,
 };

@@ -4,12 +4,13 @@
 // the shim as the "VS Code executable" (nothing is downloaded when vscodeExecutablePath is given).
 // Needs `npm run build` (dist/extension.js) and `npm run build:tests` (out/) first.
 // Env: VSCODE_VERSION=1.100|newest, MOCHA_GREP=<regexp>, MAT_EXTENSION_PATH=<ext root> (default repo root),
+//      MAT_MULTI_ROOT=1 (open a workspace of two folders instead of test/workspace: the multi-root suites),
 //      plus everything in runExtTests.js / codeserver.js. The extension host gets MAT_INTEGRATION=1.
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const { runTests } = require('@vscode/test-electron');
-const { REPO_ROOT, resolveCodeServer, makeRunDir, copyWorkspace } = require('./codeserver');
+const { REPO_ROOT, resolveCodeServer, makeRunDir, copyWorkspace, multiRootWorkspace } = require('./codeserver');
 
 (async () => {
   const ext = path.resolve(process.env.MAT_EXTENSION_PATH || REPO_ROOT);
@@ -25,7 +26,7 @@ const { REPO_ROOT, resolveCodeServer, makeRunDir, copyWorkspace } = require('./c
       extensionDevelopmentPath: ext,
       extensionTestsPath: testsPath,
       // A copy of test/workspace, so tests may edit files without touching the repo.
-      launchArgs: [copyWorkspace(path.join(ext, 'test', 'workspace'), scratch)],
+      launchArgs: [(process.env.MAT_MULTI_ROOT === '1' ? multiRootWorkspace : copyWorkspace)(path.join(ext, 'test', 'workspace'), scratch)],
       // Keeps test-electron from pointing at ./.vscode-test (the shim ignores these anyway).
       reuseMachineInstall: true,
       extensionTestsEnv: { MAT_INTEGRATION: '1', MAT_RESULT_FILE: resultFile },

@@ -146,7 +146,7 @@ describe('team: what the agents did', function () {
     }, 'the activity in the result view');
     assert.match(html, new RegExp(`<code>${tool.tool}</code>`));
     // Issue 26: one-line summaries; the raw JSON only inside a <details>' <pre>, never in the row itself.
-    assert.ok(!/\{&quot;/.test(html.replace(/<pre>[\s\S]*?<\/pre>/g, '')), html);
+    assert.ok(!/\{&quot;/.test(html.replace(/<pre[^>]*>[\s\S]*?<\/pre>/g, '')), html);
     assert.strictEqual(ctx.emulator.release(), 1);
     await finished(ctx, task.id, 20_000);
   });

@@ -24,6 +24,19 @@ describe('landing instruction', () => {
     const asked = withLandingInstruction(body);
     assert.equal(asked, `${body.trimEnd()}\n\n${LANDING_INSTRUCTION}\n`);
     assert.ok(asked.startsWith(body.trimEnd()));
+    // Several folders (issue 26): the agents are asked to start paths with the folder's name; one folder, nothing more.
+    assert.equal(withLandingInstruction(body, ['app']), asked);
+    assert.equal(
+      withLandingInstruction(body, ['client', 'server']),
+      `${body.trimEnd()}\n\n${LANDING_INSTRUCTION} The workspace has several folders (client, server): start each path with its folder's name, like client/src/a.ts.\n`,
+    );
+  });
+
+  it('with several folders, the emulator\'s answer to a second folder\'s code lands in that folder', () => {
+    const code = Array.from({ length: 6 }, (_, i) => `const v${i} = ${i};`).join('\n');
+    const prompt = withLandingInstruction(buildPrompt('Review', { code, languageId: 'typescript', label: 'server/src/a.ts', lines: { start: 1, end: 6 } }), ['client', 'server']);
+    const parsed = parseAnswer(landingBlocks(prompt)!.join('\n'), { sourcePath: 'src/a.ts', sourceFolder: 'server', folders: ['client', 'server'] });
+    assert.deepEqual(parsed.proposals.map(p => [p.kind, p.folder, p.path]), [['diff', 'server', 'src/a.ts']]);
   });
 
   it('makes the emulator answer with blocks the review core parses into proposals for the sent file', () => {

@@ -75,7 +75,7 @@ describe('issue 26: tool activity in one line, the raw text on expand', () => {
   it('the activity row shows the summary, the raw preview in a <details>, escaped and wrapped', () => {
     const preview = cut(results(12)).replace('Result 0', '<img src=x onerror=alert(1)>');
     const html = activityHtml([{ tool: 'search_web', agent: 1, status: 'completed', preview }], words);
-    assert.match(html, /<details class="tool-raw"><summary>\d+\+ results<\/summary><pre>\{&quot;query/);
+    assert.match(html, /<details class="tool-raw"><summary>\d+\+ results<\/summary><pre tabindex="0">\{&quot;query/);
     assert.ok(!html.includes('<img'), 'server text stays text');
   });
 

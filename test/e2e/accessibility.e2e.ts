@@ -1,0 +1,136 @@
+// A screen reader's view (issue 26, item 10), in a real browser: every webview of the extension (the result
+// view while the task runs and when it is done, the trace in it, a thread's transcript, the usage page) passes
+// an axe-core audit with no serious or critical violation; the sidebar's rows and the status bar item have
+// accessible names that say what they are and their state. Saves the result view in the high-contrast theme
+// (media/screenshots/result-high-contrast.png).
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Frame, Page } from 'playwright-core';
+import { type Emulator, startEmulator } from '../emulator/server';
+import { REPO_ROOT, openWorkbenchOn, type Workbench, screenshotFailures } from './harness';
+
+const AXE = fs.readFileSync(path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+interface Violation {
+  id: string;
+  impact?: string | null;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
+
+/** The inner frame of the webview on screen (the extension's page), once it holds `selector`. */
+async function webviewFrame(page: Page, selector: string, timeout = 20_000): Promise<Frame> {
+  const inner = page.frameLocator('iframe.webview >> visible=true').frameLocator('iframe#active-frame');
+  await inner.locator(selector).first().waitFor({ timeout });
+  const handle = await page.frameLocator('iframe.webview >> visible=true').locator('iframe#active-frame').elementHandle({ timeout });
+  const frame = await handle?.contentFrame();
+  assert.ok(frame, 'the webview\'s frame');
+  return frame;
+}
+
+/**
+ * axe-core run in the page's own frame: evaluated through the browser's protocol (the page's CSP admits no
+ * script of ours, and needs not). Returns the serious and critical violations.
+ */
+async function audit(frame: Frame): Promise<Violation[]> {
+  await frame.evaluate(AXE);
+  const result = (await frame.evaluate('axe.run(document, { resultTypes: ["violations"] })')) as { violations: Violation[] };
+  return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical');
+}
+
+const describeViolations = (vs: Violation[]) =>
+  vs.map(v => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.slice(0, 5).map(n => `    ${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join('\n')}`).join('\n');
+
+describe('e2e: a screen reader\'s view (accessibility)', function () {
+  let emulator: Emulator;
+  let wb: Workbench | undefined;
+  const page = () => wb!.page;
+  const pane = (title: string) => page().locator('.sidebar .pane', { has: page().locator('.pane-header', { hasText: title }) }).first();
+  const TITLE = 'Review mean() for edge cases';
+
+  before(async () => {
+    emulator = await startEmulator({ taskDurationMs: 3_000, quiet: true, traceReport: 'stored' });
+    wb = await openWorkbenchOn(emulator);
+  });
+
+  const failures = screenshotFailures(() => wb);
+
+  after(async () => {
+    await wb?.close(failures.failed());
+    await emulator?.close();
+  });
+
+  async function assertAudited(name: string, selector: string): Promise<void> {
+    const violations = await audit(await webviewFrame(page(), selector));
+    assert.deepStrictEqual(violations.map(v => v.id), [], `${name}: serious or critical accessibility violations:\n${describeViolations(violations)}`);
+  }
+
+  it('the running result view passes the audit; the status bar item says what runs', async () => {
+    emulator.setNextTask({ hold: true });
+    try {
+      await wb!.orchestrateSelection('math.ts', TITLE);
+      await assertAudited('running result view', '#answer');
+      const item = await wb!.waitForStatusBarItem(/Agents (\d+%|working) · \d+s/, 20_000);
+      const label = (await item.getAttribute('aria-label')) ?? (await item.locator('[aria-label]').first().getAttribute('aria-label'));
+      assert.match(label ?? '', /^Multi-Agent Tasks: 1 task running, Agents/, `the status item's accessible name: ${label}`);
+    } finally {
+      emulator.release();
+    }
+  });
+
+  it('the finished result view and its trace pass the audit', async () => {
+    await wb!.waitForNotification(/task done/, 40_000);
+    await assertAudited('result view', '#answer:has-text("Synthesized answer")');
+    const frame = await webviewFrame(page(), 'details#trace > summary');
+    await frame.locator('details#trace > summary').click();
+    await frame.locator('#trace-body section.step').first().waitFor({ timeout: 20_000 });
+    await assertAudited('trace', '#trace-body section.step');
+  });
+
+  it('sidebar rows name what they are and their state', async () => {
+    await page().locator('.activitybar .action-item a[aria-label^="Multi-Agent"]').first().click();
+    const task = pane('Tasks').locator('.monaco-list-row', { hasText: TITLE }).first();
+    await task.waitFor({ timeout: 20_000 });
+    assert.match((await task.getAttribute('aria-label')) ?? '', new RegExp(`^${TITLE.replace(/[()]/g, '\\$&')}, (Completed|Done)`, 'i'));
+    const thread = pane('Threads').locator('.monaco-list-row').first();
+    await thread.waitFor({ timeout: 20_000 });
+    assert.match((await thread.getAttribute('aria-label')) ?? '', /^Thread /, 'a thread row says it is a thread');
+  });
+
+  it('a thread\'s transcript passes the audit', async () => {
+    await wb!.runCommand('View: Close All Editors');
+    const thread = pane('Threads').locator('.monaco-list-row').first();
+    if ((await thread.getAttribute('aria-expanded')) !== 'true') await thread.click();
+    const message = pane('Threads').locator('.monaco-list-row[aria-level="2"]').first();
+    await message.waitFor({ timeout: 20_000 });
+    assert.match((await message.getAttribute('aria-label')) ?? '', /^[^:]+: /, 'a message row says who said it');
+    await message.click();
+    await assertAudited('transcript', 'main#transcript section.message');
+  });
+
+  it('the usage page passes the audit', async () => {
+    await wb!.runCommand('View: Close All Editors');
+    await wb!.runCommand('Multi-Agent: Show Usage');
+    await assertAudited('usage', 'h2');
+  });
+
+  it('the result view reads in the high-contrast theme (screenshot)', async () => {
+    // A window started in the theme, as a user who set it has it.
+    await wb!.close();
+    wb = undefined;
+    wb = await openWorkbenchOn(emulator, { settings: { 'workbench.colorTheme': 'Default High Contrast' } });
+    await page().locator('.monaco-workbench.hc-black').waitFor({ timeout: 30_000 });
+    await wb.orchestrateSelection('math.ts', TITLE);
+    await wb.waitForNotification(/task done/, 40_000);
+    const frame = await webviewFrame(page(), '#answer:has-text("Synthesized answer")');
+    assert.ok(await frame.evaluate('document.body.classList.contains("vscode-high-contrast")'), 'the page knows the theme');
+    await assertAudited('result view, high contrast', '#answer');
+    // axe leaves text in a scrolling block unmeasured: the code's colour is checked against its block's here.
+    const unreadable = await frame.evaluate(`[...document.querySelectorAll('pre code')].filter(c => getComputedStyle(c).color === getComputedStyle(c.parentElement).backgroundColor).length`);
+    assert.strictEqual(unreadable, 0, 'code blocks are readable (their text is not the colour of their background)');
+    await wb.runCommand('Notifications: Clear All Notifications');
+    await page().waitForTimeout(500);
+    await wb.docScreenshot('result-high-contrast');
+  });
+});
