@@ -1,0 +1,113 @@
+// Issue 26, item 9: a flow with the keyboard alone. Send a selection (Ctrl+K A), watch it finish, apply the
+// answer through its diff, undo it: every step a key press or typed text, never a click. The locators only
+// observe; focus is checked to be somewhere visible at each step (never lost to the page's body).
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { type Emulator, startEmulator } from '../emulator/server';
+import { openWorkbenchOn, type Workbench, screenshotFailures } from './harness';
+
+const NEW_MEAN = 'export function mean(values: number[]): number {\n  return values.length ? values.reduce(add, 0) / values.length : Number.NaN;\n}\n';
+const ANSWER = `# Proposal\n\nReturn \`NaN\` for an empty list:\n\n\`\`\`typescript\n${NEW_MEAN}\`\`\`\n`;
+
+describe('e2e: the keyboard alone', function () {
+  let emulator: Emulator;
+  let wb: Workbench | undefined;
+
+  before(async () => {
+    emulator = await startEmulator({ quiet: true });
+    wb = await openWorkbenchOn(emulator);
+    // The demo key is stored after activation registers the commands: wait for it (as the other e2e do).
+    const found = await wb.findCommandsInPalette('Multi-Agent: Clear API Key', 60_000);
+    assert.ok(found.length, 'the demo key was stored at activation');
+  });
+
+  const failures = screenshotFailures(() => wb);
+
+  after(async () => {
+    await wb?.close(failures.failed());
+    await emulator?.close();
+  });
+
+  const page = () => wb!.page;
+  const mathPath = () => path.join(wb!.workspace ?? '', 'src', 'math.ts');
+
+  /** Where the keyboard is: never the page's body (focus lost), and the element's own focus outline is shown. */
+  async function focusIsVisible(where: string): Promise<void> {
+    const focus = (await page().evaluate(`(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return 'body';
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 ? el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ')[0] : '') : 'hidden';
+    })()`)) as string;
+    assert.ok(focus !== 'body' && focus !== 'hidden', `${where}: the focus is ${focus}`);
+  }
+
+  /** F1, the command typed, Enter: the palette with keys only. */
+  async function command(title: string): Promise<void> {
+    const input = page().locator('.quick-input-widget input').first();
+    for (let attempt = 0; ; attempt++) {
+      await page().keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await page().keyboard.type(title);
+      const row = page().locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+      if (await row.waitFor({ timeout: 5_000 }).then(() => true, () => false)) break;
+      await page().keyboard.press('Escape');
+      assert.ok(attempt < 5, `"${title}" is not in the command palette`);
+    }
+    await focusIsVisible(`the palette on "${title}"`);
+    await page().keyboard.press('Enter');
+  }
+
+  it('sends with Ctrl+K A, applies through the diff and undoes, with keys only', async () => {
+    const original = fs.readFileSync(mathPath(), 'utf8');
+    emulator.setNextTask({ result: ANSWER });
+
+    // Open math.ts (Quick Open) and select it all.
+    await page().keyboard.press('ControlOrMeta+P');
+    await page().locator('.quick-input-widget input').first().waitFor({ state: 'visible' });
+    await page().keyboard.type('math.ts');
+    await page().locator('.quick-input-list .monaco-list-row', { hasText: 'math.ts' }).first().waitFor();
+    await page().keyboard.press('Enter');
+    await page().locator('.tabs-container .tab', { hasText: 'math.ts' }).first().waitFor();
+    await focusIsVisible('math.ts opened');
+    await page().keyboard.press('ControlOrMeta+A');
+
+    // Send: Ctrl+K A, the instruction typed, Enter.
+    await page().keyboard.press('ControlOrMeta+K');
+    await page().keyboard.press('A');
+    const input = page().locator('.quick-input-widget input').first();
+    await input.waitFor({ state: 'visible', timeout: 15_000 });
+    await focusIsVisible('the instruction box');
+    await page().keyboard.type('Make mean() total');
+    await page().keyboard.press('Enter');
+    await wb!.waitForNotification(/task done: Make mean\(\) total/, 60_000);
+    assert.strictEqual(emulator.requests.filter(r => r.path.endsWith('/run')).length, 1, 'one task sent');
+
+    // Apply to Source… from the palette: the diff against the proposal opens; the file is unchanged.
+    await command('Multi-Agent: Apply to Source');
+    const pick = page().locator('.quick-input-list .monaco-list-row', { hasText: 'Make mean() total' }).first();
+    if (await pick.waitFor({ timeout: 3_000 }).then(() => true, () => false)) await page().keyboard.press('Enter');
+    const diff = page().locator('.tabs-container .tab', { hasText: '↔ proposal' }).first();
+    await diff.waitFor({ timeout: 20_000 });
+    assert.strictEqual(fs.readFileSync(mathPath(), 'utf8'), original, 'nothing written before Accept');
+    await focusIsVisible('the diff');
+
+    // Accept from the palette: the proposal lands.
+    await command('Multi-Agent: Accept Proposed Change');
+    await diff.waitFor({ state: 'detached', timeout: 15_000 });
+    await page().locator('.monaco-editor .view-lines', { hasText: 'Number.NaN' }).first().waitFor({ timeout: 10_000 });
+    await focusIsVisible('after Accept');
+
+    // Undo with the keyboard in the editor (Quick Open puts the focus back in math.ts).
+    await page().keyboard.press('ControlOrMeta+P');
+    await page().locator('.quick-input-widget input').first().waitFor({ state: 'visible' });
+    await page().keyboard.type('math.ts');
+    await page().locator('.quick-input-list .monaco-list-row', { hasText: 'math.ts' }).first().waitFor();
+    await page().keyboard.press('Enter');
+    await page().keyboard.press('ControlOrMeta+Z');
+    await page().locator('.monaco-editor .view-lines', { hasText: 'export function add' }).first().waitFor({ timeout: 10_000 });
+    assert.strictEqual(await page().locator('.monaco-editor .view-lines', { hasText: 'Number.NaN' }).count(), 0, 'one Undo restored the code');
+    await focusIsVisible('after Undo');
+  });
+});
