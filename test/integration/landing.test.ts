@@ -233,7 +233,7 @@ describe('landing a multi-file answer', () => {
     const dirty = vscode.workspace.textDocuments.filter(d => d.isDirty && d.uri.scheme === 'file');
     assert.deepStrictEqual(dirty.map(d => d.uri.path), []);
 
-    ctx.user.onMessage = s => (s.message.includes('not offered') ? 'Show Details' : undefined);
+    ctx.user.onMessage = s => (s.message.includes('no file to apply to') ? 'Show Details' : undefined);
     const again = vscode.commands.executeCommand('multiAgent.reviewChanges', task.id);
     const notes = await waitFor(() => vscode.window.visibleTextEditors.find(e => e.document.uri.scheme === 'multi-agent-review'), 'the notes');
     await vscode.commands.executeCommand('refactorPreview.discard');
@@ -376,11 +376,12 @@ describe('landing a multi-file answer', () => {
     assert.strictEqual(plain.namedFiles, undefined);
     const plainNode = ctx.api.sidebar.tasks.getChildren().find(n => n.kind === 'task' && n.task.id === plain.id)!;
     assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(plainNode).contextValue, 'task open copy apply insert prompt trace continue source runAgain remove');
+    // The done notification first: with the result view open, it offers no Open Result (it is open).
+    await waitFor(() => ctx.user.shown.find(s => s.message.includes('task done: Plain answer')), 'the done notification');
+    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Plain answer'))?.actions, ['Open Result', 'Copy Result', 'Apply to Source…']);
     const plainPanel = await ctx.api.resultPanels.show(plain);
     assert.ok(!plainPanel.webview.html.includes('data-offer="review"'));
     plainPanel.dispose();
-    await waitFor(() => ctx.user.shown.find(s => s.message.includes('task done: Plain answer')), 'the done notification');
-    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Plain answer'))?.actions, ['Open Result', 'Copy Result', 'Apply to Source…']);
   });
 
   it('landing: a file renamed since sending is listed, not re-created; a closed one is read from disk', async () => {
