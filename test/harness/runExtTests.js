@@ -7,7 +7,7 @@
 // window.codeAutomationLog(type, args). Playwright exposes both to this process.
 //
 // Usage: node runExtTests.js <extensionDevelopmentPath> <extensionTestsPath> [workspaceFolder]
-// Env: VSCODE_VERSION / CODE_SERVER_BIN (see codeserver.js), MAT_EXT_TEST_TIMEOUT_MS (default 600000),
+// Env: VSCODE_VERSION / CODE_SERVER_BIN (see codeserver.js), MAT_EXT_TEST_TIMEOUT_MS (default 1800000: the whole suite, which takes 8–10 min on a quiet 2-core machine and twice that on a busy one),
 //      MAT_KEEP_TMP=1 keep the run folder also on success, MAT_BROWSER_LOG=1 print the page console,
 //      MAT_RESULT_FILE=<file> also write the closing line there.
 'use strict';
@@ -39,7 +39,7 @@ async function runExtensionTests(opts) {
 }
 
 async function runOnce({ extensionDevelopmentPath, extensionTestsPath, workspace, settings, label,
-  timeoutMs = Number(process.env.MAT_EXT_TEST_TIMEOUT_MS || 600000) }) {
+  timeoutMs = Number(process.env.MAT_EXT_TEST_TIMEOUT_MS || 1800000) }) {
   const t0 = Date.now();
   const cs = await startCodeServer({ settings });
   console.log(`[runner] ${cs.label} up on ${cs.url} in ${Date.now() - t0} ms (run folder ${cs.root})`);
