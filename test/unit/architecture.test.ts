@@ -113,9 +113,9 @@ describe('architecture', () => {
     }
     const twice = [...declared].filter(([name, where]) => where.length > 1 && !TWO_MEANINGS[name]).map(([name, where]) => `${name}: ${where.join(', ')}`);
     assert.deepStrictEqual(twice, []);
-    // A shape written inline instead of named: a range record's fields are declared once (review/plan.ts).
+    // A shape written inline instead of named: a range record's fields are declared once (review/planTypes.ts).
     const rangeShapes = files.filter(f => /startCharacter: number/.test(fs.readFileSync(f, 'utf8'))).map(rel);
-    assert.deepStrictEqual(rangeShapes, ['review/plan.ts']);
+    assert.deepStrictEqual(rangeShapes, ['review/planTypes.ts']);
   });
 
   it('a part loaded on first use (lazy.ts) is named by other modules with `import type` only, and is bundled on its own', () => {

@@ -1,4 +1,5 @@
 import { DeveloperApiClient, type ClientOptions, type Logger } from '../../src/api';
+import type { TrackedTask } from '../../src/tasks/model';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/server';
 
 /** Retries fast enough for tests, with the same shape as production. */
@@ -91,4 +92,10 @@ export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undef
 /** Requests the emulator saw for paths containing `fragment` (control calls are never recorded). */
 export function seen(emulator: Emulator, fragment: string, method?: string) {
   return emulator.requests.filter(r => r.path.includes(fragment) && (!method || r.method === method));
+}
+
+/** A task as the store tracks it, just sent with `prompt` (the thread tests recover it by that prompt). */
+export function tracked(id: string, prompt: string, extra: Partial<TrackedTask> = {}): TrackedTask {
+  const now = Date.now();
+  return { id, title: prompt, instruction: prompt, prompt, promptChars: prompt.length, submittedAt: now - 1000, updatedAt: now, status: 'processing', ...extra };
 }

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { buildAttachmentPrompt, buildPrompt, fenceFor, fencedBlock, inlineFiles } from '../../src/tasks/prompt';
+import { parseAnswer } from '../../src/review';
+import { LANDING_INSTRUCTION, buildAttachmentPrompt, buildPrompt, fenceFor, fencedBlock, inlineFiles, withLandingInstruction } from '../../src/tasks/prompt';
 import { titleFrom } from '../../src/tasks/model';
+import { LANDING_MARKER, landingBlocks } from '../emulator/landing';
 
 describe('prompt building', () => {
   it('puts the instruction first and the code in a fenced block with language and path', () => {
@@ -49,5 +51,47 @@ describe('prompt building', () => {
   it('titles a task from the first line of its instruction', () => {
     assert.equal(titleFrom('  Explain this\nand more'), 'Explain this');
     assert.equal(titleFrom('x'.repeat(100)).length, 60);
+  });
+});
+
+// The extension's side of the landing contract (issue 16): the instruction it appends and what the emulator and the review core make of it.
+describe('landing instruction', () => {
+  it('is the contract\'s one paragraph, which the emulator recognises', () => {
+    assert.equal(
+      LANDING_INSTRUCTION,
+      'When you change files, give each changed file as its own fenced code block whose info string names its workspace-relative path, like ```ts path=src/a.ts: either the whole new file, or a unified diff (```diff path=src/a.ts). Do not rename or delete files.',
+    );
+    assert.ok(!LANDING_INSTRUCTION.includes('\n'));
+    assert.ok(LANDING_INSTRUCTION.includes(LANDING_MARKER));
+  });
+
+  it('goes after the prompt body, separated by a blank line, and the prompt still ends with a newline', () => {
+    const body = buildPrompt('Fix it', { code: 'a\nb\n', languageId: 'typescript', label: 'src/a.ts', lines: { start: 2, end: 3 } });
+    const asked = withLandingInstruction(body);
+    assert.equal(asked, `${body.trimEnd()}\n\n${LANDING_INSTRUCTION}\n`);
+    assert.ok(asked.startsWith(body.trimEnd()));
+    // Several folders (issue 26): the agents are asked to start paths with the folder's name; one folder, nothing more.
+    assert.equal(withLandingInstruction(body, ['app']), asked);
+    assert.equal(
+      withLandingInstruction(body, ['client', 'server']),
+      `${body.trimEnd()}\n\n${LANDING_INSTRUCTION} The workspace has several folders (client, server): start each path with its folder's name, like client/src/a.ts.\n`,
+    );
+  });
+
+  it('with several folders, the emulator\'s answer to a second folder\'s code lands in that folder', () => {
+    const code = Array.from({ length: 6 }, (_, i) => `const v${i} = ${i};`).join('\n');
+    const prompt = withLandingInstruction(buildPrompt('Review', { code, languageId: 'typescript', label: 'server/src/a.ts', lines: { start: 1, end: 6 } }), ['client', 'server']);
+    const parsed = parseAnswer(landingBlocks(prompt)!.join('\n'), { sourcePath: 'src/a.ts', sourceFolder: 'server', folders: ['client', 'server'] });
+    assert.deepEqual(parsed.proposals.map(p => [p.kind, p.folder, p.path]), [['diff', 'server', 'src/a.ts']]);
+  });
+
+  it('makes the emulator answer with blocks the review core parses into proposals for the sent file', () => {
+    const code = Array.from({ length: 14 }, (_, i) => `const v${i} = ${i};`).join('\n');
+    const prompt = withLandingInstruction(buildPrompt('Review', { code, languageId: 'typescript', label: 'src/a.ts', lines: { start: 5, end: 18 } }));
+    const answer = landingBlocks(prompt)!.join('\n');
+    const parsed = parseAnswer(answer, { sourcePath: 'src/a.ts' });
+    assert.deepEqual(parsed.proposals.map(p => [p.kind, p.path]), [['diff', 'src/a.ts']]);
+    assert.deepEqual(parsed.rejected.map(r => r.code), ['outside']);
+    assert.equal(parsed.unnamed.length, 1);
   });
 });

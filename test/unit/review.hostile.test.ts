@@ -6,7 +6,8 @@
 import * as assert from 'node:assert/strict';
 import { fencedBlocks, parseAnswer } from '../../src/review/answer';
 import { diffLines } from '../../src/review/diff';
-import { placeHunks, parseUnifiedDiff } from '../../src/review/patch';
+import { parseUnifiedDiff } from '../../src/review/patch';
+import { placeHunks } from '../../src/review/placement';
 import * as path from 'node:path';
 import { PlanCancelled, planOffThread, workerScript } from '../../src/review/offThread';
 import { type FileState, type ReviewFiles, buildPlan } from '../../src/review/plan';

@@ -1,23 +1,14 @@
 /**
- * Issue 18 over real HTTP to the emulator (live defaults): the execution trace and its error codes, the
- * engine's run with its budget and an idempotent retry after a dropped answer, agent statuses as the live
- * service writes them, tool events, and a task read from its thread after its state expired.
+ * The execution trace over real HTTP to the emulator (live defaults; issue 18): its error codes, agent statuses as
+ * the live service writes them, a result over the limit, and the tolerant readers of the trace and tool events.
  */
 import * as assert from 'node:assert/strict';
-import { AuthenticationError, ConnectionError, NotFoundError, PermissionError, TooLargeError, UnsupportedError, readTrace, readToolEvents } from '../../src/api';
+import { AuthenticationError, NotFoundError, PermissionError, TooLargeError, UnsupportedError, readTrace, readToolEvents } from '../../src/api';
 import { detailsOf } from '../../src/tasks/activity';
-import { agentsOf, type ObservedState, type TrackedTask, isFinished } from '../../src/tasks/model';
-import { type PollerStore, TaskPoller } from '../../src/tasks/poller';
-import { answerInThread, recoverFromThread } from '../../src/tasks/threadAnswer';
+import { agentsOf, isFinished } from '../../src/tasks/model';
+import { answerInThread } from '../../src/tasks/threadAnswer';
 import { SECOND_API_KEY } from '../emulator/server';
-import { clientFor, rejectsWith, useEmulator, waitFor } from './helpers';
-
-const HOUR = 60 * 60_000;
-
-function tracked(id: string, prompt: string, extra: Partial<TrackedTask> = {}): TrackedTask {
-  const now = Date.now();
-  return { id, title: prompt, instruction: prompt, prompt, promptChars: prompt.length, submittedAt: now - 1000, updatedAt: now, status: 'processing', ...extra };
-}
+import { clientFor, rejectsWith, tracked, useEmulator, waitFor } from './helpers';
 
 describe('team: the execution trace over HTTP', function () {
   this.timeout(20_000);
@@ -98,145 +89,6 @@ describe('team: the execution trace over HTTP', function () {
     const { state: found, truncated } = await answerInThread(client, tracked(taskId, 'Huge [emulator resultBytes=3300000]', { conversationId: String(conversationId) }), String(conversationId));
     assert.equal(found, undefined, 'no answer that fits');
     assert.equal(truncated, true);
-  });
-});
-
-describe('team: the engine run over HTTP', function () {
-  this.timeout(20_000);
-  const emulator = useEmulator({ agentStatusForm: 'live', strictRunRequest: true });
-
-  it('sends budget, role_models, reasoningEffort and the idempotency key; reports what it spent', async () => {
-    const emu = emulator();
-    const client = clientFor(emu);
-    const sent = await client.runOnEngine({
-      prompt: 'Spend a little',
-      modelId: 'openai/gpt-5.1',
-      reasoningEffort: 'High',
-      budgetUsd: 1,
-      roleModels: { 'Agent-2': 'zai/glm-5.2' },
-      agentCount: 2,
-      idempotencyKey: 'key-1',
-    });
-    assert.match(sent.taskId, /^task_/);
-    const body = emu.requests.find(r => r.path === '/api/v1/run')!.body as Record<string, unknown>;
-    assert.deepEqual(body, {
-      prompt: 'Spend a little',
-      modelId: 'openai/gpt-5.1',
-      reasoningEffort: 'high',
-      budget: 1,
-      role_models: { 'Agent-2': 'zai/glm-5.2' },
-      options: { agentCount: 2, idempotencyKey: 'key-1' },
-    });
-    const done = await waitFor(async () => {
-      const s = await client.getTaskStatus(sent.taskId);
-      return isFinished(s) ? s : undefined;
-    }, 10_000);
-    assert.equal(done.status, 'completed');
-    const spent = detailsOf(done).budget!;
-    assert.equal(spent.initialUsd, 1);
-    assert.ok(Math.abs(spent.consumedUsd - 0.05) < 1e-9 && Math.abs(spent.remainingUsd! - 0.95) < 1e-9, JSON.stringify(spent));
-    assert.deepEqual(agentsOf(done)?.map(a => a.model), ['openai/gpt-5.1', 'zai/glm-5.2']);
-  });
-
-  it('every answer lost (five dropped): the run is sent once more with the same key, and no further: 2 POSTs, one task, a connection error', async () => {
-    const emu = emulator();
-    emu.addFault({ kind: 'dropAnswer', method: 'POST', path: '/api/v1/run', times: 5 });
-    const before = emu.tasks().length;
-    const client = clientFor(emu);
-    // A kept-alive connection first (the way the extension's client always has one): a dropped answer on it
-    // looks like a stale connection, whose own resend must not come on top of the one resend.
-    const { taskId } = await client.submitTask({ prompt: 'Warm the connection' });
-    await client.getTaskStatus(taskId);
-    await rejectsWith(client.runOnEngine({ prompt: 'Lost every time', idempotencyKey: 'lost-key-5' }), ConnectionError);
-    const posts = emu.requests.filter(r => r.method === 'POST' && r.path === '/api/v1/run');
-    assert.deepEqual(
-      posts.map(p => (p.body as { options?: { idempotencyKey?: string } }).options?.idempotencyKey),
-      ['lost-key-5', 'lost-key-5'],
-      'the first try and one resend, with the same key',
-    );
-    assert.equal(emu.tasks().length, before + 2, 'the warm-up and one run: the resend was answered with the task the first try made');
-  });
-
-  it('a dropped answer is retried once with the same key: one task, not two', async () => {
-    const emu = emulator();
-    // One answer dropped: the resend is answered. (That it is one resend and no more: the test above.)
-    emu.addFault({ kind: 'dropAnswer', method: 'POST', path: '/api/v1/run', times: 1 });
-    const before = emu.tasks().length;
-    const sent = await clientFor(emu).runOnEngine({ prompt: 'Dropped once', idempotencyKey: 'retry-key-7' });
-    const posts = emu.requests.filter(r => r.method === 'POST' && r.path === '/api/v1/run');
-    assert.equal(posts.length, 2, 'sent twice');
-    assert.deepEqual(
-      posts.map(p => (p.body as { options?: { idempotencyKey?: string } }).options?.idempotencyKey),
-      ['retry-key-7', 'retry-key-7'],
-    );
-    assert.equal(emu.tasks().length, before + 1, 'one task');
-    assert.equal(emu.tasks().at(-1)?.id, sent.taskId, 'the retry answered with the task the first try made');
-  });
-
-  it('without a key a dropped answer is not retried (it may have arrived)', async () => {
-    const emu = emulator();
-    emu.addFault({ kind: 'dropAnswer', method: 'POST', path: '/api/v1/run' });
-    await rejectsWith(clientFor(emu).runOnEngine({ prompt: 'No key' }), ConnectionError);
-    assert.equal(emu.requests.filter(r => r.method === 'POST' && r.path === '/api/v1/run').length, 1);
-  });
-
-  it('a budget the agents cross ends the task as the service says, with budget_usage', async () => {
-    const client = clientFor(emulator());
-    const sent = await client.runOnEngine({ prompt: 'Nothing to spend', budgetUsd: 0 });
-    const done = await waitFor(async () => {
-      const s = await client.getTaskStatus(sent.taskId);
-      return isFinished(s) ? s : undefined;
-    }, 10_000);
-    assert.equal(done.status, 'failed');
-    assert.match(done.error ?? '', /^OrchestrationError\[orchestration\]: All agents failed to provide results: .*Organization USD budget exceeded$/);
-    assert.equal(detailsOf(done).budget?.consumedUsd, 0);
-  });
-});
-
-describe('team: a task read from its thread after its state expired', function () {
-  this.timeout(20_000);
-  const emulator = useEmulator({ agentStatusForm: 'live' });
-
-  it('recoverFromThread finds the thread by the prompt and reads the answer; the poller records it instead of giving up', async () => {
-    const emu = emulator();
-    const client = clientFor(emu);
-    const prompt = 'Remember me after an hour';
-    const { taskId } = await client.submitTask({ prompt });
-    const done = await waitFor(async () => {
-      const s = await client.getTaskStatus(taskId);
-      return s.conversationId ? s : undefined;
-    }, 10_000);
-    emu.advanceClock(2 * HOUR);
-    await rejectsWith(client.getTaskStatus(taskId), NotFoundError);
-
-    const found = await recoverFromThread(client, tracked(taskId, prompt));
-    assert.equal(found?.status, 'completed');
-    assert.equal(found?.result, done.result);
-    assert.equal(String(found?.conversationId), String(done.conversationId));
-
-    // The poller: three 404s, then the thread instead of "no longer known".
-    let finished: ObservedState | undefined;
-    const task = tracked(taskId, prompt);
-    const store: PollerStore = {
-      running: () => (finished ? [] : [task]),
-      get: () => task,
-      observe: () => undefined,
-      finish: async (_id, state) => void (finished = state),
-    };
-    const poller = new TaskPoller({
-      api: () => client,
-      store,
-      settings: () => ({ minIntervalMs: 20, firstPollMs: 20, maxIntervalMs: 50, unfocusedIntervalMs: 50, maxInFlight: 2, useStream: false, maxStreams: 0 }),
-      recover: (t, signal) => recoverFromThread(client, t, signal),
-    });
-    try {
-      poller.wake();
-      const end = await waitFor(() => finished, 10_000);
-      assert.equal(end.status, 'completed');
-      assert.equal(end.result, done.result);
-    } finally {
-      poller.dispose();
-    }
   });
 });
 

@@ -1,0 +1,176 @@
+/** A file's merged changes → the plan's hunks (positions, texts, labels); a created file's one hunk; applying chosen hunks to a text. */
+import type { Budget } from './diff';
+import { type Eol, eolOf, finalNewlineOf, hasNoEol, joinLines, lineStarts, withNoEol, withoutNoEol } from './lines';
+import { type Change, type MergedHunk, merge3 } from './merge';
+import { type PlanFile, type PlanHunk, type PlanOptions, type SkippedHunk, emptyFile } from './planTypes';
+import { type Translate, conflictMarkers, hunkLabel, hunkSkipReason, plain, skipReason } from './words';
+
+export function create(path: string, from: PlanFile['from'], blocks: number[], line: number, keys: string[], options: PlanOptions, t: Translate): PlanFile {
+  const eol = options.newFileEol ?? '\n';
+  const newText = joinLines(keys, eol);
+  const hunk: PlanHunk = {
+    id: `${path}#1`,
+    index: 1,
+    label: hunkLabel(t, { index: 1, total: 1, first: 1, last: keys.length, lineCount: 0, conflict: false, nearUserEdit: false, byContext: false, create: true }),
+    currentRange: { startLine: 0, endLine: 0 },
+    start: { line: 0, character: 0 },
+    end: { line: 0, character: 0 },
+    startOffset: 0,
+    endOffset: 0,
+    oldText: '',
+    newText,
+    conflict: false,
+    shifted: false,
+    nearUserEdit: false,
+    byContext: false,
+  };
+  return { ...emptyFile(path, from, blocks, line), kind: 'create', eol, hunks: [hunk] };
+}
+
+/** What `finish` merges: one file's texts and changes, and where its entry comes from. */
+export interface FinishInput {
+  path: string;
+  from: PlanFile['from'];
+  blocks: number[];
+  line: number;
+  /** The file now, and its lines. */
+  current: string;
+  ours: string[];
+  /** The text that was sent, as lines; undefined: merged against the file now only. */
+  base: string[] | undefined;
+  changes: Change[];
+  /** Diff hunks placed in the file now although a text was recorded, and where each group came from. */
+  direct?: { changes: Change[]; origin: Map<number, { block: number; hunk: number; header: string }> };
+  /** Change groups placed by their context. Default none. */
+  byContext?: Set<number>;
+  /** The diff hit its work bound. Default false. */
+  coarseDiff?: boolean;
+  t: Translate;
+  budget: Budget;
+  /** Hunks already listed as not offered; overlapping direct hunks are added to it. */
+  skipped?: SkippedHunk[];
+}
+
+/** Merges and turns the merged hunks into plan hunks with positions, texts and labels. */
+export function finish(input: FinishInput): PlanFile {
+  const { path, from, blocks, line, current, ours, base, changes, direct, byContext = new Set(), coarseDiff = false, t, budget, skipped = [] } = input;
+  const eol = eolOf(current);
+  const merged = merge3(base ?? ours, ours, changes, undefined, budget);
+  const all: (MergedHunk & { direct?: boolean })[] = [...merged.hunks];
+  // Hunks placed in the file now directly: no mapping, no user edits to conflict with (their context matched).
+  if (direct) for (const h of merge3(ours, ours, direct.changes).hunks) all.push({ ...h, direct: true });
+  all.sort((a, b) => a.oursStart - b.oursStart || a.oursEnd - b.oursEnd);
+  const kept: typeof all = [];
+  for (const h of all) {
+    const prev = kept[kept.length - 1];
+    const clash = prev && (h.oursStart < prev.oursEnd || (h.oursStart === prev.oursEnd && h.oursStart === h.oursEnd && prev.oursStart === prev.oursEnd));
+    if (!clash) {
+      kept.push(h);
+      continue;
+    }
+    // Merged hunks never overlap each other: the one placed directly gives way.
+    const loser = h.direct ? h : prev;
+    if (loser === prev) kept[kept.length - 1] = h;
+    const from = direct?.origin.get(loser.groups[0]);
+    if (from) skipped.push({ hunk: from.hunk, block: from.block, header: from.header, code: 'overlaps', reason: hunkSkipReason(t, 'overlaps', from.hunk, from.header) });
+  }
+
+  const n = ours.length;
+  const starts = lineStarts(current);
+  const fileFinalNewline = finalNewlineOf(ours);
+  const hunks: PlanHunk[] = [];
+  for (const h of kept) {
+    let { oursStart, lines } = h;
+    let conflict = !!h.conflict;
+    // Lines appended after an unterminated last line: that line gets its break, the new end keeps none.
+    if (oursStart === n && n > 0 && hasNoEol(ours[n - 1]) && lines.length) {
+      oursStart = n - 1;
+      lines = [withoutNoEol(ours[n - 1]), ...lines];
+      lines[lines.length - 1] = withNoEol(lines[lines.length - 1]);
+    }
+    // A missing line break may only end the file: anything else would join two lines. Never silently.
+    if (lines.some((k, i) => hasNoEol(k) && (i < lines.length - 1 || h.oursEnd !== n))) conflict = true;
+    const oursEnd = Math.max(h.oursEnd, oursStart);
+    const startOffset = starts[oursStart];
+    const endOffset = starts[oursEnd];
+    const end =
+      oursEnd < n || fileFinalNewline
+        ? { line: oursEnd, character: 0 }
+        : { line: n - 1, character: current.length - starts[n - 1] };
+    hunks.push({
+      id: '',
+      index: 0,
+      label: '',
+      currentRange: { startLine: oursStart, endLine: oursEnd },
+      start: { line: oursStart, character: 0 },
+      end,
+      startOffset,
+      endOffset,
+      oldText: current.slice(startOffset, endOffset),
+      newText: joinLines(lines, eol),
+      conflict,
+      sides: h.conflict && {
+        base: joinLines(h.conflict.base, eol),
+        ours: joinLines(h.conflict.ours, eol),
+        theirs: joinLines(h.conflict.theirs, eol),
+      },
+      shifted: h.shifted && !h.direct,
+      nearUserEdit: h.nearUserEdit,
+      byContext: !!h.direct || h.groups.some(g => byContext.has(g)),
+    });
+  }
+  hunks.forEach((h, i) => {
+    h.index = i + 1;
+    h.id = `${path}#${i + 1}`;
+    const { startLine, endLine } = h.currentRange;
+    h.label = hunkLabel(t, {
+      index: i + 1,
+      total: hunks.length,
+      first: startLine + 1,
+      last: endLine,
+      lineCount: n,
+      conflict: h.conflict,
+      nearUserEdit: h.nearUserEdit,
+      byContext: h.byContext,
+      create: false,
+    });
+    if (!h.sides) delete h.sides;
+  });
+  const file: PlanFile = {
+    ...emptyFile(path, from, blocks, line),
+    twoWay: !base,
+    eol,
+    alreadyApplied: merged.alreadyApplied,
+    coarse: coarseDiff || merged.coarse,
+    hunks,
+    skippedHunks: skipped,
+  };
+  if (!hunks.length) {
+    const reason = skipped.length ? 'doesNotApply' : 'unchanged';
+    return { ...file, kind: 'skip', reasonCode: reason, reason: skipReason(t, reason) };
+  }
+  return file;
+}
+
+/**
+ * The text with the chosen hunks applied (all when `chosen` is omitted): the right-hand side of "Open All
+ * Changes", and what a WorkspaceEdit with those entries checked writes. Hunks of one file never overlap.
+ */
+export function applyHunks(text: string, hunks: readonly PlanHunk[], chosen?: (h: PlanHunk) => boolean): string {
+  const picked = hunks.filter(h => !chosen || chosen(h)).sort((a, b) => a.startOffset - b.startOffset);
+  let out = '';
+  let at = 0;
+  for (const h of picked) {
+    out += text.slice(at, h.startOffset) + h.newText;
+    at = h.endOffset;
+  }
+  return out + text.slice(at);
+}
+
+/** A conflict's three versions in one text with markers (for a side-by-side or an editor that shows them). */
+export function conflictText(hunk: PlanHunk, eol: Eol, t: Translate = plain): string {
+  if (!hunk.sides) return hunk.newText;
+  const m = conflictMarkers(t);
+  const block = (s: string) => (s && !s.endsWith('\n') ? s + eol : s);
+  return `${m.ours}${eol}${block(hunk.sides.ours)}${m.base}${eol}${block(hunk.sides.base)}${m.sep}${eol}${block(hunk.sides.theirs)}${m.theirs}${eol}`;
+}
