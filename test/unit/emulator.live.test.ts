@@ -210,7 +210,8 @@ describe('emulator: live behaviour by default', function () {
     const emu = emulator();
     emu.setNextTask({ outcome: 'awaiting_approval', durationMs: 50 });
     const taskId = await submit(emu, 'Pause me');
-    await sleep(120);
+    // The emulator's clock is moved on, not waited for: a loaded machine cannot outrun it.
+    emu.advanceClock(120);
     const paused = await call(emu, 'GET', `/status/${taskId}`);
     assert.equal(paused.json.status, 'awaiting_approval');
     assert.ok(paused.json.pendingApproval?.approvalId);
@@ -222,7 +223,7 @@ describe('emulator: live behaviour by default', function () {
     assert.equal((await call(emu, 'GET', `/status/${taskId}`)).json.status, 'processing');
     const again = await fetch(`${emu.origin}/__emulator/approve/${taskId}`, { method: 'POST' });
     assert.equal(again.status, 409, 'only a paused task can be approved');
-    await sleep(100);
+    emu.advanceClock(100);
     const done = await call(emu, 'GET', `/results/${taskId}`);
     assert.equal(done.json.status, 'completed');
     assert.match(done.json.result as string, /Pause me/);
@@ -234,9 +235,9 @@ describe('emulator: live behaviour by default', function () {
     try {
       emu.setNextTask({ outcome: 'awaiting_approval', durationMs: 20 });
       const taskId = await submit(emu);
-      await sleep(40);
+      emu.advanceClock(40); // the emulator's clock, not the machine's: nothing races it
       assert.equal((await call(emu, 'GET', `/status/${taskId}`)).json.status, 'awaiting_approval');
-      await sleep(150);
+      emu.advanceClock(150);
       assert.equal((await call(emu, 'GET', `/status/${taskId}`)).json.status, 'completed');
     } finally {
       await emu.close();
@@ -445,9 +446,10 @@ describe('emulator: task state lives for taskTtlMs (live: one hour)', function (
     const emu = await startEmulator({ quiet: true, taskDurationMs: 30, taskTtlMs: 200, conversationDelayMs: 0 });
     try {
       const taskId = await submit(emu);
-      await sleep(100);
+      // The emulator's clock is moved on (a slow machine's sleep could pass the 200 ms TTL already).
+      emu.advanceClock(100);
       assert.equal((await call(emu, 'GET', `/status/${taskId}`)).json.status, 'completed');
-      await sleep(250);
+      emu.advanceClock(250);
       assert.equal((await call(emu, 'GET', `/status/${taskId}`)).status, 404);
       assert.equal((await call(emu, 'GET', `/results/${taskId}`)).status, 404);
     } finally {
