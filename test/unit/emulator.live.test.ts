@@ -208,10 +208,11 @@ describe('emulator: live behaviour by default', function () {
 
   it('awaiting_approval is a pause: approval resumes the same task to completion', async () => {
     const emu = emulator();
-    emu.setNextTask({ outcome: 'awaiting_approval', durationMs: 50 });
+    // Minutes on the emulator's clock, moved on rather than waited for: the machine's own time (the clock is
+    // wall time plus the offset) is a rounding error beside them, however loaded the machine.
+    emu.setNextTask({ outcome: 'awaiting_approval', durationMs: 60_000 });
     const taskId = await submit(emu, 'Pause me');
-    // The emulator's clock is moved on, not waited for: a loaded machine cannot outrun it.
-    emu.advanceClock(120);
+    emu.advanceClock(90_000);
     const paused = await call(emu, 'GET', `/status/${taskId}`);
     assert.equal(paused.json.status, 'awaiting_approval');
     assert.ok(paused.json.pendingApproval?.approvalId);
@@ -223,7 +224,7 @@ describe('emulator: live behaviour by default', function () {
     assert.equal((await call(emu, 'GET', `/status/${taskId}`)).json.status, 'processing');
     const again = await fetch(`${emu.origin}/__emulator/approve/${taskId}`, { method: 'POST' });
     assert.equal(again.status, 409, 'only a paused task can be approved');
-    emu.advanceClock(100);
+    emu.advanceClock(60_000);
     const done = await call(emu, 'GET', `/results/${taskId}`);
     assert.equal(done.json.status, 'completed');
     assert.match(done.json.result as string, /Pause me/);
@@ -231,13 +232,14 @@ describe('emulator: live behaviour by default', function () {
   });
 
   it('autoApproveMs approves a paused task by itself', async () => {
-    const emu = await startEmulator({ quiet: true, autoApproveMs: 50, approvalResumeMs: 50 });
+    // Minutes on the emulator's clock, moved on: the machine's own time cannot reach the next step.
+    const emu = await startEmulator({ quiet: true, autoApproveMs: 60_000, approvalResumeMs: 60_000 });
     try {
-      emu.setNextTask({ outcome: 'awaiting_approval', durationMs: 20 });
+      emu.setNextTask({ outcome: 'awaiting_approval', durationMs: 60_000 });
       const taskId = await submit(emu);
-      emu.advanceClock(40); // the emulator's clock, not the machine's: nothing races it
+      emu.advanceClock(90_000);
       assert.equal((await call(emu, 'GET', `/status/${taskId}`)).json.status, 'awaiting_approval');
-      emu.advanceClock(150);
+      emu.advanceClock(100_000);
       assert.equal((await call(emu, 'GET', `/status/${taskId}`)).json.status, 'completed');
     } finally {
       await emu.close();
@@ -443,13 +445,13 @@ describe('emulator: live behaviour by default', function () {
 describe('emulator: task state lives for taskTtlMs (live: one hour)', function () {
   this.timeout(10_000);
   it('/status answers 404 once the state expired', async () => {
-    const emu = await startEmulator({ quiet: true, taskDurationMs: 30, taskTtlMs: 200, conversationDelayMs: 0 });
+    const emu = await startEmulator({ quiet: true, taskDurationMs: 60_000, taskTtlMs: 600_000, conversationDelayMs: 0 });
     try {
       const taskId = await submit(emu);
-      // The emulator's clock is moved on (a slow machine's sleep could pass the 200 ms TTL already).
-      emu.advanceClock(100);
+      // Minutes on the emulator's clock, moved on (a slow machine's own time cannot pass the TTL meanwhile).
+      emu.advanceClock(90_000);
       assert.equal((await call(emu, 'GET', `/status/${taskId}`)).json.status, 'completed');
-      emu.advanceClock(250);
+      emu.advanceClock(700_000);
       assert.equal((await call(emu, 'GET', `/status/${taskId}`)).status, 404);
       assert.equal((await call(emu, 'GET', `/results/${taskId}`)).status, 404);
     } finally {
