@@ -20,15 +20,14 @@ export function taskIdFrom(arg: unknown): string | undefined {
  * The task a command is about: its argument, the active result tab, or one the user picks among the tasks
  * that offer the action (tasks/offers.ts, the `picker` surface), or that match a filter of the command's own.
  * With none that fits, a passing note says so (`none`, e.g. "No task is waiting to be checked"; it is not an
- * error) and the command does nothing.
+ * error) and the command does nothing. `context` is what the offers table needs to know of the command's place.
  */
 export async function resolveTask(
   d: { ui: UserInterface; store: TaskStore },
   arg: unknown,
   offered: OfferId | ((t: TrackedTask) => boolean),
   placeHolder: string,
-  context?: OfferContext,
-  none?: string,
+  { context, none }: { context?: OfferContext; none?: string } = {},
 ): Promise<TrackedTask | undefined> {
   const filter = typeof offered === 'function' ? offered : (t: TrackedTask) => isOffered(t, offered, 'picker', context);
   const active = vscode.window.activeTextEditor?.document.uri;

@@ -47,7 +47,7 @@ export async function openOnSubmit<T extends TrackedTask | undefined>(d: Pick<Re
  */
 export async function openResult(d: ResultDeps, arg?: unknown, options?: unknown): Promise<vscode.TextEditor | undefined> {
   const opening = openingOf(d.config.settings, !!d.resultView);
-  const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), 'open', vscode.l10n.t('Which result?'), opening);
+  const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), 'open', vscode.l10n.t('Which result?'), { context: opening });
   if (!task) return undefined;
   const preserveFocus = (options as { preserveFocus?: unknown } | undefined)?.preserveFocus === true;
   if (opening.rendered && d.resultView) {

@@ -45,7 +45,7 @@ async function openSource(source: SourceRef): Promise<vscode.TextDocument> {
  * service no longer knows the task, Stop Tracking is offered instead.
  */
 export async function cancelTask(d: TaskActionDeps & { canceller: TaskCanceller }, arg?: unknown): Promise<CancelOutcome | undefined> {
-  const task = await resolveTask(d, arg, 'cancel', vscode.l10n.t('Cancel which task?'), undefined, vscode.l10n.t('No task is running.'));
+  const task = await resolveTask(d, arg, 'cancel', vscode.l10n.t('Cancel which task?'), { none: vscode.l10n.t('No task is running.') });
   if (!task) return undefined;
   let outcome: CancelOutcome;
   try {
@@ -71,7 +71,7 @@ async function offerStopTracking(d: TaskActionDeps, task: TrackedTask, why: stri
 
 /** Stops following a task here; the service is not asked to cancel it (Cancel Task does that). */
 export async function stopTracking(d: TaskActionDeps, arg?: unknown): Promise<void> {
-  const task = await resolveTask(d, arg, 'stopFollowing', vscode.l10n.t('Stop following which task? It keeps running on the service.'), undefined, vscode.l10n.t('No task is running.'));
+  const task = await resolveTask(d, arg, 'stopFollowing', vscode.l10n.t('Stop following which task? It keeps running on the service.'), { none: vscode.l10n.t('No task is running.') });
   if (!task) return;
   d.poller.forget(task.id);
   await d.store.stopFollowing(task.id);
@@ -79,7 +79,7 @@ export async function stopTracking(d: TaskActionDeps, arg?: unknown): Promise<vo
 
 /** Follows a task again that Stop Tracking ended: the service is asked for it, and its result opens as usual. */
 export async function checkAgain(d: TaskActionDeps & { poller: { wake(): void } }, arg?: unknown): Promise<void> {
-  const task = await resolveTask(d, arg, 'checkAgain', vscode.l10n.t('Check which task again?'), undefined, vscode.l10n.t('No task is waiting to be checked.'));
+  const task = await resolveTask(d, arg, 'checkAgain', vscode.l10n.t('Check which task again?'), { none: vscode.l10n.t('No task is waiting to be checked.') });
   if (!task) return;
   if (!(await d.store.reopen(task.id))) {
     throw new UserFacingError(vscode.l10n.t('"{0}" was not stopped by Stop Tracking: there is nothing to check again.', task.title));
