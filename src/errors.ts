@@ -62,6 +62,18 @@ export function commandOfAction(action: string | undefined): vscode.Command | un
   return undefined;
 }
 
+/**
+ * Runs the button the user picked on a shown problem (nothing for a dismissal). `run` is VS Code's
+ * executeCommand, or a test's stand-in where a test watches what runs.
+ */
+export async function runAction(
+  action: string | undefined,
+  run: (command: string, ...args: unknown[]) => Thenable<unknown> = vscode.commands.executeCommand,
+): Promise<void> {
+  const command = commandOfAction(action);
+  if (command) await run(command.command, ...(command.arguments ?? []));
+}
+
 /** The typed error's kind (`authentication`, `rateLimit`, …), or undefined for anything else. */
 export function errorKind(error: unknown): ApiErrorKind | undefined {
   const kind = (error as { kind?: unknown } | undefined)?.kind;

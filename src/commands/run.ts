@@ -3,7 +3,7 @@
  * for a rejected key, "Open Settings" for a bad setting, "Show Log" otherwise), never an unhandled error.
  */
 import * as vscode from 'vscode';
-import { type Described, commandOfAction, describeError, messageOf } from '../errors';
+import { type Described, describeError, messageOf, runAction } from '../errors';
 import type { Logger } from '../log';
 import type { UserInterface } from '../ui';
 
@@ -34,10 +34,5 @@ function reportError(host: CommandHost, error: unknown, context?: string): void 
 /** Shows a described problem with its buttons and runs the one the user picks. */
 export function showDescribed(ui: UserInterface, described: Described): void {
   const shown = described.severity === 'warning' ? ui.warn(described.message, ...described.actions) : ui.error(described.message, ...described.actions);
-  void Promise.resolve(shown).then(runAction);
-}
-
-async function runAction(action: string | undefined): Promise<void> {
-  const command = commandOfAction(action);
-  if (command) await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
+  void Promise.resolve(shown).then(action => runAction(action));
 }

@@ -5,7 +5,7 @@
  */
 import type * as vscode from 'vscode';
 import type { Config } from '../config';
-import { commandOfAction, messageOf } from '../errors';
+import { messageOf, runAction } from '../errors';
 import type { Logger } from '../log';
 import type { UserInterface } from '../ui';
 import { Actions, reasoningEffortMisfitOnSet } from '../vocabulary';
@@ -47,10 +47,7 @@ export class EffortCheck implements vscode.Disposable {
     const misfit = effortMisfit(effort, now.modelId ?? catalog?.defaultModelId ?? undefined, catalog);
     if (!misfit) return undefined;
     const message = reasoningEffortMisfitOnSet(effort, misfit.model, misfit.levels);
-    void Promise.resolve(this.deps.ui.warn(message, Actions.selectModel(), Actions.openSettings())).then(action => {
-      const command = commandOfAction(action);
-      if (command) void this.deps.run(command.command, ...(command.arguments ?? []));
-    });
+    void Promise.resolve(this.deps.ui.warn(message, Actions.selectModel(), Actions.openSettings())).then(action => runAction(action, this.deps.run));
     return message;
   }
 
