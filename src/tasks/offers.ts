@@ -9,7 +9,8 @@
  * is one row here plus its command (`commands/`, `constants.ts`, `package.json`). Pure: no vscode.
  */
 import type { Settings } from '../config';
-import { Commands } from '../constants';
+import { Commands, HOST_READ_CHARS } from '../constants';
+import { readAnswer } from '../review/reader';
 import { type TrackedTask, isFinished } from './model';
 
 /** The reader's kinds (review/reader.ts `BlockKind`). */
@@ -78,6 +79,19 @@ export function shapeOf(blocks: readonly BlockFacts[], task: { source?: unknown 
     if (isInsertable(b)) shape.insertable++;
   }
   return shape;
+}
+
+/**
+ * What a finished task keeps of its answer, counted once by the one reader. Linear, and of the first
+ * HOST_READ_CHARS only (this runs on the extension host as the task ends): for a longer answer Apply and Insert
+ * are offered as for an answer not counted, and the review reads the whole answer.
+ */
+export function answerShapeOf(task: { source?: unknown }, result: string | undefined): Pick<TrackedTask, 'namedFiles' | 'applicableBlocks' | 'insertableBlocks'> {
+  if (result === undefined) return { namedFiles: undefined, applicableBlocks: undefined, insertableBlocks: undefined };
+  const long = result.length > HOST_READ_CHARS;
+  const shape = shapeOf(readAnswer(long ? result.slice(0, HOST_READ_CHARS) : result).blocks, task);
+  if (long) return { namedFiles: shape.namedFiles || undefined, applicableBlocks: undefined, insertableBlocks: undefined };
+  return { namedFiles: shape.namedFiles || undefined, applicableBlocks: shape.applicable, insertableBlocks: shape.insertable };
 }
 
 /** What a finished task's answer offers as a whole (the table's conditions read it). */

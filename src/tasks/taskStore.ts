@@ -4,11 +4,10 @@
  * `onDidChange` only on real transitions; views and the status bar render from it.
  */
 import * as vscode from 'vscode';
-import { HOST_READ_CHARS, StateKeys } from '../constants';
+import { StateKeys } from '../constants';
 import { Disposable } from '../disposable';
 import { isBudgetExceeded } from '../api/conditions';
-import { readAnswer } from '../review';
-import { shapeOf } from './offers';
+import { answerShapeOf } from './offers';
 import { budgetRanOut, endReason, notFollowed, serviceEndReason } from '../vocabulary';
 import { sameDetails, withDetails } from './activity';
 import { type ObservedState, type TrackedTask, agentsOf, approvalOf, endedAgents, isFinished, meanProgress, sameAgents } from './model';
@@ -170,7 +169,7 @@ export class TaskStore extends Disposable implements PollerStore {
       modelUsed: this.modelSaid(state) ?? task.modelUsed,
       error: this.redact(said || serviceEndReason(state.status) || '') || undefined,
       resultChars: result?.length,
-      ...answerShape(task, result),
+      ...answerShapeOf(task, result),
       finishedAt: Date.now(),
       updatedAt: Date.now(),
     };
@@ -207,7 +206,7 @@ export class TaskStore extends Disposable implements PollerStore {
     if (!task || task.status !== 'completed') return;
     const result = this.redact(text);
     await this.files.writeResult(taskId, result);
-    const next: TrackedTask = { ...(this.tasks.get(taskId) ?? task), resultChars: result.length, ...answerShape(task, result), updatedAt: Date.now() };
+    const next: TrackedTask = { ...(this.tasks.get(taskId) ?? task), resultChars: result.length, ...answerShapeOf(task, result), updatedAt: Date.now() };
     delete next.error;
     this.tasks.set(taskId, next);
     this.fire({ kind: 'updated', task: next });
@@ -384,17 +383,4 @@ export class TaskStore extends Disposable implements PollerStore {
       }
     }
   }
-}
-
-/**
- * What the answer holds, counted once by the one reader (tasks/offers.ts reads it for every surface). Linear,
- * and of the first HOST_READ_CHARS only (this runs on the extension host as the task ends): for a longer
- * answer Apply and Insert are offered as for an answer not counted, and the review reads the whole answer.
- */
-function answerShape(task: TrackedTask, result: string | undefined): Pick<TrackedTask, 'namedFiles' | 'applicableBlocks' | 'insertableBlocks'> {
-  if (result === undefined) return { namedFiles: undefined, applicableBlocks: undefined, insertableBlocks: undefined };
-  const long = result.length > HOST_READ_CHARS;
-  const shape = shapeOf(readAnswer(long ? result.slice(0, HOST_READ_CHARS) : result).blocks, task);
-  if (long) return { namedFiles: shape.namedFiles || undefined, applicableBlocks: undefined, insertableBlocks: undefined };
-  return { namedFiles: shape.namedFiles || undefined, applicableBlocks: shape.applicable, insertableBlocks: shape.insertable };
 }

@@ -1,8 +1,9 @@
 /** What an answer offers (tasks/offers.ts): the one rule the buttons of every surface follow (issue 24). */
 import * as assert from 'node:assert/strict';
+import { HOST_READ_CHARS } from '../../src/constants';
 import { readAnswer } from '../../src/review';
 import type { TrackedTask } from '../../src/tasks/model';
-import { type Surface, TASK_OFFERS, allCapabilityWords, answerOffersOf, applyWayOf, capabilityWords, isInsertable, offer, offersOf, openingOf, shapeOf } from '../../src/tasks/offers';
+import { type Surface, TASK_OFFERS, allCapabilityWords, answerOffersOf, answerShapeOf, applyWayOf, capabilityWords, isInsertable, offer, offersOf, openingOf, shapeOf } from '../../src/tasks/offers';
 
 const fence = (info: string, body: string) => `\`\`\`${info}\n${body}\`\`\``;
 const fromFile = { source: { uri: 'file:///w/src/math.ts', label: 'src/math.ts' } };
@@ -46,17 +47,19 @@ describe('offers: what an answer offers', () => {
   });
 
   it('per task: Review Changes… for named files, Apply… only with code to apply, Insert only with code to insert', () => {
-    const shape = (text: string, task: { source?: unknown }) => shapeOf(readAnswer(text).blocks, task);
-    const done = (text: string, task: { source?: unknown } = fromFile) => {
-      const s = shape(text, task);
-      return answerOffersOf({ status: 'completed', ...task, namedFiles: s.namedFiles || undefined, applicableBlocks: s.applicable, insertableBlocks: s.insertable });
-    };
+    const done = (text: string, task: { source?: unknown } = fromFile) => answerOffersOf({ status: 'completed', ...task, ...answerShapeOf(task, text) });
     assert.deepEqual(done(answer), { review: true, apply: false, insert: true, copy: true });
     assert.deepEqual(done('Just prose: nothing to change.'), { review: false, apply: false, insert: false, copy: true }, 'no Apply without a code block');
     assert.deepEqual(done(fence('text', 'output\n')), { review: false, apply: false, insert: false, copy: true });
     assert.deepEqual(done(fence('ts', 'x\n')), { review: false, apply: true, insert: true, copy: true });
     assert.deepEqual(done(fence('ts', 'x\n'), fromChat), { review: false, apply: false, insert: true, copy: true });
     assert.deepEqual(done(fence('diff', '--- a/x.ts\n+++ b/x.ts\n@@ -1 +1 @@\n-a\n+b\n')), { review: true, apply: false, insert: false, copy: true });
+    // Past HOST_READ_CHARS the host counts the named files of the first part only; Apply and Insert as for an
+    // answer not counted (the review reads the whole answer).
+    const long = `${fence('diff', '--- a/x.ts\n+++ b/x.ts\n@@ -1 +1 @@\n-a\n+b\n')}\n${'prose '.repeat(HOST_READ_CHARS / 6)}\n${fence('ts src/y.ts', 'y\n')}`;
+    assert.deepEqual(answerShapeOf(fromFile, long), { namedFiles: 1, applicableBlocks: undefined, insertableBlocks: undefined });
+    assert.deepEqual(done(long), { review: true, apply: false, insert: true, copy: true });
+    assert.equal(shapeOf(readAnswer(long).blocks, fromFile).namedFiles, 2, 'the whole answer names two files');
     // A task kept by an earlier version (no counts): Apply and Insert as before.
     assert.deepEqual(answerOffersOf({ status: 'completed', ...fromFile }), { review: false, apply: true, insert: true, copy: true });
     assert.deepEqual(answerOffersOf({ status: 'failed', ...fromFile }), { review: false, apply: false, insert: false, copy: false });
@@ -67,13 +70,12 @@ describe('offers: what a task offers, per state and surface (the table, issue 28
   const source = { uri: 'file:///w/src/math.ts', label: 'src/math.ts', range: { startLine: 0, startCharacter: 0, endLine: 3, endCharacter: 0 } };
   const diff = fence('diff', '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-a\n+b\n');
   const code = fence('ts', 'export function mean() {}\n');
-  /** A task record as the store keeps it: a completed one with its answer counted by the one reader (taskStore.ts `answerShape`). */
+  /** A task record as the store keeps it: a completed one with its answer counted by the one reader (`answerShapeOf`). */
   function record(status: string, extra: Partial<TrackedTask> = {}, answer?: string): TrackedTask {
     const task: TrackedTask = { id: 'task_1', title: 'Mean', instruction: 'Mean', promptChars: 4, submittedAt: 1, updatedAt: 2, status, ...extra };
     if (status !== 'processing' && status !== 'queued' && status !== 'awaiting_approval') task.finishedAt = 2;
     if (answer === undefined) return task;
-    const shape = shapeOf(readAnswer(answer).blocks, task);
-    return { ...task, resultChars: answer.length, namedFiles: shape.namedFiles || undefined, applicableBlocks: shape.applicable, insertableBlocks: shape.insertable };
+    return { ...task, resultChars: answer.length, ...answerShapeOf(task, answer) };
   }
   const rendered = openingOf({ resultView: 'rendered' });
   const markdown = openingOf({ resultView: 'markdown' });
