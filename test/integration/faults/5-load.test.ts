@@ -38,7 +38,9 @@ describe('faults: 5 load', () => {
   useSettings({ useStream: true, openResultOnCompletion: false, firstPollDelayMs: 250 });
 
   kase('5 100 tasks within a minute: in-flight within limits, none lost, status bar and views match the store', async function () {
-    this.timeout(120_000);
+    // Bounds for a loaded machine, not a measure: a quiet one submits the 100 in about a minute (printed below).
+    // Cut off early, the loop would go on submitting into the next case.
+    this.timeout(600_000);
     const mismatches: string[] = [];
     const check = () => {
       const running = ctx.api.store.running().length;
@@ -64,7 +66,7 @@ describe('faults: 5 load', () => {
       // How long the 100 submissions took is printed, not asserted: a timed assertion races the machine (the
       // newest VS Code took 61 s on a 2-core machine, 1.100 about 50 s); speed is measured in `npm run bench`.
       submitSeconds = (Date.now() - started) / 1000;
-      await waitFor(() => ctx.api.store.running().length === 0, 'every task to finish', 90_000);
+      await waitFor(() => ctx.api.store.running().length === 0, 'every task to finish', 300_000);
       check();
     } finally {
       clearInterval(sampler);
