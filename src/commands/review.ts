@@ -112,7 +112,9 @@ export async function reviewChanges(d: ReviewDeps, arg?: unknown, block?: unknow
   }
   if (skipped.length) void tellNotOffered(d, review, skipped);
 
-  const applied = await vscode.workspace.applyEdit(workspaceEditOf(reviewEntries(review)));
+  // A refactoring, as Rename is: with `files.refactoring.autoSave` (on by default) VS Code saves the files of a
+  // change to several files, so none is left unsaved where no editor shows it.
+  const applied = await vscode.workspace.applyEdit(workspaceEditOf(reviewEntries(review)), { isRefactoring: true });
   const changes = applied ? await appliedChanges(review) : [];
   const changed = changes.length;
   if (!changed) {
@@ -269,7 +271,11 @@ async function appliedChanges(review: PreparedReview): Promise<AppliedChange[]> 
       if (created !== undefined) out.push({ uri, created: true, after: created });
       continue;
     }
-    const document = vscode.workspace.textDocuments.find(doc => doc.uri.toString() === uri.toString());
+    // Opened again when VS Code saved and let go of it (a file no editor shows, saved with the refactoring).
+    const document = await vscode.workspace.openTextDocument(uri).then(
+      doc => doc,
+      () => undefined,
+    );
     const before = review.current.get(file.path);
     const change = document && before !== undefined ? changeBetween(document, before, document.getText()) : undefined;
     if (change) out.push(change);

@@ -57,7 +57,8 @@ async function undoChanges(changes: readonly AppliedChange[]): Promise<vscode.Ur
     if (document.getText(c.range) !== c.after) return c.uri;
     edit.replace(c.uri, c.range, c.before);
   }
-  if (!(await vscode.workspace.applyEdit(edit))) return changes[0]?.uri;
+  // Saved as the review saved it (`isRefactoring`, commands/review.ts): back on disk as it was.
+  if (!(await vscode.workspace.applyEdit(edit, { isRefactoring: true }))) return changes[0]?.uri;
   return undefined;
 }
 

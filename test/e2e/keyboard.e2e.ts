@@ -32,14 +32,19 @@ describe('e2e: the keyboard alone', function () {
   const page = () => wb!.page;
   const mathPath = () => path.join(wb!.workspace ?? '', 'src', 'math.ts');
 
-  /** Where the keyboard is: never the page's body (focus lost), and the element's own focus outline is shown. */
+  /**
+   * Where the keyboard is: never the page's body (focus lost), and the element is shown. VS Code moves the focus a
+   * moment after a tab appears (the body holds it in between), so it is looked at until it settles (5 s at most).
+   */
   async function focusIsVisible(where: string): Promise<void> {
-    const focus = (await page().evaluate(`(() => {
+    const focusNow = `(() => {
       const el = document.activeElement;
       if (!el || el === document.body) return 'body';
       const r = el.getBoundingClientRect();
       return r.width > 0 && r.height > 0 ? el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ')[0] : '') : 'hidden';
-    })()`)) as string;
+    })()`;
+    await page().waitForFunction(`${focusNow} !== 'body' && ${focusNow} !== 'hidden'`, undefined, { timeout: 5_000 }).catch(() => undefined);
+    const focus = (await page().evaluate(focusNow)) as string;
     assert.ok(focus !== 'body' && focus !== 'hidden', `${where}: the focus is ${focus}`);
   }
 

@@ -186,9 +186,9 @@ describe('landing a multi-file answer', () => {
     const { entries, review } = await entriesOf(task);
     const summary = entries.map(e => [e.kind, path.basename(e.uri.path), e.metadata.label, e.metadata.needsConfirmation]);
     assert.deepStrictEqual(summary, [
-      ['replace', 'stats.ts', 'tmp-landing/stats.ts · Hunk 1 of 2 · before line 5', false],
-      ['replace', 'stats.ts', 'tmp-landing/stats.ts · Hunk 2 of 2 · line 24', false],
-      ['replace', 'greet.py', 'src/greet.py · Hunk 1 of 1 · before line 1', false],
+      ['replace', 'stats.ts', 'tmp-landing/stats.ts · Hunk 1 of 2 · before line 5 · inserts 1 line', false],
+      ['replace', 'stats.ts', 'tmp-landing/stats.ts · Hunk 2 of 2 · line 24 · changes 1 line', false],
+      ['replace', 'greet.py', 'src/greet.py · Hunk 1 of 1 · before line 1 · inserts 1 line', false],
       ['opener', 'stats.ts', 'Review before applying', true],
     ]);
     assert.deepStrictEqual(
@@ -214,6 +214,9 @@ describe('landing a multi-file answer', () => {
     assert.strictEqual(lines.length, STATS_LINES.length + 2);
     assert.strictEqual(await text(greetUri()), `# Updated by the agents.\n${greet}`);
     assert.ok(ctx.user.messages('info').some(m => m.includes('Applied the reviewed changes to 2 files as one edit')));
+    // Two files: saved as Rename saves them (files.refactoring.autoSave), none left unsaved out of sight.
+    assert.strictEqual(fs.readFileSync(greetUri().fsPath, 'utf8'), `# Updated by the agents.\n${greet}`, 'greet.py saved');
+    assert.strictEqual(fs.readFileSync(statsUri().fsPath, 'utf8').split('\n')[4], '// Reviewed by the agents.', 'stats.ts saved');
 
     // One edit over both files: one Undo (in either file) restores both.
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(statsUri()));
@@ -262,8 +265,8 @@ describe('landing a multi-file answer', () => {
     assert.deepStrictEqual(
       stats.map(e => [e.kind, e.metadata.label, e.metadata.needsConfirmation]),
       [
-        ['replace', 'tmp-landing/stats.ts · Hunk 1 of 2 · before line 25', false],
-        ['replace', 'Conflict · tmp-landing/stats.ts · Hunk 2 of 2 · line 44 · conflict: you changed these lines', true],
+        ['replace', 'tmp-landing/stats.ts · Hunk 1 of 2 · before line 25 · inserts 1 line', false],
+        ['replace', 'Conflict · tmp-landing/stats.ts · Hunk 2 of 2 · line 44 · changes 1 line · conflict: you changed these lines', true],
       ],
     );
     assert.match(stats[0].metadata.description ?? '', /moved by your edits/);
@@ -325,8 +328,8 @@ describe('landing a multi-file answer', () => {
       const task = await done(sent.id);
       const { entries, review } = await entriesOf(task);
       assert.deepStrictEqual(entries.map(e => [e.kind, path.basename(e.uri.path), e.metadata.label, e.metadata.needsConfirmation]), [
-        ['create', 'fresh.ts', 'tmp-landing/fresh.ts · Hunk 1 of 1 · new file', false],
-        ['create', 'tasks.json', '.vscode/tasks.json · Hunk 1 of 1 · new file', true],
+        ['create', 'fresh.ts', 'tmp-landing/fresh.ts · Hunk 1 of 1 · new file · 1 line', false],
+        ['create', 'tasks.json', '.vscode/tasks.json · Hunk 1 of 1 · new file · 1 line', true],
       ]);
       assert.match(entries[1].metadata.description ?? '', /a file that can run code \(VS Code runs its tasks/);
       assert.deepStrictEqual(notOffered(review).map(s => `${s.what}: ${s.reason}`), [
@@ -410,7 +413,7 @@ describe('landing a multi-file answer', () => {
     const task = await done(sent.id);
     assert.strictEqual(ctx.api.store.get(task.id)?.sent?.find(f => f.label === 'tmp-landing/big.txt')?.notRecorded, 'fileBound');
     const { entries, review } = await entriesOf(task);
-    assert.deepStrictEqual(entries.map(e => e.metadata.label), ['tmp-landing/big.txt · Hunk 1 of 1 · before line 1', 'Review before applying']);
+    assert.deepStrictEqual(entries.map(e => e.metadata.label), ['tmp-landing/big.txt · Hunk 1 of 1 · before line 1 · inserts 1 line', 'Review before applying']);
     assert.match(entries[0].metadata.description ?? '', /merged against the file as it is now: it was over 1\.0 MB when sent/);
     assert.ok(review.plan.files[0].twoWay);
   });
