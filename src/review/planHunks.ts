@@ -11,7 +11,7 @@ export function create(path: string, from: PlanFile['from'], blocks: number[], l
   const hunk: PlanHunk = {
     id: `${path}#1`,
     index: 1,
-    label: hunkLabel(t, { index: 1, total: 1, first: 1, last: keys.length, lineCount: 0, conflict: false, nearUserEdit: false, byContext: false, create: true }),
+    label: hunkLabel(t, { index: 1, total: 1, first: 1, last: keys.length, lineCount: 0, removed: 0, inserted: keys.length, conflict: false, nearUserEdit: false, byContext: false, create: true }),
     currentRange: { startLine: 0, endLine: 0 },
     start: { line: 0, character: 0 },
     end: { line: 0, character: 0 },
@@ -79,7 +79,10 @@ export function finish(input: FinishInput): PlanFile {
   const starts = lineStarts(current);
   const fileFinalNewline = finalNewlineOf(ours);
   const hunks: PlanHunk[] = [];
+  /** Lines each hunk takes out and puts in, as the answer changes them (for its label). */
+  const sizes: { removed: number; inserted: number }[] = [];
   for (const h of kept) {
+    sizes.push({ removed: Math.max(0, h.oursEnd - h.oursStart), inserted: h.lines.length });
     let { oursStart, lines } = h;
     let conflict = !!h.conflict;
     // Lines appended after an unterminated last line: that line gets its break, the new end keeps none.
@@ -129,6 +132,7 @@ export function finish(input: FinishInput): PlanFile {
       first: startLine + 1,
       last: endLine,
       lineCount: n,
+      ...sizes[i],
       conflict: h.conflict,
       nearUserEdit: h.nearUserEdit,
       byContext: h.byContext,

@@ -185,6 +185,9 @@ export interface LabelParts {
   last: number;
   /** Lines in the file now: an insertion at `lineCount + 1` is "at the end". */
   lineCount: number;
+  /** Lines the hunk takes out and puts in. */
+  removed: number;
+  inserted: number;
   conflict: boolean;
   nearUserEdit: boolean;
   byContext: boolean;
@@ -197,11 +200,20 @@ export function hunkLabel(t: Translate, p: LabelParts): string {
   else if (p.last < p.first) where = p.first > p.lineCount ? t('at the end') : t('before line {0}', p.first);
   else if (p.first === p.last) where = t('line {0}', p.first);
   else where = t('lines {0}–{1}', p.first, p.last);
-  let label = t('Hunk {0} of {1} · {2}', p.index, p.total, where);
+  let label = `${t('Hunk {0} of {1} · {2}', p.index, p.total, where)} · ${hunkSize(t, p)}`;
   if (p.conflict) label += ` · ${t('conflict: you changed these lines')}`;
   else if (p.nearUserEdit) label += ` · ${t('next to your edit')}`;
   if (p.byContext) label += ` · ${t('placed by its context')}`;
   return label;
+}
+
+/** What a hunk does, in lines: "inserts 1 line", "removes 3 lines", "changes 2 lines", "replaces 2 lines with 5". */
+function hunkSize(t: Translate, { create, removed, inserted }: Pick<LabelParts, 'create' | 'removed' | 'inserted'>): string {
+  if (create) return inserted === 1 ? t('1 line') : t('{0} lines', inserted);
+  if (!removed) return inserted === 1 ? t('inserts 1 line') : t('inserts {0} lines', inserted);
+  if (!inserted) return removed === 1 ? t('removes 1 line') : t('removes {0} lines', removed);
+  if (removed === inserted) return removed === 1 ? t('changes 1 line') : t('changes {0} lines', removed);
+  return removed === 1 ? t('replaces 1 line with {0}', inserted) : t('replaces {0} lines with {1}', removed, inserted);
 }
 
 /** The conflict markers for showing both sides in one text (git's diff3 style). */

@@ -152,7 +152,7 @@ describe('review: the plan', () => {
       ],
     );
     const s = file(plan, 'src/sample.ts');
-    assert.deepEqual(s.hunks.map(h => h.label), ['Hunk 1 of 2 · before line 5', 'Hunk 2 of 2 · line 20']);
+    assert.deepEqual(s.hunks.map(h => h.label), ['Hunk 1 of 2 · before line 5 · inserts 1 line', 'Hunk 2 of 2 · line 20 · changes 1 line']);
     assert.deepEqual(s.hunks.map(h => h.id), ['src/sample.ts#1', 'src/sample.ts#2']);
     assert.equal(s.hunks[0].newText, '// Reviewed by the agents.\n');
     assert.deepEqual(s.hunks[1], {
@@ -180,8 +180,8 @@ describe('review: the plan', () => {
     assert.deepEqual(
       s.hunks.map(h => [h.currentRange.startLine, h.shifted, h.conflict, h.label]),
       [
-        [24, true, false, 'Hunk 1 of 2 · before line 25'],
-        [39, true, true, 'Hunk 2 of 2 · line 40 · conflict: you changed these lines'],
+        [24, true, false, 'Hunk 1 of 2 · before line 25 · inserts 1 line'],
+        [39, true, true, 'Hunk 2 of 2 · line 40 · changes 1 line · conflict: you changed these lines'],
       ],
     );
     assert.deepEqual(s.hunks[1].sides, {
@@ -329,6 +329,24 @@ describe('review: the plan', () => {
     assert.equal(applyHunks(now, file(buildPlan(dropLast, workspace({ 'n.txt': now }, { 'n.txt': now })), 'n.txt').hunks), 'a');
   });
 
+  it('each hunk\'s label says what it does, in lines (Refactor Preview\'s rows, issue 26)', () => {
+    const lines = numbered(40, 'export const w');
+    const next = [...lines];
+    next.splice(33, 2, 'export const w34 = 0;', 'export const w35 = 0;'); // lines 34–35 changed
+    next.splice(28, 0, '// a', '// b'); // two lines before line 29
+    next.splice(9, 1, '// x', '// y', '// z'); // line 10 becomes three
+    next.splice(2, 3); // lines 3–5 go
+    next.push('// the end');
+    const plan = buildPlan(fence('ts path=w.ts', text(next)), workspace({ 'w.ts': text(lines) }, { 'w.ts': text(lines) }));
+    assert.deepEqual(file(plan, 'w.ts').hunks.map(h => h.label), [
+      'Hunk 1 of 5 · lines 3–5 · removes 3 lines',
+      'Hunk 2 of 5 · line 10 · replaces 1 line with 3',
+      'Hunk 3 of 5 · before line 29 · inserts 2 lines',
+      'Hunk 4 of 5 · lines 34–35 · changes 2 lines',
+      'Hunk 5 of 5 · at the end · inserts 1 line',
+    ]);
+  });
+
   it('empty files: filling an empty file, creating a new one, and refusing an empty block over a non-empty file', () => {
     const fill = buildPlan(fence('txt path=e.txt', 'hello'), workspace({ 'e.txt': '' }, { 'e.txt': '' }));
     assert.equal(applyHunks('', file(fill, 'e.txt').hunks), 'hello\n');
@@ -336,7 +354,7 @@ describe('review: the plan', () => {
     const c = file(created, 'src/new.ts');
     assert.equal(c.kind, 'create');
     assert.equal(c.hunks[0].newText, 'export {};\n');
-    assert.equal(c.hunks[0].label, 'Hunk 1 of 1 · new file');
+    assert.equal(c.hunks[0].label, 'Hunk 1 of 1 · new file · 1 line');
     const crlfNew = buildPlan(fence('ts path=n.ts', 'a\nb'), workspace({}), { newFileEol: '\r\n' });
     assert.equal(file(crlfNew, 'n.ts').hunks[0].newText, 'a\r\nb\r\n');
     const emptied = buildPlan(fence('ts path=x.ts', ''), workspace({ 'x.ts': 'code\n' }));
@@ -387,7 +405,7 @@ describe('review: the plan', () => {
     nowLines[14] = 'line 15 (user)';
     const answer = fence('diff path=c.txt', '@@ -14,3 +14,3 @@\n line 14\n-line 15 (user)\n+line 15 (agent)\n line 16\n');
     const f = file(buildPlan(answer, workspace({ 'c.txt': text(nowLines) }, { 'c.txt': sent })), 'c.txt');
-    assert.deepEqual(f.hunks.map(h => [h.currentRange.startLine, h.byContext, h.label]), [[14, true, 'Hunk 1 of 1 · line 15 · placed by its context']]);
+    assert.deepEqual(f.hunks.map(h => [h.currentRange.startLine, h.byContext, h.label]), [[14, true, 'Hunk 1 of 1 · line 15 · changes 1 line · placed by its context']]);
   });
 
   it('fuzz: a context line the user changed is left out (within 2 lines), in the file now', () => {
