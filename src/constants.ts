@@ -66,8 +66,10 @@ export const ContextKeys = {
   /** A Threads read listed none (not "no key"): only then may the empty view say "No threads yet". */
   threadsListedNone: 'multiAgent.threadsListedNone',
   hasAttachments: 'multiAgent.hasAttachments',
-  /** A task has completed with a result (the walkthrough's last step). */
+  /** A task has completed with a result (a walkthrough step). */
   hasResult: 'multiAgent.hasResult',
+  /** A change from an answer was applied after its review (the walkthrough's last step). */
+  hasAppliedChange: 'multiAgent.hasAppliedChange',
 } as const;
 
 export const SecretKeys = {

@@ -5,6 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { ContextKeys } from '../constants';
 import type { UserInterface } from '../ui';
 
 /** One file a change touched: the span it wrote (`after`) and what was there before, or a file it created. */
@@ -29,6 +30,8 @@ export function changeBetween(document: vscode.TextDocument, before: string, aft
 
 /** Shows `message` with Undo; not awaited by the caller (the command is done). Resolves once answered (tests). */
 export function offerUndo(ui: UserInterface, message: string, changes: readonly AppliedChange[]): Promise<'undone' | 'changed' | undefined> {
+  // Every reviewed change that lands passes here: the walkthrough's "Review a change" step is done.
+  void vscode.commands.executeCommand('setContext', ContextKeys.hasAppliedChange, true);
   const undo = vscode.l10n.t('Undo');
   return Promise.resolve(ui.info(message, undo))
     .then(async choice => {
