@@ -7,7 +7,7 @@ import type { ThreadMessage, Thread } from '../api';
 import { Commands } from '../constants';
 import { Disposable } from '../disposable';
 import { roleIcon, roleName } from '../documents/transcripts';
-import { firstLine, formatWhen } from '../format';
+import { firstLine, formatWhen, plainFirstLine } from '../format';
 import { type ThreadStore, threadTitle } from '../stores/threadStore';
 import { notOnEarlierForm } from '../vocabulary';
 import { FirstPageLoading, type LoadMoreNode, type NoticeNode, errorNotice, loadMoreItem, notice, noticeItem, textTooltip } from './treeNodes';
@@ -94,7 +94,9 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
       }
       case 'message': {
         const { message } = element;
-        const item = new vscode.TreeItem(firstLine(message.content) || (message.error ? firstLine(message.error) : vscode.l10n.t('(empty)')));
+        // Who said it, then what, in words: "You: Make mean() total", "Agents: Proposal" (not "# Proposal").
+        const said = plainFirstLine(message.content) || (message.error ? firstLine(message.error) : vscode.l10n.t('(empty)'));
+        const item = new vscode.TreeItem(message.error ? vscode.l10n.t('{0}, failed: {1}', roleName(message.role), said) : vscode.l10n.t('{0}: {1}', roleName(message.role), said));
         item.id = `thread:${element.threadId}:message:${message.id ?? message.message_id ?? element.index}`;
         item.iconPath = new vscode.ThemeIcon(message.error ? 'error' : roleIcon(message.role));
         item.description = message.created_at ? formatWhen(new Date(message.created_at)) : undefined;
@@ -103,10 +105,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         md.appendText((message.content ?? message.error ?? '').slice(0, 2000));
         item.tooltip = md;
         item.contextValue = 'threadMessage';
-        const said = firstLine(message.content) || (message.error ? firstLine(message.error) : vscode.l10n.t('(empty)'));
-        item.accessibilityInformation = {
-          label: message.error ? vscode.l10n.t('{0}, failed: {1}', roleName(message.role), said) : vscode.l10n.t('{0}: {1}', roleName(message.role), said),
-        };
+        item.accessibilityInformation = { label: typeof item.label === 'string' ? item.label : said };
         item.command = { command: Commands.openTranscript, title: vscode.l10n.t('Open Transcript'), arguments: [element.threadId] };
         return item;
       }

@@ -185,8 +185,9 @@ describe('sidebar', () => {
           return items.length === 2;
         }, 'the saved messages to show');
         assert.deepStrictEqual(items.map(iconOf), ['account', 'hubot']);
-        assert.strictEqual(labelOf(items[0]), 'Summarize greet');
-        assert.ok(labelOf(items[1]).length > 0);
+        // Who said it, then what, in words (issue 26): the question, then the agents' answer without its markup.
+        assert.strictEqual(labelOf(items[0]), 'You: Summarize greet');
+        assert.match(labelOf(items[1]), /^Agents: [^#*`\s]/);
         assert.ok(items[0].description, 'time in the description');
       } finally {
         sub.dispose();
