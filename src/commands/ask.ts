@@ -48,6 +48,13 @@ export async function chooseCode(ui: UserInterface, editor: vscode.TextEditor | 
   return choice === alone ? {} : undefined;
 }
 
+/** The editor's non-empty selection, or nothing: never a question (a follow-up in a thread). */
+export function selectedCode(editor: vscode.TextEditor | undefined): CodeChoice {
+  const selection = editor?.selection;
+  if (!editor || !selection || selection.isEmpty || !editor.document.getText(selection).trim()) return {};
+  return { code: codeFrom(editor.document, selection) };
+}
+
 /**
  * Asks what the agents should do, offering the last instruction to reuse or edit. `code` names what goes
  * with it ("src/math.ts, lines 1–10"); without code the question does not speak of code.

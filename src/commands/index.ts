@@ -152,7 +152,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     bind(Commands.removeAttachment, (arg?: unknown) => removeAttachment({ ui, basket }, arg)),
     // What the team did
     bind(Commands.showTrace, (arg?: unknown) => showTrace(team, arg)),
-    bind(Commands.continueInThread, (arg?: unknown) => continueInThread(team, arg)),
+    bind(Commands.continueInThread, async (arg?: unknown, instruction?: unknown) => submitted(await continueInThread(team, arg, instruction))),
     bind(Commands.openProducedFile, (arg?: unknown, index?: unknown) => openProducedFile(team, arg, index)),
     bind(Commands.saveProducedFileAs, (arg?: unknown, index?: unknown) => saveProducedFileAs(team, arg, index)),
     bind(Commands.attachProducedFile, (arg?: unknown, index?: unknown) => attachProducedFile(team, arg, index)),

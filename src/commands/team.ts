@@ -53,16 +53,20 @@ export async function showTrace(d: TeamDeps, arg?: unknown): Promise<void> {
 }
 
 /**
- * Asks for an instruction and runs it in the thread the service saved the completed task to. Its id comes
- * from the task, else from /status, else from the newest threads that start with the task's prompt.
+ * Runs a follow-up in the thread the service saved the completed task to: `instruction` as typed in the result
+ * view's box, else asked. The thread's id comes from the task, else from /status, else from the newest threads
+ * that start with the task's prompt.
  */
-export async function continueInThread(d: TeamDeps, arg?: unknown): Promise<TrackedTask | undefined> {
+export async function continueInThread(d: TeamDeps, arg?: unknown, instruction?: unknown): Promise<TrackedTask | undefined> {
   const task = await resolveTask(d, arg, 'continue', vscode.l10n.t('Continue which task?'));
   if (!task) return undefined;
   if (task.status !== 'completed') throw new UserFacingError(vscode.l10n.t('Only a completed task is saved to a thread; "{0}" is {1}.', task.title, task.status.replace(/_/g, ' ')));
   if (!(await d.keys.ensureApiKey())) return undefined;
   const threadId = await threadIdOf(d, task);
-  return runInThread({ ui: d.ui, keys: d.keys, threads: d.threads, pipeline: d.pipeline, recent: d.recent, editors: d.editors }, threadId);
+  return runInThread({ ui: d.ui, keys: d.keys, threads: d.threads, pipeline: d.pipeline, recent: d.recent, editors: d.editors }, threadId, {
+    followUp: true,
+    instruction: typeof instruction === 'string' ? instruction : undefined,
+  });
 }
 
 async function threadIdOf(d: TeamDeps, task: TrackedTask): Promise<string> {

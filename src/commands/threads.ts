@@ -12,7 +12,7 @@ import type { RecentInstructions } from '../tasks/recentInstructions';
 import type { SubmissionPipeline, TaskRequest } from '../tasks/submission';
 import { type ThreadStore, threadTitle } from '../stores/threadStore';
 import type { UserInterface } from '../ui';
-import { askInstruction, chooseCode, sendOrOfferAttachment } from './ask';
+import { askInstruction, chooseCode, selectedCode, sendOrOfferAttachment } from './ask';
 import type { CodeEditors } from '../tasks/codeEditors';
 import { openingOf } from '../tasks/offers';
 
@@ -34,19 +34,32 @@ export async function newThread(d: ThreadDeps): Promise<Thread | undefined> {
   return d.threads.create(title);
 }
 
+/**
+ * How a run in a thread starts. A follow-up (Continue in Thread) goes with its instruction alone, or with the
+ * selection of the focused editor when there is one (the question then names it): the thread has the code
+ * already, so nothing is asked about it. `instruction`: typed already (the result view's box).
+ */
+export interface ThreadRunStart {
+  followUp?: boolean;
+  instruction?: string;
+}
+
 /** An instruction plus the selection (or the whole active file, or nothing) as a task in the thread. */
 export async function runInThread(
   d: ThreadDeps & { pipeline: SubmissionPipeline; recent: RecentInstructions; editors: Pick<CodeEditors, 'current'> },
   arg: unknown,
+  start: ThreadRunStart = {},
 ): Promise<TrackedTask | undefined> {
   const settings = d.pipeline.settings();
   if (!(await d.keys.ensureApiKey())) return undefined;
   const thread = await resolveThread(d, arg);
   if (!thread) return undefined;
-  // The same rule as Orchestrate Selection: the code in view, asked when nothing is selected, never dropped silently.
-  const choice = await chooseCode(d.ui, d.editors.current(), { instructionAlone: true });
+  // Else the same rule as Orchestrate Selection: the code in view, asked when nothing is selected, never dropped silently.
+  const choice = start.followUp ? selectedCode(vscode.window.activeTextEditor) : await chooseCode(d.ui, d.editors.current(), { instructionAlone: true });
   if (!choice) return undefined;
-  const instruction = await askInstruction(d.ui, d.recent, choice.code?.context);
+  const given = start.instruction?.trim();
+  if (given) await d.recent.remember(given);
+  const instruction = given || (await askInstruction(d.ui, d.recent, choice.code?.context));
   if (!instruction) return undefined;
   const request: TaskRequest = { instruction, threadId: String(thread.id), code: choice.code };
   return sendOrOfferAttachment(d.ui, d.pipeline, request, settings);

@@ -15,6 +15,7 @@ import { type TaskOffer, applyWayOf, offersOf } from '../tasks/offers';
 import { agentStatusLabel, agentWords } from '../vocabulary';
 import { escapeHtml, renderMarkdown } from './markdown';
 import { RENDERED_PAGE_STYLE } from './pageStyle';
+import { FOLLOW_UP_MAX_CHARS } from './resultMessages';
 import type * as TeamSections from './teamSections';
 import { webviewPage } from './webviewPage';
 
@@ -92,7 +93,9 @@ export function renderResultHtml(task: TrackedTask, result: string | undefined, 
 
   // What the task offers here now (tasks/offers.ts), landing an answer first: Review Changes… for an answer that
   // names files (the blocks' own Apply… stays for any block), Cancel Task while it runs (redrawn without it once it ends).
-  const buttons = offers.filter(o => o.id !== 'source');
+  // Continue in Thread is a box under the answer (the follow-up typed where the user reads), not a button.
+  const followUp = offers.some(o => o.id === 'continue') ? followUpForm() : '';
+  const buttons = offers.filter(o => o.id !== 'source' && o.id !== 'continue');
   const actions = [...buttons.filter(o => o.primary), ...buttons.filter(o => !o.primary)].map(o => offerButton(o)).join('');
 
   let body: string;
@@ -116,6 +119,10 @@ progress { width: 120px; }
 .contents { display: contents; }
 .block-bar .target { margin-left: 8px; font-family: var(--vscode-editor-font-family); }
 .block-bar .kind { margin-left: 8px; }
+form.follow-up { margin: 16px 0; display: grid; gap: 6px; max-width: 720px; }
+form.follow-up textarea { font: inherit; color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); padding: 4px 6px; resize: vertical; }
+form.follow-up textarea:focus { outline: 1px solid var(--vscode-focusBorder); }
+form.follow-up .row { display: flex; gap: 8px; align-items: center; }
 ${teamSections().TEAM_STYLE}`,
     body: `<header>
 <h1 class="title">${t(task.title)}</h1>
@@ -126,12 +133,14 @@ ${task.instruction.trim() === task.title ? '' : `<p class="instruction">${t(task
 <main id="answer">
 ${body}
 </main>
+${followUp}
 ${team.finished}`,
     script: `
 (function () {
   const vscode = acquireVsCodeApi();
   const taskId = ${JSON.stringify(task.id).replace(/</g, '\\u003c')};
-  vscode.setState({ taskId });
+  const kept = vscode.getState();
+  let keptScroll;
   document.addEventListener('click', e => {
     const el = e.target instanceof Element ? e.target.closest('[data-action],[data-offer]') : null;
     if (!el) return;
@@ -143,6 +152,19 @@ ${team.finished}`,
     vscode.postMessage({ type: el.getAttribute('data-action'), taskId, block: block === null ? undefined : Number(block), index: index === null ? undefined : Number(index) });
   });
   // The trace loads when its section is first opened; the extension sends it back as markup.
+  // The follow-up box: Continue in Thread with what is typed (Ctrl+Enter sends too); empty, it asks for words.
+  const followUp = document.getElementById('follow-up');
+  if (followUp) {
+    const box = document.getElementById('follow-up-text');
+    const send = () => {
+      const text = box.value.trim();
+      if (!text) return box.focus();
+      vscode.postMessage({ type: 'offer', offer: 'continue', taskId, text });
+      box.value = '';
+    };
+    followUp.addEventListener('submit', e => { e.preventDefault(); send(); });
+    box.addEventListener('keydown', e => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); send(); } });
+  }
   const trace = document.getElementById('trace');
   if (trace) {
     trace.addEventListener('toggle', () => {
@@ -158,7 +180,29 @@ ${team.finished}`,
     trace.dataset.loaded = 'true';
     trace.open = true;
     document.getElementById('trace-body').innerHTML = m.html;
+    if (m.reveal === true) trace.scrollIntoView({ block: 'start' });
+    // The kept scroll may lie in the trace, which only now has its height.
+    else if (typeof keptScroll === 'number') window.scrollTo(0, keptScroll);
+    keptScroll = undefined;
   });
+  // A hidden tab's page is drawn again when it comes back (and on every change of the task): its scroll and its
+  // open sections are kept in the webview's state and put back.
+  const sections = () => Array.from(document.querySelectorAll('details'));
+  const keyOf = (d, i) => d.id || 'section-' + i;
+  const remember = () => vscode.setState({ taskId, scrollY: window.scrollY, open: sections().map((d, i) => (d.open ? keyOf(d, i) : '')).filter(Boolean) });
+  if (kept && kept.taskId === taskId) {
+    if (Array.isArray(kept.open)) sections().forEach((d, i) => { if (kept.open.includes(keyOf(d, i))) d.open = true; });
+    if (typeof kept.scrollY === 'number') window.scrollTo(0, kept.scrollY);
+    if (trace && trace.open && trace.dataset.loaded !== 'true') keptScroll = kept.scrollY;
+  }
+  remember();
+  let queued = false;
+  window.addEventListener('scroll', () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; remember(); });
+  });
+  document.addEventListener('toggle', remember, true);
   const elapsed = document.getElementById('elapsed');
   if (elapsed && elapsed.dataset.running === 'true') {
     const start = Number(elapsed.dataset.start);
@@ -202,6 +246,16 @@ ${team.finished}`,
 })();
 `,
   });
+}
+
+/** The box under a completed task's answer that continues its thread (the `continue` offer, with the text typed). */
+function followUpForm(): string {
+  const t = (s: string) => escapeHtml(s);
+  return `<form id="follow-up" class="follow-up">
+<label for="follow-up-text">${t(vscode.l10n.t('Continue in thread: ask the agents a follow-up'))}</label>
+<textarea id="follow-up-text" rows="2" maxlength="${FOLLOW_UP_MAX_CHARS}" placeholder="${t(vscode.l10n.t('e.g. Now add tests for the empty list'))}"></textarea>
+<div class="row"><button type="submit" data-follow-up="send">${t(vscode.l10n.t('Continue in Thread'))}</button><span class="muted">${t(vscode.l10n.t('Ctrl+Enter sends. No code goes with it: the thread has the answer.'))}</span></div>
+</form>`;
 }
 
 /** A button for one of the task's offers: its one label, its sentence as the tooltip. */

@@ -162,15 +162,15 @@ export class ResultPanels extends Disposable implements ResultView {
   async showTrace(task: TrackedTask): Promise<void> {
     await this.show(task);
     const entry = this.open.get(task.id);
-    if (entry) await this.loadTrace(task.id, entry);
+    if (entry) await this.loadTrace(task.id, entry, true);
   }
 
-  /** Reads the trace (cache first) and puts it into the open section without redrawing the page. */
-  private async loadTrace(taskId: string, entry: Open): Promise<void> {
+  /** Reads the trace (cache first) and puts it into the open section without redrawing the page; `reveal` scrolls to it. */
+  private async loadTrace(taskId: string, entry: Open, reveal = false): Promise<void> {
     if (!this.traces) return;
     entry.traceOpen = true;
     entry.trace = await this.traces.load(taskId, { refresh: entry.trace?.kind === 'loaded' ? entry.trace.partial : true });
-    if (this.isOpen(taskId, entry)) post(entry, { type: 'trace', html: teamSections().traceBody(entry.trace) });
+    if (this.isOpen(taskId, entry)) post(entry, { type: 'trace', html: teamSections().traceBody(entry.trace), reveal });
   }
 
   /** The entry is still the task's open view (not closed, nor replaced, while something was awaited). */
@@ -190,7 +190,7 @@ export class ResultPanels extends Disposable implements ResultView {
     // The page may ask for exactly what the task offers here now (tasks/offers.ts), and for its blocks' Copy and Apply….
     const m = validMessage(message, taskId, entry.blocks.length, task ? offersOf(task, 'view') : []);
     if (!m) return;
-    if (m.type === 'offer') return void (await vscode.commands.executeCommand(m.offer.command, taskId));
+    if (m.type === 'offer') return void (await vscode.commands.executeCommand(m.offer.command, taskId, ...(m.text === undefined ? [] : [m.text])));
     if (m.type === 'copy') {
       await vscode.env.clipboard.writeText(entry.blocks[m.block!].body);
       vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Code block {0} copied', m.block! + 1), 3000);

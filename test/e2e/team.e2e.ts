@@ -77,4 +77,52 @@ describe('e2e: see what the team did', function () {
     await page.locator('.monaco-editor .view-lines', { hasText: 'agent,focus,finding' }).first().waitFor({ timeout: 20_000 });
     assert.ok(emulator.requests.some(r => r.method === 'GET' && /\/files\/[^/]+\/content$/.test(r.path)), 'downloaded through the files path');
   });
+
+  it('switching tabs keeps the result view\'s scroll and its open sections (issue 26)', async () => {
+    const page = wb!.page;
+    const frame = resultFrame();
+    const tab = page.locator('.tabs-container .tab', { hasText: 'Review mean() for edge cases' }).first();
+    await tab.click();
+    const trace = frame.locator('details#trace');
+    await trace.waitFor({ timeout: 20_000 });
+    if (!(await trace.evaluate(d => (d as unknown as { open: boolean }).open))) await frame.locator('details#trace > summary').click();
+    await frame.locator('#trace-body section.step').nth(3).waitFor({ timeout: 20_000 });
+    await frame.locator('#trace-body section.step').nth(2).evaluate(el => el.scrollIntoView({ block: 'start' }));
+    // Two frames: the scroll's event has run and the page has kept its place.
+    type Page = { scrollY: number; requestAnimationFrame(f: () => void): void };
+    const nextFrames = () => new Promise<void>(done => (globalThis as unknown as Page).requestAnimationFrame(() => (globalThis as unknown as Page).requestAnimationFrame(done)));
+    const scrollY = () => (globalThis as unknown as Page).scrollY;
+    await frame.locator('body').evaluate(nextFrames);
+    const before = await frame.locator('body').evaluate(scrollY);
+    assert.ok(before > 100, `scrolled into the trace (${before})`);
+
+    // Another tab in the same group hides the view (VS Code drops a hidden webview's page); back to it.
+    await wb!.runCommand('File: New Untitled Text File');
+    await page.locator('.tabs-container .tab', { hasText: 'Untitled' }).first().waitFor({ timeout: 10_000 });
+    await tab.click();
+    await frame.locator('#trace-body section.step').nth(3).waitFor({ timeout: 20_000 });
+    assert.ok(await frame.locator('details#trace').evaluate(d => (d as unknown as { open: boolean }).open), 'the trace is open again');
+    await frame.locator('body').evaluate(nextFrames);
+    const after = await frame.locator('body').evaluate(scrollY);
+    assert.ok(Math.abs(after - before) < 40, `the scroll is where it was (${before} → ${after})`);
+  });
+
+  it('the box under the answer continues the task\'s thread: typed, Ctrl+Enter, and the follow-up runs in its own view (issue 26)', async () => {
+    const page = wb!.page;
+    const frame = resultFrame();
+    await page.locator('.tabs-container .tab', { hasText: 'Review mean() for edge cases' }).first().click();
+    const box = frame.locator('#follow-up-text');
+    await box.waitFor({ timeout: 20_000 });
+    await box.click();
+    await page.keyboard.type('Now add tests for the empty list');
+    await page.keyboard.press('Control+Enter');
+    const deadline = Date.now() + 20_000;
+    let run;
+    while (!(run = emulator.requests.find(r => r.method === 'POST' && /\/threads\/\d+\/runs$/.test(r.path)))) {
+      assert.ok(Date.now() < deadline, 'the follow-up was sent to the thread');
+      await page.waitForTimeout(100);
+    }
+    assert.strictEqual((run.body as { prompt: string }).prompt, 'Now add tests for the empty list', 'the words alone, no code');
+    await page.locator('.tabs-container .tab', { hasText: 'Now add tests for the empty list' }).first().waitFor({ timeout: 20_000 });
+  });
 });

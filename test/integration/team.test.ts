@@ -215,12 +215,35 @@ describe('team: what the agents did', function () {
 
   it('Continue in Thread runs the next instruction in the thread the service saved the task to', async () => {
     const task = await completedTask('Start a conversation');
+    // From the palette, in an editor with nothing selected: the instruction is asked, the code is not (issue 26).
+    const doc = await vscode.workspace.openTextDocument({ language: 'typescript', content: 'export const unrelated = 1;\n' });
+    await vscode.window.showTextDocument(doc);
+    const before = ctx.user.shown.length;
     ctx.user.inputs = ['Now go further'];
     const next = await vscode.commands.executeCommand<{ id: string; threadId?: string }>('multiAgent.continueInThread', task.id);
     assert.ok(next);
     assert.strictEqual(next.threadId, task.conversationId);
-    assert.strictEqual(requestsTo(ctx, 'POST', `/threads/${task.conversationId}/runs`).length, 1);
+    const asked = ctx.user.shown.slice(before);
+    assert.deepStrictEqual(asked.map(s => s.kind), ['input'], JSON.stringify(asked));
+    assert.match(asked[0].message, /No code goes with this task/);
+    const runs = requestsTo(ctx, 'POST', `/threads/${task.conversationId}/runs`);
+    assert.strictEqual(runs.length, 1);
+    assert.strictEqual((runs[0].body as { prompt: string }).prompt, 'Now go further', 'the instruction alone');
+    // The same live view as any task opens on submit.
+    assert.ok(ctx.api.resultPanels.panelOf(next.id), 'its result view opened');
     await finished(ctx, next.id);
+
+    // The result view's box: the follow-up typed there goes as it is, nothing asked.
+    const more = ctx.user.shown.length;
+    const third = await vscode.commands.executeCommand<{ id: string; threadId?: string }>('multiAgent.continueInThread', task.id, 'And document it');
+    assert.ok(third);
+    assert.deepStrictEqual(ctx.user.shown.slice(more).filter(s => s.kind === 'input' || s.kind === 'ask'), []);
+    assert.strictEqual((requestsTo(ctx, 'POST', `/threads/${task.conversationId}/runs`)[1].body as { prompt: string }).prompt, 'And document it');
+    // Listed newest first, like any task.
+    const rows = ctx.api.sidebar!.tasks.getChildren() as TasksTreeNode[];
+    assert.strictEqual((rows[0] as { task?: { id: string } }).task?.id, third.id);
+    await finished(ctx, third.id);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('a task whose one-hour state expired while the window was closed is read from its thread', async () => {

@@ -5,7 +5,7 @@ import { displayLines } from '../../src/tasks/model';
 import { blockPreview, lineCount } from '../../src/tasks/resultText';
 import { escapeHtml, highlightLine, renderInline, renderMarkdown } from '../../src/views/markdown';
 import { offer, offersOf } from '../../src/tasks/offers';
-import { validMessage } from '../../src/views/resultMessages';
+import { FOLLOW_UP_MAX_CHARS, validMessage } from '../../src/views/resultMessages';
 
 describe('review: markdown rendering of server text', () => {
   it('renders headings, lists, emphasis, inline code and fenced code', () => {
@@ -88,6 +88,14 @@ describe('review: block previews and messages', () => {
     assert.equal(validMessage({ type: 'apply', taskId: 't1', block: 0.5 }, 't1', 2, done), undefined);
     assert.equal(validMessage({ type: 'runCommand', taskId: 't1' }, 't1', 2, done), undefined);
     assert.equal(validMessage('apply', 't1', 2, done), undefined);
+    // The follow-up box's text goes with Continue in Thread only, bounded, never empty.
+    assert.deepEqual(validMessage({ type: 'offer', offer: 'continue', taskId: 't1', text: ' Go on ' }, 't1', 0, done), { type: 'offer', offer: offer('continue'), text: 'Go on' });
+    assert.deepEqual(validMessage({ type: 'offer', offer: 'continue', taskId: 't1' }, 't1', 0, done), { type: 'offer', offer: offer('continue') });
+    assert.equal(validMessage({ type: 'offer', offer: 'continue', taskId: 't1', text: '  ' }, 't1', 0, done), undefined);
+    assert.equal(validMessage({ type: 'offer', offer: 'continue', taskId: 't1', text: 'x'.repeat(FOLLOW_UP_MAX_CHARS + 1) }, 't1', 0, done), undefined);
+    assert.equal(validMessage({ type: 'offer', offer: 'continue', taskId: 't1', text: 42 }, 't1', 0, done), undefined);
+    assert.deepEqual(validMessage({ type: 'offer', offer: 'raw', taskId: 't1', text: 'ignored' }, 't1', 0, done), { type: 'offer', offer: offer('raw') }, 'no text for another offer');
+    assert.equal(validMessage({ type: 'offer', offer: 'continue', taskId: 't1', text: 'Go on' }, 't1', 0, running), undefined, 'no follow-up before the task is done');
   });
 });
 
