@@ -2,7 +2,7 @@
 import { isTerminalStatus } from '../api/status';
 import type { RangeRecord } from '../review';
 import type { EndReason } from '../vocabulary';
-import type { SentFile } from './sentTexts';
+import type { SentFile } from './store/sentTexts';
 
 export interface SourceRef {
   /** The document's URI as a string. */
