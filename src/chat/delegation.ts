@@ -19,7 +19,7 @@ import type { UserInterface } from '../ui';
 import { promptTooLong } from '../vocabulary';
 import { offer } from '../tasks/offers';
 
-/** Shared with the MCP server's tools (tasks/delegate.ts). */
+/** Shared with the MCP server's tools (tasks/sending/delegate.ts). */
 export { describeAgents } from '../tasks/sending/delegate';
 
 export interface ChatDeps {

@@ -9,7 +9,7 @@ import { Commands } from '../constants';
 import type { TrackedTask } from '../tasks/model';
 import { taskData } from '../tasks/sending/delegate';
 
-/** Shared with the MCP server's tools (tasks/delegate.ts). */
+/** Shared with the MCP server's tools (tasks/sending/delegate.ts). */
 export { taskData, withDetails } from '../tasks/sending/delegate';
 
 /** Produced files offered as buttons under an answer; the rest are in the result view. */

@@ -94,7 +94,7 @@ export class TaskStore extends Disposable implements PollerStore {
     // 'awaiting_approval', `approval` set; back to 'processing' clears it).
     const approval = state.status === 'awaiting_approval' ? approvalOf(state) : undefined;
     const sameApproval = task.approval?.agentName === approval?.agentName && task.approval?.permission === approval?.permission;
-    // Tool activity, files, sources, budget and thread come with the state too (tasks/activity.ts).
+    // Tool activity, files, sources, budget and thread come with the state too (tasks/tracking/activity.ts).
     const detailed = withDetails(task, state);
     const modelUsed = this.modelSaid(state) ?? task.modelUsed;
     if (task.status === state.status && task.progress === progress && sameAgents(task.agents, agents) && sameApproval && sameDetails(task, detailed) && task.modelUsed === modelUsed) return;

@@ -17,7 +17,7 @@ import type * as Usage from './usagePanel';
 const transcriptsModule = lazy<typeof Transcripts>('transcripts');
 const usageModule = lazy<typeof Usage>('usage');
 
-/** The usage page (`views/usagePanel.ts`), loaded when it is first shown. */
+/** The usage page (`views/pages/usagePanel.ts`), loaded when it is first shown. */
 export class UsagePanelOnFirstUse extends Disposable {
   private real: Usage.UsagePanel | undefined;
 
@@ -42,7 +42,7 @@ export class UsagePanelOnFirstUse extends Disposable {
   }
 }
 
-/** The thread transcripts (`views/transcriptPanel.ts`), loaded when one is first shown or restored. */
+/** The thread transcripts (`views/pages/transcriptPanel.ts`), loaded when one is first shown or restored. */
 export class TranscriptPanelsOnFirstUse extends Disposable {
   private real: Transcripts.TranscriptPanels | undefined;
 
