@@ -39,7 +39,7 @@ export interface Settings {
   resultView: 'rendered' | 'markdown';
   /** Ask before "Run Again" sends a task. */
   confirmRunAgain: boolean;
-  /** Append the landing instruction (tasks/prompt.ts) to prompts that carry code. */
+  /** Append the landing instruction (tasks/sending/prompt.ts) to prompts that carry code. */
   askForLandableChanges: boolean;
   useStream: boolean;
   /** Offer the team to VS Code's agents as an MCP server (VS Code 1.101+; src/mcp). */

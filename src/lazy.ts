@@ -9,9 +9,9 @@ import * as path from 'node:path';
 
 /** Each part and its module under src/ (esbuild.mjs reads this table). */
 export const LAZY_PARTS = {
-  team: 'views/teamSections',
-  transcripts: 'views/transcriptPanel',
-  usage: 'views/usagePanel',
+  team: 'views/pages/teamSections',
+  transcripts: 'views/pages/transcriptPanel',
+  usage: 'views/pages/usagePanel',
 } as const;
 
 export type LazyPart = keyof typeof LAZY_PARTS;

@@ -8,13 +8,13 @@ import type { FileStore } from './stores/fileStore';
 import type { ModelCatalog } from './stores/modelCatalog';
 import type { ThreadStore } from './stores/threadStore';
 import type { UsageStore } from './stores/usageStore';
-import type { AttachmentBasket } from './tasks/attachments';
-import type { TaskCanceller } from './tasks/canceller';
-import type { TaskPoller } from './tasks/poller';
-import type { PollerStatus } from './tasks/pollerStatus';
-import type { RecentInstructions } from './tasks/recentInstructions';
-import type { SubmissionPipeline } from './tasks/submission';
-import type { TaskStore } from './tasks/taskStore';
+import type { AttachmentBasket } from './tasks/sending/attachments';
+import type { TaskCanceller } from './tasks/tracking/canceller';
+import type { TaskPoller } from './tasks/tracking/poller';
+import type { PollerStatus } from './tasks/tracking/pollerStatus';
+import type { RecentInstructions } from './tasks/store/recentInstructions';
+import type { SubmissionPipeline } from './tasks/sending/submission';
+import type { TaskStore } from './tasks/store/taskStore';
 import type { SwappableUserInterface } from './ui';
 
 /** The models and services below the views, built once in activate(). Knows no view. */

@@ -10,17 +10,17 @@ import { UserFacingError, messageOf } from '../errors';
 import type { Logger } from '../log';
 import type { ThreadStore } from '../stores/threadStore';
 import { type AgentProgress, type SourceRef, type TrackedTask, isFinished } from '../tasks/model';
-import { codeFrom } from '../tasks/code';
-import { type CodeContext, describeLocation, fencedBlock } from '../tasks/prompt';
-import type { SubmissionPipeline, TaskRequest } from '../tasks/submission';
-import type { TaskStore } from '../tasks/taskStore';
-import type { CodeEditors } from '../tasks/codeEditors';
+import { codeFrom } from '../tasks/sending/code';
+import { type CodeContext, describeLocation, fencedBlock } from '../tasks/sending/prompt';
+import type { SubmissionPipeline, TaskRequest } from '../tasks/sending/submission';
+import type { TaskStore } from '../tasks/store/taskStore';
+import type { CodeEditors } from '../tasks/sending/codeEditors';
 import type { UserInterface } from '../ui';
 import { promptTooLong } from '../vocabulary';
 import { offer } from '../tasks/offers';
 
-/** Shared with the MCP server's tools (tasks/delegate.ts). */
-export { describeAgents } from '../tasks/delegate';
+/** Shared with the MCP server's tools (tasks/sending/delegate.ts). */
+export { describeAgents } from '../tasks/sending/delegate';
 
 export interface ChatDeps {
   log: Logger;

@@ -7,10 +7,10 @@ import * as vscode from 'vscode';
 import { shownFileName } from '../api/filenames';
 import { Commands } from '../constants';
 import type { TrackedTask } from '../tasks/model';
-import { taskData } from '../tasks/delegate';
+import { taskData } from '../tasks/sending/delegate';
 
-/** Shared with the MCP server's tools (tasks/delegate.ts). */
-export { taskData, withDetails } from '../tasks/delegate';
+/** Shared with the MCP server's tools (tasks/sending/delegate.ts). */
+export { taskData, withDetails } from '../tasks/sending/delegate';
 
 /** Produced files offered as buttons under an answer; the rest are in the result view. */
 const MAX_FILE_BUTTONS = 3;

@@ -2,12 +2,12 @@
 import * as vscode from 'vscode';
 import type { Settings } from '../config';
 import { UserFacingError } from '../errors';
-import type { RecentInstructions } from '../tasks/recentInstructions';
-import type { SendOutcome, SubmissionPipeline, TaskRequest } from '../tasks/submission';
+import type { RecentInstructions } from '../tasks/store/recentInstructions';
+import type { SendOutcome, SubmissionPipeline, TaskRequest } from '../tasks/sending/submission';
 import { promptTooLong } from '../vocabulary';
 import type { TrackedTask } from '../tasks/model';
-import { codeFrom, labelOf } from '../tasks/code';
-import type { CodeContext } from '../tasks/prompt';
+import { codeFrom, labelOf } from '../tasks/sending/code';
+import type { CodeContext } from '../tasks/sending/prompt';
 import type { UserInterface } from '../ui';
 
 /** "src/math.ts, lines 1–10" or "src/math.ts". */

@@ -4,8 +4,8 @@ import { LIMITS } from '../api/requests';
 import { searchExcludeGlob } from '../config';
 import { UserFacingError } from '../errors';
 import { attachableFiles } from '../vocabulary';
-import type { AttachmentBasket } from '../tasks/attachments';
-import { labelOf } from '../tasks/code';
+import type { AttachmentBasket } from '../tasks/sending/attachments';
+import { labelOf } from '../tasks/sending/code';
 import type { UserInterface } from '../ui';
 
 export interface AttachDeps {

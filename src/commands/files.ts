@@ -15,8 +15,8 @@ import { UserFacingError } from '../errors';
 import { formatBytes } from '../format';
 import type { Logger } from '../log';
 import type { FileStore } from '../stores/fileStore';
-import { activeFolder } from '../tasks/code';
-import { checkOutgoingFile } from '../tasks/uploadCheck';
+import { activeFolder } from '../tasks/sending/code';
+import { checkOutgoingFile } from '../tasks/sending/uploadCheck';
 import type { UserInterface } from '../ui';
 
 const TEXT_MIME = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|x-sh|sql|toml|x-ndjson)\b)|\+(json|xml)\b/i;

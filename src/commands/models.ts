@@ -73,7 +73,7 @@ export async function selectModel(s: ModelDeps): Promise<string | undefined> {
   });
   if (!picked) return undefined;
   await updateSetting('modelId', picked.modelId);
-  // Confirmed where the user looks next; the Tasks view's description shows it too (views/sidebar.ts).
+  // Confirmed where the user looks next; the Tasks view's description shows it too (views/trees/sidebar.ts).
   const name = picked.modelId ? (list.options?.find(m => m.id === picked.modelId)?.label || picked.modelId) : vscode.l10n.t('service default');
   vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Model for new tasks: {0}', name), 5000);
   return picked.modelId ?? '';

@@ -2,14 +2,14 @@
 import * as vscode from 'vscode';
 import type { KeyStore } from '../auth/keyStore';
 import { UserFacingError } from '../errors';
-import type { CodeEditors } from '../tasks/codeEditors';
+import type { CodeEditors } from '../tasks/sending/codeEditors';
 import type { TrackedTask } from '../tasks/model';
-import type { RecentInstructions } from '../tasks/recentInstructions';
-import type { SubmissionPipeline } from '../tasks/submission';
+import type { RecentInstructions } from '../tasks/store/recentInstructions';
+import type { SubmissionPipeline } from '../tasks/sending/submission';
 import type { UserInterface } from '../ui';
 import { askInstruction, chooseCode, sendOrOfferAttachment } from './ask';
-import { codeFrom, labelOf, looksBinary } from '../tasks/code';
-import { checkOutgoingFile } from '../tasks/uploadCheck';
+import { codeFrom, labelOf, looksBinary } from '../tasks/sending/code';
+import { checkOutgoingFile } from '../tasks/sending/uploadCheck';
 
 export interface OrchestrateDeps {
   ui: UserInterface;

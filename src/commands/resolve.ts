@@ -4,7 +4,7 @@ import { taskIdOfResult } from '../documents/uris';
 import { UserFacingError } from '../errors';
 import type { TrackedTask } from '../tasks/model';
 import { type OfferContext, type OfferId, isOffered } from '../tasks/offers';
-import type { TaskStore } from '../tasks/taskStore';
+import type { TaskStore } from '../tasks/store/taskStore';
 import type { UserInterface } from '../ui';
 import { taskStatusText } from '../vocabulary';
 

@@ -11,7 +11,7 @@ import type { AnswerBlock } from '../review';
 import { isInsertable, openingOf } from '../tasks/offers';
 import { blockInsertion, blockPreview } from '../tasks/resultText';
 import type { ResultView } from '../tasks/resultView';
-import type { TaskStore } from '../tasks/taskStore';
+import type { TaskStore } from '../tasks/store/taskStore';
 import type { UserInterface } from '../ui';
 import { type ApplyDeps, type ApplyOutcome, applyToSource, describeBlock } from './apply';
 import { resolveTask } from './resolve';

@@ -8,12 +8,12 @@ import { transcriptUri } from '../documents/uris';
 import { UserFacingError } from '../errors';
 import { Actions, threadsNeedCurrentForm } from '../vocabulary';
 import type { TrackedTask } from '../tasks/model';
-import type { RecentInstructions } from '../tasks/recentInstructions';
-import type { SubmissionPipeline, TaskRequest } from '../tasks/submission';
+import type { RecentInstructions } from '../tasks/store/recentInstructions';
+import type { SubmissionPipeline, TaskRequest } from '../tasks/sending/submission';
 import { type ThreadStore, threadTitle } from '../stores/threadStore';
 import type { UserInterface } from '../ui';
 import { askInstruction, chooseCode, selectedCode, sendOrOfferAttachment } from './ask';
-import type { CodeEditors } from '../tasks/codeEditors';
+import type { CodeEditors } from '../tasks/sending/codeEditors';
 import { openingOf } from '../tasks/offers';
 
 export interface ThreadDeps {

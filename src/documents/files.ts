@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import * as vscode from 'vscode';
 import type { Download } from '../api';
 import { Disposable } from '../disposable';
-import { looksBinary } from '../tasks/code';
+import { looksBinary } from '../tasks/sending/code';
 import { describeForView, downloadStopped, inert, isCancellation } from '../errors';
 import { formatBytes } from '../format';
 import type { FileStore } from '../stores/fileStore';

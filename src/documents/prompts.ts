@@ -6,8 +6,8 @@ import * as vscode from 'vscode';
 import { promptLength } from '../api/requests';
 import { PROMPT_SCHEME } from '../constants';
 import { type TrackedTask, modelOf } from '../tasks/model';
-import { fencedBlock } from '../tasks/prompt';
-import type { TaskStore } from '../tasks/taskStore';
+import { fencedBlock } from '../tasks/sending/prompt';
+import type { TaskStore } from '../tasks/store/taskStore';
 import { extensionColumn } from './editorGroups';
 import { readableName } from './uris';
 

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { TrackedTask } from '../tasks/model';
-import type { TaskStore } from '../tasks/taskStore';
+import type { TaskStore } from '../tasks/store/taskStore';
 import { extensionColumn } from './editorGroups';
 import { resultUri, taskIdOfResult } from './uris';
 

@@ -24,9 +24,9 @@ import {
   workerScript,
 } from '../review';
 import type { TrackedTask } from '../tasks/model';
-import type { SentFile } from '../tasks/sentTexts';
-import type { TaskStore } from '../tasks/taskStore';
-import { looksBinary, rangeRecordOf } from '../tasks/code';
+import type { SentFile } from '../tasks/store/sentTexts';
+import type { TaskStore } from '../tasks/store/taskStore';
+import { looksBinary, rangeRecordOf } from '../tasks/sending/code';
 import type { SourceRangeTracker } from './sourceRanges';
 
 /** Files larger than this are not merged (the plan lists them): the review works on whole texts in memory. */

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
-import type { TaskStore } from '../tasks/taskStore';
+import type { TaskStore } from '../tasks/store/taskStore';
 import { parseReviewUri } from './uris';
 
 export class ReviewDocuments extends Disposable implements vscode.TextDocumentContentProvider {

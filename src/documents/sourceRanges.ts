@@ -8,8 +8,8 @@ import * as vscode from 'vscode';
 import { StateKeys } from '../constants';
 import { Disposable } from '../disposable';
 import type { TrackedTask } from '../tasks/model';
-import type { TaskStore } from '../tasks/taskStore';
-import { rangeRecordOf } from '../tasks/code';
+import type { TaskStore } from '../tasks/store/taskStore';
+import { rangeRecordOf } from '../tasks/sending/code';
 import type { RangeRecord } from '../review';
 import { rangeAfterChange } from './rangeMath';
 

@@ -10,7 +10,7 @@ import type { Config } from '../config';
 import { Disposable } from '../disposable';
 import { onServiceChange } from './follow';
 import type { TrackedTask } from '../tasks/model';
-import type { TaskStore } from '../tasks/taskStore';
+import type { TaskStore } from '../tasks/store/taskStore';
 import { PagedList } from './paging';
 import { UserFacingError, errorKind, inert } from '../errors';
 import { tooLargeToDownload } from '../vocabulary';

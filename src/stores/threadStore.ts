@@ -10,7 +10,7 @@ import type { KeyStore } from '../auth/keyStore';
 import type { Config } from '../config';
 import { Disposable } from '../disposable';
 import { firstLine } from '../format';
-import type { TaskChange, TaskStore } from '../tasks/taskStore';
+import type { TaskChange, TaskStore } from '../tasks/store/taskStore';
 import { onServiceChange } from './follow';
 import { PagedList } from './paging';
 

@@ -12,7 +12,7 @@ import type { ApiService } from '../apiService';
 import { Disposable } from '../disposable';
 import { describeForView, errorKind, inert, messageOf } from '../errors';
 import { isFinished } from '../tasks/model';
-import type { TaskStore } from '../tasks/taskStore';
+import type { TaskStore } from '../tasks/store/taskStore';
 import { type TraceProblem, traceUnavailable } from '../vocabulary';
 
 export type TraceReading =

@@ -2,7 +2,7 @@
 import { isTerminalStatus } from '../api/status';
 import type { RangeRecord } from '../review';
 import type { EndReason } from '../vocabulary';
-import type { SentFile } from './sentTexts';
+import type { SentFile } from './store/sentTexts';
 
 export interface SourceRef {
   /** The document's URI as a string. */
@@ -37,7 +37,7 @@ export interface AgentProgress {
   preview?: string;
 }
 
-/** A tool call of an agent, as the task's activity shows it (newest last, bounded: see tasks/activity.ts). */
+/** A tool call of an agent, as the task's activity shows it (newest last, bounded: see tasks/tracking/activity.ts). */
 export interface ToolActivity {
   id?: string;
   /** 1-based agent number, as in "Agent 1". */
@@ -134,7 +134,7 @@ export interface TrackedTask {
   traceId?: string;
   /**
    * The files the task sent (the source's document, attached workspace files), with the stored text's hash,
-   * or why no text was kept (sentTexts.ts): the base of Review Changes' three-way merge.
+   * or why no text was kept (store/sentTexts.ts): the base of Review Changes' three-way merge.
    */
   sent?: SentFile[];
   /** Blocks of the answer that name a file (landable or not): Review Changes is offered when there are any. */
@@ -163,7 +163,7 @@ export interface ObservedState {
     | { agent_id?: string | number; status?: string; progress?: number | null; result?: string | null; model?: string | null }[]
     | null;
   pendingApproval?: { agentName?: string; permission?: string } | null;
-  /** The tools the agents used (any shape the service sends; read by tasks/activity.ts). */
+  /** The tools the agents used (any shape the service sends; read by tasks/tracking/activity.ts). */
   toolEvents?: unknown;
   /** Sources of a thread message (read from a thread, not from a task state). */
   sources?: unknown;

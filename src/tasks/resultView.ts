@@ -1,6 +1,6 @@
 /**
  * The rendered result view as the code that asks for it sees it (a port): commands, the completion
- * notification and the offers ask it to show a task; `views/resultPanel.ts` (`ResultPanels`) implements it.
+ * notification and the offers ask it to show a task; `views/pages/resultPanel.ts` (`ResultPanels`) implements it.
  * Declared here, below both, because commands and views do not import each other.
  */
 import type { TrackedTask } from './model';

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import * as net from 'node:net';
 import { DeveloperApiClient } from '../../src/api';
 import type { ObservedState, TrackedTask } from '../../src/tasks/model';
-import { type PollerSettings, type PollerStore, TaskPoller } from '../../src/tasks/poller';
+import { type PollerSettings, type PollerStore, TaskPoller } from '../../src/tasks/tracking/poller';
 import { type Emulator, startEmulator } from '../emulator/server';
 
 /** The extension's defaults (package.json + extension.ts). */

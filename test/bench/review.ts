@@ -18,7 +18,7 @@ import { planOffThread, workerScript } from '../../src/review/offThread';
 import { type FileState, type ReviewFiles, buildPlan } from '../../src/review/plan';
 import { HOST_READ_CHARS } from '../../src/constants';
 import { answerShapeOf } from '../../src/tasks/offers';
-import { renderMarkdown } from '../../src/views/markdown';
+import { renderMarkdown } from '../../src/views/pages/markdown';
 
 const FILES = 50;
 const HUNKS = 20;

@@ -5,7 +5,7 @@
  * `node out/test/bench/scheduleSim.js [durations s, comma-separated]`
  */
 import type { ObservedState, TrackedTask } from '../../src/tasks/model';
-import { type Clock, type PollerSettings, type PollerStore, TaskPoller } from '../../src/tasks/poller';
+import { type Clock, type PollerSettings, type PollerStore, TaskPoller } from '../../src/tasks/tracking/poller';
 import { configFrom } from '../emulator/server';
 import { Store, taskState } from '../emulator/state';
 import { DEMO_API_KEY } from '../emulator/types';

@@ -10,7 +10,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { type ReviewEntry, notOffered, reviewEntries } from '../../src/commands/review';
 import { folderOf, prepareReview } from '../../src/documents/reviewPlan';
-import { LANDING_INSTRUCTION } from '../../src/tasks/prompt';
+import { LANDING_INSTRUCTION } from '../../src/tasks/sending/prompt';
 import type { TrackedTask } from '../../src/tasks/model';
 import * as os from 'os';
 import { Commands } from '../../src/constants';

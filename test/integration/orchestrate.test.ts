@@ -3,8 +3,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { TaskPoller } from '../../src/tasks/poller';
-import { TaskStore } from '../../src/tasks/taskStore';
+import { TaskPoller } from '../../src/tasks/tracking/poller';
+import { TaskStore } from '../../src/tasks/store/taskStore';
 import { openAndSelect, resultTabs, useExtensionWithEmulator, waitFor, workspaceUri } from './helpers';
 
 describe('orchestrate from the editor', () => {

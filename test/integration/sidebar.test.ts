@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { Sidebar } from '../../src/views/sidebar';
+import type { Sidebar } from '../../src/views/trees/sidebar';
 import { SECOND_API_KEY } from '../emulator/server';
 import { LEGACY_BASE_PATH } from '../emulator/types';
 import { openAndSelect, setSetting, useExtensionWithEmulator, waitFor, workspaceUri } from './helpers';

@@ -11,8 +11,8 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { producedFileButtons } from '../../src/chat/teamParts';
-import type { TasksTreeNode } from '../../src/views/tasksTree';
-import { producedFileItem, producedFileNodes } from '../../src/views/teamNodes';
+import type { TasksTreeNode } from '../../src/views/trees/tasksTree';
+import { producedFileItem, producedFileNodes } from '../../src/views/trees/teamNodes';
 import { finished, orchestrate, requestsTo } from './faults/common';
 import { setSetting, useExtensionWithEmulator, waitFor } from './helpers';
 

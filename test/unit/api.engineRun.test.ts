@@ -1,7 +1,7 @@
 /** The engine's run over real HTTP to the emulator (issue 18): budget, role models, an idempotent retry after a dropped answer. */
 import * as assert from 'node:assert/strict';
 import { ConnectionError } from '../../src/api';
-import { detailsOf } from '../../src/tasks/activity';
+import { detailsOf } from '../../src/tasks/tracking/activity';
 import { agentsOf, isFinished } from '../../src/tasks/model';
 import { clientFor, rejectsWith, useEmulator, waitFor } from './helpers';
 

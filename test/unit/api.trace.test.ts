@@ -4,9 +4,9 @@
  */
 import * as assert from 'node:assert/strict';
 import { AuthenticationError, NotFoundError, PermissionError, TooLargeError, UnsupportedError, readTrace, readToolEvents } from '../../src/api';
-import { detailsOf } from '../../src/tasks/activity';
+import { detailsOf } from '../../src/tasks/tracking/activity';
 import { agentsOf, isFinished } from '../../src/tasks/model';
-import { answerInThread } from '../../src/tasks/threadAnswer';
+import { answerInThread } from '../../src/tasks/tracking/threadAnswer';
 import { SECOND_API_KEY } from '../emulator/server';
 import { clientFor, rejectsWith, tracked, useEmulator, waitFor } from './helpers';
 

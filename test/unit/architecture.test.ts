@@ -252,7 +252,7 @@ describe('architecture', () => {
 
     it('prompts are counted one way, fences built one way, lists paged one way', () => {
       assert.deepStrictEqual(where(/\.length\s*[<>]=?\s*LIMITS\.promptMaxChars|LIMITS\.promptMaxChars\s*[<>]=?\s*[\w.]+\.length/), [], 'prompt length is promptLength()');
-      assert.deepStrictEqual(where(/'`'\.repeat\(/, ['tasks/prompt.ts']), [], 'fences come from fencedBlock()');
+      assert.deepStrictEqual(where(/'`'\.repeat\(/, ['tasks/sending/prompt.ts']), [], 'fences come from fencedBlock()');
       assert.deepStrictEqual(
         files.filter(f => rel(f).startsWith('stores/') && rel(f) !== 'stores/paging.ts' && /\boffset\b/.test(code(f))).map(rel),
         [],
@@ -315,7 +315,7 @@ describe('architecture', () => {
  * Where fences may be found: the reader, and the prompt builder (it looks for the longest backtick run in
  * the code it sends, to pick a longer fence: building, not reading).
  */
-const FENCE_READERS = ['review/reader.ts', 'tasks/prompt.ts'];
+const FENCE_READERS = ['review/reader.ts', 'tasks/sending/prompt.ts'];
 
 /** A line of code that scans for fences (see the architecture test that uses it). */
 function fenceScannerPattern(): RegExp {

@@ -2,7 +2,7 @@
 // extension's own prompt builder, answers read over HTTP, the diff applied with a small applier to the text that
 // was sent and compared with the expected file.
 import * as assert from 'assert';
-import { buildPrompt, inlineFiles } from '../../src/tasks/prompt';
+import { buildPrompt, inlineFiles } from '../../src/tasks/sending/prompt';
 import { parseAnswer } from '../../src/review/answer';
 import { applyHunks, buildPlan } from '../../src/review/plan';
 import { readAnswer } from '../../src/review/reader';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/tasks/pollTypes';
+import type { Clock } from '../../src/tasks/tracking/pollTypes';
 
 /** A manual clock: timers fire only when the test advances time. */
 export class FakeClock implements Clock {

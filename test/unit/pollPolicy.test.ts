@@ -15,8 +15,8 @@ import {
   rateLimitBackoff,
   streamRetryDelay,
   workingStretch,
-} from '../../src/tasks/pollPolicy';
-import { EarliestTimer, type PollerSettings } from '../../src/tasks/pollTypes';
+} from '../../src/tasks/tracking/pollPolicy';
+import { EarliestTimer, type PollerSettings } from '../../src/tasks/tracking/pollTypes';
 import { FakeClock } from './fakeClock';
 
 const SETTINGS: PollerSettings = { minIntervalMs: 1000, firstPollMs: 3000, maxIntervalMs: 10_000, unfocusedIntervalMs: 30_000, maxInFlight: 4, useStream: false, maxStreams: 0 };

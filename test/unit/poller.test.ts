@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { type ObservedState, type TrackedTask, isFinished } from '../../src/tasks/model';
 import { FakeClock } from './fakeClock';
-import { APPROVAL_POLL_MS, MONTHLY_QUOTA_PAUSE_MS, type PollerApi, type PollerEvent, type PollerSettings, type PollerStore, TaskPoller, rateLimitScope } from '../../src/tasks/poller';
+import { APPROVAL_POLL_MS, MONTHLY_QUOTA_PAUSE_MS, type PollerApi, type PollerEvent, type PollerSettings, type PollerStore, TaskPoller, rateLimitScope } from '../../src/tasks/tracking/poller';
 
 class MemoryStore implements PollerStore {
   tasks = new Map<string, TrackedTask>();

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import type * as http from 'node:http';
 import { DeveloperApiClient } from '../../src/api';
 import { type ObservedState, type TrackedTask, isFinished } from '../../src/tasks/model';
-import { type PollerEvent, type PollerSettings, type PollerStore, TaskPoller } from '../../src/tasks/poller';
+import { type PollerEvent, type PollerSettings, type PollerStore, TaskPoller } from '../../src/tasks/tracking/poller';
 import { waitFor } from './helpers';
 import { type HostileServer, startHostile } from './hostileServer';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { parseAnswer } from '../../src/review';
-import { LANDING_INSTRUCTION, buildAttachmentPrompt, buildPrompt, fenceFor, fencedBlock, inlineFiles, withLandingInstruction } from '../../src/tasks/prompt';
+import { LANDING_INSTRUCTION, buildAttachmentPrompt, buildPrompt, fenceFor, fencedBlock, inlineFiles, withLandingInstruction } from '../../src/tasks/sending/prompt';
 import { titleFrom } from '../../src/tasks/model';
 import { LANDING_MARKER, landingBlocks } from '../emulator/landing';
 

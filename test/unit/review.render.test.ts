@@ -3,9 +3,9 @@ import { rangeAfterChange } from '../../src/documents/rangeMath';
 import { readAnswer } from '../../src/review';
 import { displayLines } from '../../src/tasks/model';
 import { blockPreview, lineCount } from '../../src/tasks/resultText';
-import { escapeHtml, highlightLine, renderInline, renderMarkdown } from '../../src/views/markdown';
+import { escapeHtml, highlightLine, renderInline, renderMarkdown } from '../../src/views/pages/markdown';
 import { offer, offersOf } from '../../src/tasks/offers';
-import { FOLLOW_UP_MAX_CHARS, validMessage } from '../../src/views/resultMessages';
+import { FOLLOW_UP_MAX_CHARS, validMessage } from '../../src/views/pages/resultMessages';
 
 describe('review: markdown rendering of server text', () => {
   it('renders headings, lists, emphasis, inline code and fenced code', () => {

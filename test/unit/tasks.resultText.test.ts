@@ -1,7 +1,7 @@
 // Issue 20's pure pieces: Insert at Cursor's placement of a block, and the transcript's heading levels.
 import * as assert from 'node:assert/strict';
 import { blockInsertion, lineCount, shiftHeadings } from '../../src/tasks/resultText';
-import { renderMarkdown } from '../../src/views/markdown';
+import { renderMarkdown } from '../../src/views/pages/markdown';
 
 /** Applies a LineEdit to a one-line document and returns the text. */
 function applied(line: string, cursor: number, code: string, eol = '\n'): string {

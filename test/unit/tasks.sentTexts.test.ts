@@ -1,7 +1,7 @@
 /** The texts a task keeps of the files it sent, for the three-way merge (issue 16): bounded, by hash, the source first. */
 import * as assert from 'node:assert/strict';
 import { SENT_TEXT_LIMITS } from '../../src/constants';
-import { boundSent, sha256 } from '../../src/tasks/sentTexts';
+import { boundSent, sha256 } from '../../src/tasks/store/sentTexts';
 
 describe('texts kept of the files sent', () => {
   const limits = { fileMaxBytes: 10, taskMaxBytes: 16 };

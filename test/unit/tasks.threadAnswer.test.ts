@@ -2,8 +2,8 @@
 import * as assert from 'node:assert/strict';
 import { NotFoundError } from '../../src/api';
 import type { ObservedState } from '../../src/tasks/model';
-import { type PollerStore, TaskPoller } from '../../src/tasks/poller';
-import { recoverFromThread } from '../../src/tasks/threadAnswer';
+import { type PollerStore, TaskPoller } from '../../src/tasks/tracking/poller';
+import { recoverFromThread } from '../../src/tasks/tracking/threadAnswer';
 import { clientFor, rejectsWith, tracked, useEmulator, waitFor } from './helpers';
 
 const HOUR = 60 * 60_000;

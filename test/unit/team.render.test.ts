@@ -6,8 +6,8 @@
 import * as assert from 'node:assert/strict';
 import { safeName, shownFileName } from '../../src/api/filenames';
 import { TRACE_LIMITS, readTrace } from '../../src/api/trace';
-import { type TeamWords, activityHtml, filesHtml, sourcesHtml, traceHtml } from '../../src/views/traceView';
-import { validTeamMessage } from '../../src/views/teamMessages';
+import { type TeamWords, activityHtml, filesHtml, sourcesHtml, traceHtml } from '../../src/views/pages/traceView';
+import { validTeamMessage } from '../../src/views/pages/teamMessages';
 
 export const words: TeamWords = {
   goal: 'Goal',

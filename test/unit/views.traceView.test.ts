@@ -1,7 +1,7 @@
 /** Issue 26: a tool call's activity in one line (`toolSummary`), the raw preview on expand (`activityHtml`). */
 import * as assert from 'assert';
-import { activityHtml, toolSummary } from '../../src/views/traceView';
-import type { TeamWords } from '../../src/views/traceView';
+import { activityHtml, toolSummary } from '../../src/views/pages/traceView';
+import type { TeamWords } from '../../src/views/pages/traceView';
 
 describe('issue 26: tool activity in one line, the raw text on expand', () => {
   // The emulator writes previews as the service does: JSON, cut at 500 bytes with "...".

@@ -2,8 +2,8 @@
 // test/e2e/faults-reload.e2e.ts (a mocha test cannot survive restarting its own extension host).
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { TaskPoller } from '../../../src/tasks/poller';
-import { TaskStore } from '../../../src/tasks/taskStore';
+import { TaskPoller } from '../../../src/tasks/tracking/poller';
+import { TaskStore } from '../../../src/tasks/store/taskStore';
 import { resultTabs, useExtensionWithEmulator, waitFor } from '../helpers';
 import { completedWithResult, orchestrate, useSettings } from './common';
 import { kase } from './table';

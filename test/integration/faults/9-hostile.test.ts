@@ -1,7 +1,7 @@
 // Case 9: a hostile or broken server can neither leak the key nor trick the user through the UI.
 import * as assert from 'assert';
 import { useExtensionWithEmulator } from '../helpers';
-import { historyChart } from '../../../src/views/usagePanel';
+import { historyChart } from '../../../src/views/pages/usagePanel';
 import { GATEWAY_KEY, finished, noKeyIn, orchestrate, shownMessage, sleep, useSettings } from './common';
 import { kase } from './table';
 

@@ -1,0 +1,43 @@
+/**
+ * What every delegate that runs a task for an agent shares (the chat participant and tool in chat/, the MCP
+ * server's tools in mcp/): one line about the agents, the task once the service named its thread and files,
+ * and the JSON a caller can read about what a task is and produced.
+ */
+import * as vscode from 'vscode';
+import { agentStatusLabel } from '../../vocabulary';
+import type { AgentProgress, TrackedTask } from '../model';
+import type { TaskStore } from '../store/taskStore';
+
+/** One line about the agents, e.g. "Agent 1: running 40% · Agent 2: completed". */
+export function describeAgents(agents: AgentProgress[]): string {
+  return agents
+    .map(a => `${vscode.l10n.t('Agent {0}', a.id)}: ${agentStatusLabel(a.status)}${a.progress !== undefined && a.progress < 1 && a.status !== 'completed' ? ` ${Math.round(a.progress * 100)}%` : ''}`)
+    .join(' · ');
+}
+
+/**
+ * The task once the service named its thread and files (read once at completion), or as it is after `ms`:
+ * the answer should not wait long for them.
+ */
+export async function withDetails(store: TaskStore, task: TrackedTask, ms = 3000): Promise<TrackedTask> {
+  if (task.conversationId || task.status !== 'completed') return store.get(task.id) ?? task;
+  return new Promise(resolve => {
+    const done = () => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(store.get(task.id) ?? task);
+    };
+    const timer = setTimeout(done, ms);
+    const sub = store.onDidChange(e => e.task.id === task.id && (e.kind === 'removed' || e.task.conversationId) && done());
+  });
+}
+
+/** The JSON a caller can read: what the task is and what it produced. */
+export function taskData(task: TrackedTask): { taskId: string; status: string; files: object[]; sources: object[] } {
+  return {
+    taskId: task.id,
+    status: task.status,
+    files: (task.files ?? []).map(f => ({ filename: f.filename, mimeType: f.mimeType, bytes: f.bytes, fileId: f.fileId })),
+    sources: (task.sources ?? []).map(s => ({ title: s.title, url: s.url, snippet: s.snippet })),
+  };
+}

@@ -1,0 +1,321 @@
+/**
+ * The result view's page (`ResultPanels` in resultPanel.ts owns the webviews): the header (instruction, model,
+ * agents, duration, source, attachments) and the buttons of what the task offers (tasks/offers.ts), the answer
+ * rendered by our own inert markdown renderer with Copy / Apply… per code block, or while the task runs each
+ * agent's state and an elapsed time that ticks; and what a running page is sent to update in place. Strict CSP
+ * with a nonce, no command links, no remote content.
+ */
+import * as vscode from 'vscode';
+import { formatDuration } from '../../format';
+import { lazy } from '../../lazy';
+import { readOptionsOf } from '../../documents/answers';
+import type { AnswerBlock } from '../../review';
+import { type TrackedTask, displayLines, isAwaitingApproval, isFinished, modelOf } from '../../tasks/model';
+import { type TaskOffer, applyWayOf, offersOf } from '../../tasks/offers';
+import { agentStatusLabel, agentWords } from '../../vocabulary';
+import { escapeHtml, renderMarkdown } from './markdown';
+import { RENDERED_PAGE_STYLE } from './pageStyle';
+import { FOLLOW_UP_MAX_CHARS } from './resultMessages';
+import type * as TeamSections from './teamSections';
+import { webviewPage } from './webviewPage';
+
+/** The team's work, trace, files and sources: loaded with the first result page, not at activation (lazy.ts). */
+export const teamSections = lazy<typeof TeamSections>('team');
+
+/** The markup of the team sections (teamSections.ts), placed into the page. */
+export interface TeamHtml {
+  meta: string;
+  running: string;
+  finished: string;
+}
+
+/** What a running page updates in place (see `Open.live`): the model, the agents and their progress. */
+export interface ProgressMessage {
+  type: 'progress';
+  model: string;
+  agentCount: string;
+  agents: { label: string; status: string; pct?: number; preview: string }[];
+  teamMeta: string;
+  teamRunning: string;
+}
+
+export function progressMessage(task: TrackedTask): ProgressMessage {
+  return {
+    type: 'progress',
+    // Markup from the team sections' own escaping renderer (teamSections.ts), as the trace is sent.
+    teamMeta: teamSections().teamMeta(task),
+    teamRunning: teamSections().runningTeamHtml(task),
+    model: modelOf(task) ?? vscode.l10n.t('service default'),
+    agentCount: String(task.agents?.length ?? task.agentCount ?? '—'),
+    agents: (task.agents ?? []).map(a => ({
+      label: vscode.l10n.t('Agent {0}', a.id),
+      status: agentStatusLabel(a.status),
+      pct: a.progress !== undefined ? Math.round(a.progress * 100) : undefined,
+      preview: a.preview ?? '',
+    })),
+  };
+}
+
+/** Tells reruns apart: the title and the time it was sent. */
+export function titleOf(task: Pick<TrackedTask, 'title' | 'submittedAt'>): string {
+  const time = new Date(task.submittedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return `${task.title} · ${time}`;
+}
+
+function sourceText(task: TrackedTask): string | undefined {
+  const s = task.source;
+  if (!s) return undefined;
+  if (!s.range) return s.label;
+  const span = displayLines(s.range);
+  return vscode.l10n.t('{0}, lines {1}–{2}', s.label, span.start, span.end);
+}
+
+/** The whole page. Pure apart from l10n: its output is checked by the tests. */
+export function renderResultHtml(task: TrackedTask, result: string | undefined, cspSource: string, nonce: string, team: TeamHtml, waiting?: string): string {
+  const csp = `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'none'; font-src ${cspSource}`;
+  const t = (s: string) => escapeHtml(s);
+  const running = !isFinished(task);
+  const meta: string[] = [];
+  meta.push(`<dt>${t(vscode.l10n.t('Model'))}</dt><dd id="model">${t(modelOf(task) ?? vscode.l10n.t('service default'))}</dd>`);
+  meta.push(`<dt>${t(vscode.l10n.t('Agents'))}</dt><dd id="agent-count">${t(String(task.agents?.length ?? task.agentCount ?? '—'))}</dd>`);
+  const elapsed = formatDuration((task.finishedAt ?? Date.now()) - task.submittedAt);
+  meta.push(
+    `<dt>${t(running ? vscode.l10n.t('Running for') : vscode.l10n.t('Took'))}</dt><dd><span id="elapsed" data-start="${task.submittedAt}" data-running="${running}">${t(elapsed)}</span></dd>`,
+  );
+  const offers = offersOf(task, 'view');
+  const source = sourceText(task);
+  const reveal = offers.find(o => o.id === 'source');
+  if (source && reveal) meta.push(`<dt>${t(vscode.l10n.t('Source'))}</dt><dd><button class="link" data-offer="source" title="${t(vscode.l10n.t(reveal.detail!))}">${t(source)}</button></dd>`);
+  meta.push(
+    `<dt>${t(vscode.l10n.t('Attached'))}</dt><dd>${task.attachmentNames?.length ? task.attachmentNames.map(n => `<code>${t(n)}</code>`).join(', ') : t(vscode.l10n.t('nothing'))}</dd>`,
+  );
+  meta.push(`<div id="team-meta" class="contents">${team.meta}</div>`);
+
+  // What the task offers here now (tasks/offers.ts), landing an answer first: Review Changes… for an answer that
+  // names files (the blocks' own Apply… stays for any block), Cancel Task while it runs (redrawn without it once it ends).
+  // Continue in Thread is a box under the answer (the follow-up typed where the user reads), not a button.
+  const followUp = offers.some(o => o.id === 'continue') ? followUpForm() : '';
+  const buttons = offers.filter(o => o.id !== 'source' && o.id !== 'continue');
+  const actions = [...buttons.filter(o => o.primary), ...buttons.filter(o => !o.primary)].map(o => offerButton(o)).join('');
+
+  let body: string;
+  if (running) body = runningHtml(task, waiting) + `<div id="team-running">${team.running}</div>`;
+  else if (result !== undefined) {
+    body = renderMarkdown(result, {
+      read: readOptionsOf(task),
+      blockHeader: block => blockBar(task, block),
+    });
+  } else body = `<p class="error" role="alert">${t(task.error ?? vscode.l10n.t('No result is stored for this task.'))}</p>`;
+
+  return webviewPage({
+    csp,
+    nonce,
+    title: task.title,
+    style: `${RENDERED_PAGE_STYLE}
+.instruction { white-space: pre-wrap; color: var(--vscode-descriptionForeground); margin: 0 0 8px; }
+button.link { background: none; color: var(--vscode-textLink-foreground); padding: 0; text-decoration: underline; }
+table.agents td { padding: 2px 12px 2px 0; }
+progress { width: 120px; }
+.contents { display: contents; }
+.block-bar .target { margin-left: 8px; font-family: var(--vscode-editor-font-family); }
+.block-bar .kind { margin-left: 8px; }
+form.follow-up { margin: 16px 0; display: grid; gap: 6px; max-width: 720px; }
+form.follow-up textarea { font: inherit; color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); padding: 4px 6px; resize: vertical; }
+form.follow-up textarea:focus { outline: 1px solid var(--vscode-focusBorder); }
+form.follow-up .row { display: flex; gap: 8px; align-items: center; }
+${teamSections().TEAM_STYLE}`,
+    body: `<header>
+<h1 class="title">${t(task.title)}</h1>
+${task.instruction.trim() === task.title ? '' : `<p class="instruction">${t(task.instruction)}</p>`}
+<dl>${meta.join('')}</dl>
+<div class="actions">${actions}</div>
+</header>
+<main id="answer">
+${body}
+</main>
+${followUp}
+${team.finished}`,
+    script: `
+(function () {
+  const vscode = acquireVsCodeApi();
+  const taskId = ${JSON.stringify(task.id).replace(/</g, '\\u003c')};
+  const kept = vscode.getState();
+  let keptScroll;
+  document.addEventListener('click', e => {
+    const el = e.target instanceof Element ? e.target.closest('[data-action],[data-offer]') : null;
+    if (!el) return;
+    e.preventDefault();
+    const offer = el.getAttribute('data-offer');
+    if (offer !== null) return vscode.postMessage({ type: 'offer', offer, taskId });
+    const block = el.getAttribute('data-block');
+    const index = el.getAttribute('data-index');
+    vscode.postMessage({ type: el.getAttribute('data-action'), taskId, block: block === null ? undefined : Number(block), index: index === null ? undefined : Number(index) });
+  });
+  // The trace loads when its section is first opened; the extension sends it back as markup.
+  // The follow-up box: Continue in Thread with what is typed (Ctrl+Enter sends too); empty, it asks for words.
+  const followUp = document.getElementById('follow-up');
+  if (followUp) {
+    const box = document.getElementById('follow-up-text');
+    const send = () => {
+      const text = box.value.trim();
+      if (!text) return box.focus();
+      vscode.postMessage({ type: 'offer', offer: 'continue', taskId, text });
+      box.value = '';
+    };
+    followUp.addEventListener('submit', e => { e.preventDefault(); send(); });
+    box.addEventListener('keydown', e => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); send(); } });
+  }
+  const trace = document.getElementById('trace');
+  if (trace) {
+    trace.addEventListener('toggle', () => {
+      if (trace.open && trace.dataset.loaded !== 'true') {
+        trace.dataset.loaded = 'true';
+        vscode.postMessage({ type: 'loadTrace', taskId });
+      }
+    });
+  }
+  window.addEventListener('message', e => {
+    const m = e.data;
+    if (!m || m.type !== 'trace' || typeof m.html !== 'string' || !trace) return;
+    trace.dataset.loaded = 'true';
+    trace.open = true;
+    document.getElementById('trace-body').innerHTML = m.html;
+    if (m.reveal === true) trace.scrollIntoView({ block: 'start' });
+    // The kept scroll may lie in the trace, which only now has its height.
+    else if (typeof keptScroll === 'number') window.scrollTo(0, keptScroll);
+    keptScroll = undefined;
+  });
+  // A hidden tab's page is drawn again when it comes back (and on every change of the task): its scroll and its
+  // open sections are kept in the webview's state and put back.
+  const sections = () => Array.from(document.querySelectorAll('details'));
+  const keyOf = (d, i) => d.id || 'section-' + i;
+  const remember = () => vscode.setState({ taskId, scrollY: window.scrollY, open: sections().map((d, i) => (d.open ? keyOf(d, i) : '')).filter(Boolean) });
+  if (kept && kept.taskId === taskId) {
+    if (Array.isArray(kept.open)) sections().forEach((d, i) => { if (kept.open.includes(keyOf(d, i))) d.open = true; });
+    if (typeof kept.scrollY === 'number') window.scrollTo(0, kept.scrollY);
+    if (trace && trace.open && trace.dataset.loaded !== 'true') keptScroll = kept.scrollY;
+  }
+  remember();
+  let queued = false;
+  window.addEventListener('scroll', () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; remember(); });
+  });
+  document.addEventListener('toggle', remember, true);
+  const elapsed = document.getElementById('elapsed');
+  if (elapsed && elapsed.dataset.running === 'true') {
+    const start = Number(elapsed.dataset.start);
+    const tick = () => {
+      const s = Math.max(0, Math.floor((Date.now() - start) / 1000));
+      elapsed.textContent = s < 60 ? s + ' s' : Math.floor(s / 60) + ' min ' + (s % 60) + ' s';
+      setTimeout(tick, 1000);
+    };
+    tick();
+  }
+  // A running page is updated in place (the extension's own messages: text, and the team sections' escaped markup).
+  window.addEventListener('message', event => {
+    const m = event.data;
+    if (!m || m.type !== 'progress' || !Array.isArray(m.agents)) return;
+    const set = (id, text) => { const el = document.getElementById(id); if (el) el.textContent = String(text); };
+    set('model', m.model);
+    set('agent-count', m.agentCount);
+    const table = document.getElementById('agents');
+    if (!table) return;
+    table.replaceChildren(...m.agents.map(a => {
+      const row = document.createElement('tr');
+      const cell = text => { const td = document.createElement('td'); td.textContent = String(text); row.appendChild(td); return td; };
+      cell(a.label);
+      cell(a.status);
+      const bar = cell('');
+      if (typeof a.pct === 'number') {
+        const progress = document.createElement('progress');
+        progress.max = 100;
+        progress.value = a.pct;
+        bar.append(progress, ' ' + a.pct + '%');
+      }
+      cell(a.preview).className = 'muted';
+      return row;
+    }));
+    const waiting = document.getElementById('agents-waiting');
+    if (waiting) waiting.hidden = m.agents.length > 0;
+    const html = (id, markup) => { const el = document.getElementById(id); if (el && typeof markup === 'string') el.innerHTML = markup; };
+    html('team-meta', m.teamMeta);
+    html('team-running', m.teamRunning);
+  });
+})();
+`,
+  });
+}
+
+/** The box under a completed task's answer that continues its thread (the `continue` offer, with the text typed). */
+function followUpForm(): string {
+  const t = (s: string) => escapeHtml(s);
+  return `<form id="follow-up" class="follow-up">
+<label for="follow-up-text">${t(vscode.l10n.t('Continue in thread: ask the agents a follow-up'))}</label>
+<textarea id="follow-up-text" rows="2" maxlength="${FOLLOW_UP_MAX_CHARS}" placeholder="${t(vscode.l10n.t('e.g. Now add tests for the empty list'))}"></textarea>
+<div class="row"><button type="submit" data-follow-up="send">${t(vscode.l10n.t('Continue in Thread'))}</button><span class="muted">${t(vscode.l10n.t('Ctrl+Enter sends. No code goes with it: the thread has the answer.'))}</span></div>
+</form>`;
+}
+
+/** A button for one of the task's offers: its one label, its sentence as the tooltip. */
+function offerButton(o: TaskOffer): string {
+  const t = (s: string) => escapeHtml(s);
+  const title = o.detail ? ` title="${t(vscode.l10n.t(o.detail))}"` : '';
+  return `<button data-offer="${o.id}"${o.primary ? '' : ' class="secondary"'}${title}>${t(vscode.l10n.t(o.label))}</button>`;
+}
+
+/**
+ * A block's bar: its language, the file it is for, Copy, and Apply… when the block's kind lets Apply do
+ * something (tasks/offers.ts): a diff, a patch or a named file is reviewed; a block for the sent range is
+ * proposed as a diff; prose and program output offer Copy only.
+ */
+function blockBar(task: TrackedTask, block: AnswerBlock): string {
+  const t = (s: string) => escapeHtml(s);
+  const i = block.index;
+  const way = applyWayOf(block, task);
+  const target = block.targets.length > 1 ? vscode.l10n.t('{0} files', block.targets.length) : block.targets[0]?.path;
+  const what =
+    block.kind === 'output' ? vscode.l10n.t('output') : block.kind === 'diff' || block.kind === 'patch' ? vscode.l10n.t('changes') : block.kind === 'partial' ? vscode.l10n.t('part of a file') : undefined;
+  const apply =
+    way === 'review'
+      ? `<button data-action="apply" data-block="${i}" title="${t(vscode.l10n.t('Review this block\'s changes hunk by hunk; nothing is written before you apply them'))}">${t(vscode.l10n.t('Apply…'))}</button>`
+      : way === 'range'
+        ? `<button data-action="apply" data-block="${i}" title="${t(vscode.l10n.t('Review it against the code that was sent; nothing is written before you accept'))}">${t(vscode.l10n.t('Apply…'))}</button>`
+        : '';
+  return (
+    `<div class="block-bar" data-kind="${block.kind}"><span class="lang">${t(block.language || vscode.l10n.t('code'))}</span>` +
+    (target ? `<span class="target">${t(target)}</span>` : '') +
+    (what ? `<span class="kind muted">${t(what)}</span>` : '') +
+    `<span class="spacer"></span>` +
+    `<button data-action="copy" data-block="${i}" class="secondary">${t(vscode.l10n.t('Copy'))}</button>` +
+    apply +
+    `</div>`
+  );
+}
+
+function runningHtml(task: TrackedTask, waiting: string | undefined): string {
+  const t = (s: string) => escapeHtml(s);
+  // The last progress is stale while the status cannot be read: say why, do not look busy.
+  if (waiting) {
+    const last = task.agents?.length ? `<p class="muted">${t(vscode.l10n.t('The agents may still be working on the service; their last reported state was:'))}</p>${agentTable(task)}` : '';
+    return `<p role="status" class="warning">${t(waiting)}</p>${last}`;
+  }
+  const working = isAwaitingApproval(task)
+    ? vscode.l10n.t('The agents are waiting for your approval in the web console. The answer appears here when they finish.')
+    : vscode.l10n.t('The agents are working. The answer appears here when they finish.');
+  return `<p role="status">${t(working)}</p>${agentTable(task)}<p class="muted" id="agents-waiting"${
+    task.agents?.length ? ' hidden' : ''
+  }>${t(vscode.l10n.t('Waiting for the agents to report…'))}</p>`;
+}
+
+function agentTable(task: TrackedTask): string {
+  const t = (s: string) => escapeHtml(s);
+  const rows = (task.agents ?? []).map(a => {
+    const pct = a.progress !== undefined ? Math.round(a.progress * 100) : undefined;
+    return `<tr><td>${t(vscode.l10n.t('Agent {0}', a.id))}</td><td>${t(agentStatusLabel(a.status))}</td><td>${
+      pct !== undefined ? `<progress max="100" value="${pct}"></progress> ${pct}%` : ''
+    }</td><td class="muted">${t(agentWords(a))}</td></tr>`;
+  });
+  return `<table class="agents" id="agents">${rows.join('')}</table>`;
+}

@@ -1,0 +1,127 @@
+/**
+ * The Multi-Agent activity-bar container: the Tasks, Threads and Files views. They render their stores
+ * and bind only their own refresh and load-more commands; every action lives in commands/.
+ */
+import * as vscode from 'vscode';
+import type { Config } from '../../config';
+import { Commands, ContextKeys, Views } from '../../constants';
+import type { FileStore } from '../../stores/fileStore';
+import type { ModelCatalog } from '../../stores/modelCatalog';
+import type { ThreadStore } from '../../stores/threadStore';
+import type { AttachmentBasket } from '../../tasks/sending/attachments';
+import type { TaskStore } from '../../tasks/store/taskStore';
+import { type FilesTreeNode, FilesTreeProvider } from './filesTree';
+import type { PollingState } from '../notifiers/statusBar';
+import { type TasksTreeNode, TasksTreeProvider, runningBadge } from './tasksTree';
+import { type ThreadsTreeNode, ThreadsTreeProvider } from './threadsTree';
+
+/** What the sidebar made: the views' providers, for the composition root (and the tests through it). */
+export interface Sidebar extends vscode.Disposable {
+  tasks: TasksTreeProvider;
+  threads: ThreadsTreeProvider;
+  files: FilesTreeProvider;
+  views: {
+    tasks: vscode.TreeView<TasksTreeNode>;
+    threads: vscode.TreeView<ThreadsTreeNode>;
+    files: vscode.TreeView<FilesTreeNode>;
+  };
+}
+
+export interface SidebarDeps {
+  store: TaskStore;
+  threads: ThreadStore;
+  files: FileStore;
+  basket: AttachmentBasket;
+  config: Config;
+  /** Labels the chosen model in the Tasks view's header. */
+  models?: ModelCatalog;
+  /** Why polling waits: the running rows say so. */
+  polling?: PollingState;
+}
+
+export function createSidebar(d: SidebarDeps): Sidebar {
+  const tasks = new TasksTreeProvider(d.store, d.config, d.basket, undefined, d.polling);
+  const threads = new ThreadsTreeProvider(d.threads);
+  const files = new FilesTreeProvider(d.files);
+  const views = {
+    tasks: vscode.window.createTreeView(Views.tasks, { treeDataProvider: tasks, showCollapseAll: false }),
+    threads: vscode.window.createTreeView(Views.threads, { treeDataProvider: threads, showCollapseAll: true }),
+    files: vscode.window.createTreeView(Views.files, { treeDataProvider: files, canSelectMany: false }),
+  };
+
+  const renderTasksChrome = () => {
+    views.tasks.badge = runningBadge(d.store);
+    const attached = d.basket.count;
+    const model = d.config.settings.modelId;
+    views.tasks.description =
+      [
+        model ? vscode.l10n.t('model: {0}', d.models?.labelOf(model) ?? model) : undefined,
+        attached ? (attached === 1 ? vscode.l10n.t('1 file attached') : vscode.l10n.t('{0} files attached', attached)) : undefined,
+      ]
+        .filter(Boolean)
+        .join(' · ') || undefined;
+  };
+  // The walkthrough's "See the result" step is done once a task completed (a context key, not a click).
+  let hasResult = false;
+  const noteResults = () => {
+    const now = d.store.all().some(t => t.status === 'completed' && !t.error);
+    if (now && !hasResult) void vscode.commands.executeCommand('setContext', ContextKeys.hasResult, true);
+    hasResult ||= now;
+  };
+  noteResults();
+  const onAttachmentsChanged = () => {
+    renderTasksChrome();
+    void vscode.commands.executeCommand('setContext', ContextKeys.hasAttachments, d.basket.count > 0);
+  };
+  renderTasksChrome();
+  // Until the key and the first page are known, the view says so: no "Set an API key", no "No threads yet".
+  const showLoading = (view: vscode.TreeView<unknown>, provider: { loading: boolean }, text: string) => () => {
+    view.message = provider.loading ? text : undefined;
+  };
+  const threadsLoading = showLoading(views.threads, threads, vscode.l10n.t('Loading threads…'));
+  const filesLoading = showLoading(views.files, files, vscode.l10n.t('Loading files…'));
+  threadsLoading();
+  filesLoading();
+  // The label needs the service's list: read once when the view is first shown with a model chosen
+  // (never at activation), then the header says "GLM 5.2", not a cut "zai/glm-5.2-…".
+  const labelModel = () => {
+    const model = d.config.settings.modelId;
+    if (!model || !d.models || d.models.loaded || !views.tasks.visible) return;
+    const models = d.models;
+    Promise.resolve()
+      .then(() => models.list())
+      .then(renderTasksChrome, () => undefined);
+  };
+  labelModel();
+
+  const disposable = vscode.Disposable.from(
+    tasks,
+    threads,
+    files,
+    views.tasks,
+    views.threads,
+    views.files,
+    d.store.onDidChange(e => {
+      if (e.kind === 'progress') return;
+      renderTasksChrome();
+      noteResults();
+    }),
+    d.basket.onDidChange(onAttachmentsChanged),
+    d.config.onDidChange(change => {
+      if (!change.affects('modelId')) return;
+      renderTasksChrome();
+      labelModel();
+    }),
+    views.tasks.onDidChangeVisibility(labelModel),
+    threads.onDidChangeLoading(threadsLoading),
+    threads.onDidChangeListedNone(none => void vscode.commands.executeCommand('setContext', ContextKeys.threadsListedNone, none)),
+    files.onDidChangeLoading(filesLoading),
+    vscode.commands.registerCommand(Commands.refreshTasks, () => tasks.refresh()),
+    vscode.commands.registerCommand(Commands.refreshThreads, () => d.threads.refresh()),
+    vscode.commands.registerCommand(Commands.loadMoreThreads, () => d.threads.loadMore().catch(() => d.threads.refresh())),
+    vscode.commands.registerCommand(Commands.refreshFiles, () => d.files.refresh()),
+    vscode.commands.registerCommand(Commands.loadMoreFiles, () => d.files.loadMore().catch(() => d.files.refresh())),
+  );
+  return { tasks, threads, files, views, dispose: () => disposable.dispose() };
+}
+
