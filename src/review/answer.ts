@@ -12,11 +12,11 @@
  *   `rejected` with their reason.
  * Blocks are numbered as the reader numbers them (every surface shares that numbering).
  */
+import { readInfo } from './namings';
 import type { FileDiff } from './patch';
-import { type AnswerBlock, type Naming, type ReadAnswer, type ReadOptions, readAnswer, readInfo } from './reader';
+import { readAnswer } from './reader';
+import type { AnswerBlock, Naming, ReadAnswer, ReadOptions } from './readerTypes';
 import type { PathProblem, SkipCode } from './words';
-
-export { looksLikeDiff } from './reader';
 
 export interface FencedBlock {
   /** Index among the closed blocks. */
