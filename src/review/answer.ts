@@ -2,7 +2,7 @@
  * An answer's text → the changes it proposes, read by the one reader of answers (`reader.ts`): every naming
  * models write (the landing format's `path=` and the others), diffs, `*** Begin Patch` patches.
  *
- * - A block named for a file (see reader.ts for the namings): a unified diff or patch → one proposal per file
+ * - A block named for a file (see namings.ts for the namings): a unified diff or patch → one proposal per file
  *   in it; anything else → the whole new file (`elision` set when it leaves parts out: the plan then lands
  *   the parts it shows by their unchanged lines, never as a whole file).
  * - A diff without any naming is unnamed. An unnamed code block is the proposal for the range that was sent
@@ -12,11 +12,11 @@
  *   `rejected` with their reason.
  * Blocks are numbered as the reader numbers them (every surface shares that numbering).
  */
+import { readInfo } from './namings';
 import type { FileDiff } from './patch';
-import { type AnswerBlock, type Naming, type ReadAnswer, type ReadOptions, readAnswer, readInfo } from './reader';
+import { readAnswer } from './reader';
+import type { AnswerBlock, Naming, ReadAnswer, ReadOptions } from './readerTypes';
 import type { PathProblem, SkipCode } from './words';
-
-export { looksLikeDiff } from './reader';
 
 export interface FencedBlock {
   /** Index among the closed blocks. */
@@ -51,7 +51,7 @@ export interface WholeFileProposal {
   line: number;
   language: string;
   text: string;
-  /** The block leaves parts of the file out: this line stands for them (see reader.ts `isElisionLine`). */
+  /** The block leaves parts of the file out: this line stands for them (see elisions.ts `isElisionLine`). */
   elision?: string;
   /** The workspace folder the path is in (multi-root), when its first segment named one. */
   folder?: string;

@@ -10,14 +10,11 @@ export {
   type ReadAnswer,
   type ReadOptions,
   type WorkspaceFolderName,
-  commentNaming,
-  fenceMask,
-  isElisionLine,
-  isPathLike,
-  namingLine,
-  readAnswer,
-  readInfo,
-} from './reader';
+} from './readerTypes';
+export { readAnswer } from './reader';
+export { fenceMask } from './fences';
+export { commentNaming, isPathLike, namingLine, readInfo } from './namings';
+export { isElisionLine } from './elisions';
 export { type Budget, type Edit, diffLines } from './diff';
 export { type Eol, eolOf, toLines } from './lines';
 export { type Change, type MergedHunk, type MergeResult, changesBetween, merge3 } from './merge';

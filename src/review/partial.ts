@@ -13,7 +13,7 @@
 import { type Budget, diffLines } from './diff';
 import { withoutNoEol } from './lines';
 import type { DiffHunk, DiffLine } from './patch';
-import { isElisionLine } from './reader';
+import { isElisionLine } from './elisions';
 
 /**
  * The parts of a block's lines between elision markers (blank-only parts dropped). `atTop`: no marker before

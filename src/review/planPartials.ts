@@ -4,7 +4,7 @@ import type { Budget } from './diff';
 import { joinLines, toLines, withoutNoEol } from './lines';
 import { landPartial, partialHunks } from './partial';
 import type { ReviewFiles } from './planTypes';
-import { isElisionLine } from './reader';
+import { isElisionLine } from './elisions';
 
 const ELISION =
   /^\s*(?:\/\/+|#+|\/\*+|\{\/\*|<!--|--|;+|%+|\*)\s*(?:\.\.\.|…|\[\.\.\.\]|(?:[^\n]*?\b(?:existing code|rest of (?:the )?(?:file|code|class|function|method|module|implementation)|(?:remains?|stays?|is) (?:the same|unchanged)|unchanged code|code (?:omitted|unchanged)|same as before|omitted for brevity)\b))/i;

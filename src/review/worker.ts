@@ -13,7 +13,7 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { parseAnswer, parseAnswerBlock } from './answer';
 import { type NamedTarget, type Placement, placeProposals, targetsOf } from './folders';
 import { type FileState, type SentSource, buildPlan } from './plan';
-import type { WorkspaceFolderName } from './reader';
+import type { WorkspaceFolderName } from './readerTypes';
 import { plain } from './words';
 
 export interface WorkerStart {

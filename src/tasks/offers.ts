@@ -13,7 +13,7 @@ import { Commands, HOST_READ_CHARS } from '../constants';
 import { readAnswer } from '../review/reader';
 import { type TrackedTask, isFinished } from './model';
 
-/** The reader's kinds (review/reader.ts `BlockKind`). */
+/** The reader's kinds (review/readerTypes.ts `BlockKind`). */
 type Kind = 'file' | 'partial' | 'diff' | 'patch' | 'range' | 'snippet' | 'output';
 
 /** What the rule reads of a block. */

@@ -260,14 +260,14 @@ describe('architecture', () => {
       );
     });
 
-    it('answers are read by one reader: no fence scanner outside review/reader.ts (issue 24)', () => {
+    it('answers are read by one reader: no fence scanner outside review/fences.ts (issue 24)', () => {
       // What a fence scanner is made of: a regex for a run of backticks or tildes, a comparison with the
       // character codes of ` (96) or ~ (126), a string of three backticks or tildes looked for or compared.
       const scanner = fenceScannerPattern();
       const offenders = files
         .filter(f => !FENCE_READERS.includes(rel(f)))
         .flatMap(f => code(f).split('\n').flatMap((line, i) => (scanner.test(line) ? [`${rel(f)}:${i + 1}: ${line.trim()}`] : [])));
-      assert.deepStrictEqual(offenders, [], 'read blocks with readAnswer() / fenceMask() from review/reader.ts');
+      assert.deepStrictEqual(offenders, [], 'read blocks with readAnswer() (review/reader.ts) / fenceMask() (review/fences.ts)');
       // The check itself: each way of writing a scanner is caught.
       for (const sample of [
         "const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);",
@@ -312,10 +312,10 @@ describe('architecture', () => {
 });
 
 /**
- * Where fences may be found: the reader, and the prompt builder (it looks for the longest backtick run in
- * the code it sends, to pick a longer fence: building, not reading).
+ * Where fences may be found: the reader's fence scanner, and the prompt builder (it looks for the longest
+ * backtick run in the code it sends, to pick a longer fence: building, not reading).
  */
-const FENCE_READERS = ['review/reader.ts', 'tasks/sending/prompt.ts'];
+  const FENCE_READERS = ['review/fences.ts', 'tasks/sending/prompt.ts'];
 
 /** A line of code that scans for fences (see the architecture test that uses it). */
 function fenceScannerPattern(): RegExp {

@@ -3,7 +3,10 @@
  * Plain Node, no vscode.
  */
 import * as assert from 'node:assert/strict';
-import { commentNaming, fenceMask, isElisionLine, isPathLike, namingLine, readAnswer, readInfo } from '../../src/review/reader';
+import { isElisionLine } from '../../src/review/elisions';
+import { fenceMask } from '../../src/review/fences';
+import { commentNaming, isPathLike, namingLine, readInfo } from '../../src/review/namings';
+import { readAnswer } from '../../src/review/reader';
 
 describe('review: the reader of answers', () => {
   it('gives every block its fence lines, info, language and body; an unclosed last block with its span', () => {
