@@ -41,23 +41,6 @@ export function firstLine(text: string | null | undefined, max = 80): string {
   return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
 }
 
-/**
- * The first line of a markdown text as words, for a one-line label: fences skipped, a heading's `#`, a quote's
- * `>`, a list marker and bold or code marks taken off ("# Proposal" → "Proposal"). Reads the first 4 KB only.
- */
-export function plainFirstLine(text: string | null | undefined, max = 80): string {
-  for (const raw of (text ?? '').slice(0, 4096).split(/\r?\n/)) {
-    const line = raw
-      .trim()
-      .replace(/^(?:#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)/, '')
-      .replace(/^(\*\*|__|`)(.*)\1$/, '$2')
-      .trim();
-    if (!line || /^(`{3,}|~{3,})/.test(line)) continue;
-    return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
-  }
-  return '';
-}
-
 /** `$0.03`, `$0.035`, `$1.50`: US dollars with 2 to 4 decimals, as the service counts them. */
 export function formatUsd(amount: number): string {
   const rounded = Math.round(amount * 10_000) / 10_000;

@@ -3,7 +3,7 @@ import { rangeAfterChange } from '../../src/documents/rangeMath';
 import { readAnswer } from '../../src/review';
 import { displayLines } from '../../src/tasks/model';
 import { blockPreview, lineCount } from '../../src/tasks/resultText';
-import { escapeHtml, highlightLine, renderInline, renderMarkdown } from '../../src/views/pages/markdown';
+import { escapeHtml, highlightLine, plainFirstLine, renderInline, renderMarkdown } from '../../src/views/pages/markdown';
 import { offer, offersOf } from '../../src/tasks/offers';
 import { FOLLOW_UP_MAX_CHARS, validMessage } from '../../src/views/pages/resultMessages';
 
@@ -60,6 +60,21 @@ describe('review: markdown rendering of server text', () => {
   it('caps what it renders', () => {
     const html = renderMarkdown('x'.repeat(100), { maxChars: 10 });
     assert.ok(html.includes('90 more characters'), html);
+  });
+});
+
+describe('review: one-line labels of markdown', () => {
+  it('plainFirstLine: the first line in words, markup off (a thread message row: "Agents: Proposal")', () => {
+    assert.equal(plainFirstLine('# Proposal\n\nReturn NaN.'), 'Proposal');
+    assert.equal(plainFirstLine('\n\n**Summary**\nmore'), 'Summary');
+    assert.equal(plainFirstLine('```ts\nconst a = 1;\n```'), 'const a = 1;', 'a fence line is not words');
+    assert.equal(plainFirstLine('> quoted\n'), 'quoted');
+    assert.equal(plainFirstLine('- first item'), 'first item');
+    assert.equal(plainFirstLine('`mean()` returns NaN'), '`mean()` returns NaN', 'marks inside the line stay');
+    assert.equal(plainFirstLine('Make mean() total\n\nsrc/math.ts (lines 1-10):'), 'Make mean() total');
+    assert.equal(plainFirstLine(`## ${'x'.repeat(100)}`, 10), `${'x'.repeat(9)}…`);
+    assert.equal(plainFirstLine(undefined), '');
+    assert.equal(plainFirstLine('\n\n   \n'), '');
   });
 });
 

@@ -6,7 +6,7 @@
  * Fenced blocks are found by the one reader of answers (review/reader.ts), never here.
  */
 import { HOST_READ_CHARS } from '../../constants';
-import { type AnswerBlock, type ReadOptions, readAnswer } from '../../review';
+import { type AnswerBlock, type ReadOptions, fenceMask, readAnswer } from '../../review';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -208,4 +208,25 @@ function codeBlockHtml(language: string, body: string[], header: string): string
   const code = body.map(l => highlightLine(l, hash)).join('\n');
   const cls = language ? ` class="language-${escapeHtml(language.replace(/[^\w-]/g, ''))}"` : '';
   return `<div class="code-block">${header}<pre tabindex="0"><code${cls}>${code}</code></pre></div>`;
+}
+
+/**
+ * The first line of a markdown text as words, for a one-line label: fence lines skipped (the reader's rule),
+ * a heading's `#`, a quote's `>`, a list marker and whole-line bold or code marks taken off ("# Proposal" →
+ * "Proposal"). Reads the first 4 KB only.
+ */
+export function plainFirstLine(text: string | null | undefined, max = 80): string {
+  const head = (text ?? '').slice(0, 4096);
+  const fences = fenceMask(head);
+  const lines = head.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    if (fences[i] === 1) continue;
+    const line = lines[i]
+      .trim()
+      .replace(/^(?:#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)/, '')
+      .replace(/^(\*\*|__|`)(.*)\1$/, '$2')
+      .trim();
+    if (line) return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
+  }
+  return '';
 }
