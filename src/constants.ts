@@ -31,6 +31,8 @@ export const Commands = {
   clearFinished: 'multiAgent.clearFinished',
   // Sidebar: threads
   refreshThreads: 'multiAgent.refreshThreads',
+  hideThread: 'multiAgent.hideThread',
+  showHiddenThreads: 'multiAgent.showHiddenThreads',
   loadMoreThreads: 'multiAgent.loadMoreThreads',
   newThread: 'multiAgent.newThread',
   runInThread: 'multiAgent.runInThread',
@@ -66,6 +68,8 @@ export const ContextKeys = {
   /** A Threads read listed none (not "no key"): only then may the empty view say "No threads yet". */
   threadsListedNone: 'multiAgent.threadsListedNone',
   hasAttachments: 'multiAgent.hasAttachments',
+  /** Some threads are hidden from the Threads view: Show Hidden Threads is offered. */
+  hasHiddenThreads: 'multiAgent.hasHiddenThreads',
   /** A task has completed with a result (a walkthrough step). */
   hasResult: 'multiAgent.hasResult',
   /** A change from an answer was applied after its review (the walkthrough's last step). */
@@ -83,6 +87,8 @@ export const StateKeys = {
   warnedWorkspaceAddress: 'multiAgent.warnedWorkspaceAddress',
   /** Where each task's source range is now, after the user's edits (workspaceState). */
   sourceRanges: 'multiAgent.sourceRanges.v1',
+  /** Threads hidden from the Threads view (the service keeps them: a key cannot delete a thread). */
+  hiddenThreads: 'multiAgent.hiddenThreads.v1',
 } as const;
 
 export const Views = {

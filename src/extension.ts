@@ -99,7 +99,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   });
   const models = new ModelCatalog(api, config);
   const pipeline = new SubmissionPipeline({ api, config, keys, store, poller, basket: attachments, log, models, notify: message => void ui.info(message) });
-  const threads = new ThreadStore(api, keys, store, config);
+  const threads = new ThreadStore(api, keys, store, config, context.globalState);
   const files = new FileStore(api, keys, config, store);
   const services: Services = {
     context,

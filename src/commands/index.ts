@@ -37,7 +37,7 @@ import { openAllChanges, reviewChanges } from './review';
 import { registerCommand } from './run';
 import { cancelTask, checkAgain, clearFinished, removeTask, revealSource, runAgain, stopTracking } from './taskActions';
 import { attachProducedFile, continueInThread, openProducedFile, openSource, saveProducedFileAs, showTrace } from './team';
-import { type TranscriptView, newThread, openTranscript, runInThread } from './threads';
+import { type TranscriptView, hideThread, newThread, openTranscript, runInThread, showHiddenThreads } from './threads';
 
 export interface CommandDeps {
   ui: UserInterface;
@@ -137,6 +137,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     }),
     // Threads
     bind(Commands.newThread, () => newThread({ ui, keys, threads })),
+    bind(Commands.hideThread, (arg: unknown) => hideThread({ ui, keys, threads }, arg)),
+    bind(Commands.showHiddenThreads, () => showHiddenThreads({ ui, keys, threads })),
     bind(Commands.runInThread, async (arg: unknown) => submitted(await runInThread({ ui, keys, threads, pipeline, recent, editors: d.editors }, arg))),
     bind(Commands.openTranscript, (arg: unknown) => openTranscript({ ui, keys, threads, transcripts: d.transcripts, config: d.config }, arg)),
     // Files

@@ -65,6 +65,30 @@ export async function runInThread(
   return sendOrOfferAttachment(d.ui, d.pipeline, request, settings);
 }
 
+/**
+ * Hides a thread from the Threads view and the pickers. A key cannot delete (or rename) a thread on the service,
+ * so it is kept there, and the message says so; Undo and Show Hidden Threads bring it back.
+ */
+export async function hideThread(d: ThreadDeps, arg: unknown): Promise<void> {
+  const thread = await resolveThread(d, arg);
+  if (!thread) return;
+  const id = String(thread.id);
+  await d.threads.hide(id);
+  const undo = vscode.l10n.t('Undo');
+  const choice = await d.ui.info(
+    vscode.l10n.t('"{0}" is hidden from this list. The service keeps the thread (a key cannot delete threads); Show Hidden Threads brings it back.', threadTitle(thread)),
+    undo,
+  );
+  if (choice === undo) await d.threads.showHidden([id]);
+}
+
+/** Lists the hidden threads again. */
+export async function showHiddenThreads(d: ThreadDeps): Promise<number> {
+  const shown = await d.threads.showHidden();
+  d.ui.note(shown === 1 ? vscode.l10n.t('1 hidden thread is listed again.') : vscode.l10n.t('{0} hidden threads are listed again.', shown));
+  return shown;
+}
+
 /** The rendered transcript view (a view): commands only ask it to show a thread. */
 export interface TranscriptView {
   show(thread: Thread): Promise<unknown>;

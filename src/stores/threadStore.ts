@@ -8,6 +8,7 @@ import type { Thread, ThreadMessage } from '../api';
 import type { ApiService } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
 import type { Config } from '../config';
+import { ContextKeys, StateKeys } from '../constants';
 import { Disposable } from '../disposable';
 import { firstLine } from '../format';
 import type { TaskChange, TaskStore } from '../tasks/store/taskStore';
@@ -15,6 +16,8 @@ import { onServiceChange } from './follow';
 import { PagedList } from './paging';
 
 const PAGE_SIZE = 20;
+/** Hidden thread ids kept at most. */
+const MAX_HIDDEN = 500;
 
 /** What the list is: no key (nothing asked), the earlier API form (no threads there), or a page. */
 export type ThreadListing =
@@ -51,13 +54,20 @@ export class ThreadStore extends Disposable {
   /** Ids on the pages read so far, to tell a new thread from a listed one. */
   private readonly listed = new Set<string>();
 
+  /** Threads the user hid from the list (ids, newest last); kept in `memento`, the service keeps the threads. */
+  private hidden: Set<string>;
+
   constructor(
     private readonly api: ApiService,
     private readonly keys: KeyStore,
     tasks: TaskStore,
     config: Pick<Config, 'onDidChange'>,
+    private readonly memento?: vscode.Memento,
   ) {
     super();
+    const kept = memento?.get<unknown>(StateKeys.hiddenThreads);
+    this.hidden = new Set(Array.isArray(kept) ? kept.filter((id): id is string => typeof id === 'string' && /^\d{1,20}$/.test(id)) : []);
+    void this.tellHidden();
     this._register(onServiceChange({ config, keys }, () => this.refresh()));
     // A run in a thread adds messages when it is sent and when it ends. The service writes a finished run's
     // messages just after it reports the task completed, so a finished run is read again a moment later.
@@ -136,7 +146,41 @@ export class ThreadStore extends Disposable {
     if (client.form === 'earlier') return { kind: 'unavailable' };
     const { items: threads, hasMore } = await this.pages.first();
     for (const t of threads) this.listed.add(String(t.id));
-    return { kind: 'loaded', threads: threads.map(t => this.details.get(String(t.id)) ?? t), hasMore };
+    const shown = threads.filter(t => !this.hidden.has(String(t.id)));
+    return { kind: 'loaded', threads: shown.map(t => this.details.get(String(t.id)) ?? t), hasMore };
+  }
+
+  /** Hides a thread from the list (and the pickers); the service keeps it. */
+  async hide(threadId: string): Promise<void> {
+    this.hidden.delete(threadId);
+    this.hidden.add(threadId);
+    await this.keepHidden();
+  }
+
+  /** Shows the hidden threads again; returns how many there were. */
+  async showHidden(ids?: readonly string[]): Promise<number> {
+    const before = this.hidden.size;
+    if (ids) ids.forEach(id => this.hidden.delete(id));
+    else this.hidden.clear();
+    await this.keepHidden();
+    return before - this.hidden.size;
+  }
+
+  get hiddenCount(): number {
+    return this.hidden.size;
+  }
+
+  private async keepHidden(): Promise<void> {
+    // Bounded: the oldest hidden ids go first (a thread that old has long left the service's newest 20).
+    const ids = [...this.hidden].slice(-MAX_HIDDEN);
+    this.hidden = new Set(ids);
+    await this.memento?.update(StateKeys.hiddenThreads, ids);
+    await this.tellHidden();
+    this.changed.fire({});
+  }
+
+  private async tellHidden(): Promise<void> {
+    await vscode.commands.executeCommand('setContext', ContextKeys.hasHiddenThreads, this.hidden.size > 0);
   }
 
   /** The threads read so far (the first page read on demand). */

@@ -202,6 +202,28 @@ describe('sidebar', () => {
       assert.ok(text.includes('## You') && text.includes('Summarize greet') && text.includes('## Agents'), text);
     });
 
+    it('hides a thread from the list and the pickers, says the service keeps it, and shows it again (issue 26)', async () => {
+      ctx.user.inputs = ['Thread to hide'];
+      const thread = await vscode.commands.executeCommand<{ id: number }>('multiAgent.newThread');
+      assert.ok(thread);
+      const ids = async () => ((await sidebar().threads.getChildren()) as Node[]).map(n => (n.thread as { id: number } | undefined)?.id);
+      assert.ok((await ids()).includes(thread.id));
+      const before = ctx.user.shown.length;
+      await vscode.commands.executeCommand('multiAgent.hideThread', String(thread.id));
+      assert.ok(!(await ids()).includes(thread.id), 'gone from the list');
+      assert.ok(!(await ctx.api.threads.threads()).some(t => t.id === thread.id), 'and from the pickers');
+      const told = ctx.user.shown.slice(before).find(s => s.kind === 'info');
+      assert.strictEqual(told?.message, '"Thread to hide" is hidden from this list. The service keeps the thread (a key cannot delete threads); Show Hidden Threads brings it back.');
+      assert.deepStrictEqual(told?.actions, ['Undo']);
+      assert.ok(!ctx.emulator.requests.some(r => r.method === 'DELETE' && r.path.includes('/threads/')), 'nothing asked of the service');
+      assert.deepStrictEqual(ctx.api.context.globalState.get('multiAgent.hiddenThreads.v1'), [String(thread.id)], 'kept across a reload');
+
+      const shown = await vscode.commands.executeCommand<number>('multiAgent.showHiddenThreads');
+      assert.strictEqual(shown, 1);
+      assert.ok((await ids()).includes(thread.id), 'listed again');
+      assert.deepStrictEqual(ctx.api.context.globalState.get('multiAgent.hiddenThreads.v1'), []);
+    });
+
     it('says "No threads yet" only after a list that found none, never on the way to a list with threads', async () => {
       // The second key is another user of the emulator: no threads yet.
       const listedNone: boolean[] = [];
