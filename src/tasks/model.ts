@@ -104,6 +104,8 @@ export interface TrackedTask {
   approval?: { agentName?: string; permission?: string };
   /** Stop Tracking ended it here, not the service: "Check Again" follows it once more. */
   trackingStopped?: boolean;
+  /** Followed again after Stop Tracking: when it finished is known only as "by" the moment it was seen done. */
+  followedAgain?: boolean;
   /** The user was told about the approval pause (once per task, across reloads and windows). */
   approvalNotified?: boolean;
   /** Characters of the cached result, when there is one. */
@@ -284,4 +286,13 @@ export function sameAgents(a: TrackedTask['agents'], b: TrackedTask['agents']): 
   if (a === b) return true;
   if (!a || !b || a.length !== b.length) return false;
   return a.every((x, i) => x.id === b[i].id && x.status === b[i].status && x.progress === b[i].progress && x.preview === b[i].preview && x.model === b[i].model);
+}
+
+/**
+ * How long the task took, when this window followed it the whole way. A task followed again after Stop
+ * Tracking has none: the service does not say when a task ended, and the moment it was seen done can be hours
+ * later. Undefined then, and while it runs.
+ */
+export function tookMs(task: Pick<TrackedTask, 'finishedAt' | 'submittedAt' | 'followedAgain'>): number | undefined {
+  return task.finishedAt === undefined || task.followedAgain ? undefined : task.finishedAt - task.submittedAt;
 }

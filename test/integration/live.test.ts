@@ -136,6 +136,13 @@ describe('live service', () => {
     assert.strictEqual(ctx.api.store.get(task.id)?.status, 'processing');
     await completedWithResult(ctx, task.id);
     await waitFor(() => ctx.user.messages('info').some(m => m.includes('task done: Stop and check again')), 'the completion to be announced');
+    // Followed again: when it ended is known only as "by" the moment it was seen done, never a "Took" (issue 26).
+    const done = ctx.api.store.get(task.id)!;
+    assert.strictEqual(done.followedAgain, true);
+    const view = await ctx.api.resultPanels.show(done);
+    assert.match(view.webview.html, /<dt>Finished<\/dt><dd id="elapsed">by [^<]+ \(not followed the whole time\)<\/dd>/);
+    assert.doesNotMatch(view.webview.html, /<dt>Took<\/dt>/);
+    view.dispose();
 
     // Nothing left to check again: a passing note says so (issue 26), not an error with tasks listed.
     const shown = ctx.user.shown.length;

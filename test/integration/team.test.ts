@@ -76,7 +76,10 @@ describe('team: what the agents did', function () {
     assert.match(html, /Files the agents made/);
     assert.match(html, /findings\.csv/);
     assert.match(html, /Sources/);
-    assert.match(html, /data-offer="continue"/);
+    // Continue in Thread is the box under the answer (issue 26), not a header button.
+    assert.match(html, /<form id="follow-up" class="follow-up">/);
+    assert.match(html, /<label for="follow-up-text">Continue in thread: ask the agents a follow-up<\/label>/);
+    assert.doesNotMatch(html, /data-offer="continue"/);
     await vscode.commands.executeCommand('multiAgent.showTrace', task.id);
     assert.strictEqual(requestsTo(ctx, 'GET', /\/trace$/).length, 1, 'a finished task’s trace comes from the cache');
 

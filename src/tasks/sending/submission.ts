@@ -259,7 +259,8 @@ export class SubmissionPipeline {
       instruction: request.instruction,
       promptChars: promptLength(prompt),
       source,
-      workspace: source ? vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(source.uri))?.uri.toString() : undefined,
+      // The code's folder; a task sent without code (a follow-up in a thread) belongs to the window it was sent from.
+      workspace: (source ? vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(source.uri)) : vscode.workspace.workspaceFolders?.[0])?.uri.toString(),
       modelId: effortModel,
       agentCount: request.threadId !== undefined ? undefined : settings.agentCount,
       threadId: request.threadId ?? (sent.threadId !== undefined ? String(sent.threadId) : undefined),

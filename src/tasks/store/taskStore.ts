@@ -291,7 +291,7 @@ export class TaskStore extends Disposable implements PollerStore {
   async reopen(taskId: string): Promise<boolean> {
     const task = this.tasks.get(taskId);
     if (!task?.trackingStopped) return false;
-    const next: TrackedTask = { ...task, status: 'processing', updatedAt: Date.now() };
+    const next: TrackedTask = { ...task, status: 'processing', followedAgain: true, updatedAt: Date.now() };
     for (const key of ['trackingStopped', 'finishedAt', 'error', 'notified'] as const) delete next[key];
     this.tasks.set(taskId, next);
     // The shared copy first: merging would otherwise bring back its `notified` mark (marks only ever add up).

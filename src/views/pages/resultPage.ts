@@ -10,7 +10,7 @@ import { formatDuration } from '../../format';
 import { lazy } from '../../lazy';
 import { readOptionsOf } from '../../documents/answers';
 import type { AnswerBlock } from '../../review';
-import { type TrackedTask, displayLines, isAwaitingApproval, isFinished, modelOf } from '../../tasks/model';
+import { type TrackedTask, displayLines, isAwaitingApproval, isFinished, modelOf, tookMs } from '../../tasks/model';
 import { type TaskOffer, applyWayOf, offersOf } from '../../tasks/offers';
 import { agentStatusLabel, agentWords } from '../../vocabulary';
 import { escapeHtml, renderMarkdown } from './markdown';
@@ -78,10 +78,17 @@ export function renderResultHtml(task: TrackedTask, result: string | undefined, 
   const meta: string[] = [];
   meta.push(`<dt>${t(vscode.l10n.t('Model'))}</dt><dd id="model">${t(modelOf(task) ?? vscode.l10n.t('service default'))}</dd>`);
   meta.push(`<dt>${t(vscode.l10n.t('Agents'))}</dt><dd id="agent-count">${t(String(task.agents?.length ?? task.agentCount ?? '—'))}</dd>`);
-  const elapsed = formatDuration((task.finishedAt ?? Date.now()) - task.submittedAt);
-  meta.push(
-    `<dt>${t(running ? vscode.l10n.t('Running for') : vscode.l10n.t('Took'))}</dt><dd><span id="elapsed" data-start="${task.submittedAt}" data-running="${running}">${t(elapsed)}</span></dd>`,
-  );
+  const took = tookMs(task);
+  if (!running && took === undefined && task.finishedAt !== undefined) {
+    // Followed again after Stop Tracking: the service does not say when it ended.
+    const by = new Date(task.finishedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+    meta.push(`<dt>${t(vscode.l10n.t('Finished'))}</dt><dd id="elapsed">${t(vscode.l10n.t('by {0} (not followed the whole time)', by))}</dd>`);
+  } else {
+    const elapsed = formatDuration(took ?? Date.now() - task.submittedAt);
+    meta.push(
+      `<dt>${t(running ? vscode.l10n.t('Running for') : vscode.l10n.t('Took'))}</dt><dd><span id="elapsed" data-start="${task.submittedAt}" data-running="${running}">${t(elapsed)}</span></dd>`,
+    );
+  }
   const offers = offersOf(task, 'view');
   const source = sourceText(task);
   const reveal = offers.find(o => o.id === 'source');

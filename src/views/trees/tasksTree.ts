@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../../disposable';
-import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval, modelOf } from '../../tasks/model';
+import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval, modelOf, tookMs } from '../../tasks/model';
 import { capabilityWords, offersOf, openingOf } from '../../tasks/offers';
 import type { TaskChange, TaskStore } from '../../tasks/store/taskStore';
 import type { Config } from '../../config';
@@ -219,6 +219,14 @@ function agentItem(task: TrackedTask, agent: AgentProgress): vscode.TreeItem {
   return item;
 }
 
+/** How long it took, or, for a task followed again, by when it was seen done (tasks/model.ts `tookMs`). */
+function finishedLine(task: TrackedTask): string {
+  const took = tookMs(task);
+  if (took !== undefined) return vscode.l10n.t('Took: {0}', formatDuration(took));
+  if (task.finishedAt !== undefined) return vscode.l10n.t('Finished by {0} (not followed the whole time)', new Date(task.finishedAt).toLocaleTimeString());
+  return vscode.l10n.t('Running for: {0}', formatDuration(Date.now() - task.submittedAt));
+}
+
 function tooltipOf(task: TrackedTask, waiting?: string): vscode.MarkdownString {
   const md = textTooltip(
     task.title,
@@ -226,9 +234,7 @@ function tooltipOf(task: TrackedTask, waiting?: string): vscode.MarkdownString {
       vscode.l10n.t('Status: {0}', taskStatusText(task)),
       waiting ?? '',
       vscode.l10n.t('Sent: {0}', new Date(task.submittedAt).toLocaleString()),
-      task.finishedAt
-        ? vscode.l10n.t('Took: {0}', formatDuration(task.finishedAt - task.submittedAt))
-        : vscode.l10n.t('Running for: {0}', formatDuration(Date.now() - task.submittedAt)),
+      finishedLine(task),
       vscode.l10n.t('Model: {0}', modelOf(task) ?? vscode.l10n.t('service default')),
       task.agentCount ? vscode.l10n.t('Agents: {0}', task.agentCount) : '',
       task.source ? sourceLine(task.source) : '',
