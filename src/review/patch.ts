@@ -51,7 +51,8 @@ export const MAX_HUNK_HEADERS = 50_000;
 
 /** The file sections of a diff (several when it has several `---`/`+++` pairs or `diff --git` lines). */
 export function parseUnifiedDiff(text: string, maxHunks = MAX_HUNK_HEADERS): FileDiff[] {
-  const lines = text.split('\n');
+  const { head, pastCap } = cutAtCap(text, maxHunks);
+  const lines = head.split('\n');
   if (lines.length && lines[lines.length - 1] === '') lines.pop();
   for (let i = 0; i < lines.length; i++) if (lines[i].endsWith('\r')) lines[i] = lines[i].slice(0, -1);
   const files: FileDiff[] = [];
@@ -113,7 +114,38 @@ export function parseUnifiedDiff(text: string, maxHunks = MAX_HUNK_HEADERS): Fil
     }
     i++;
   }
+  if (pastCap) (cur ?? fresh()).headersPastCap += pastCap;
   return files.filter(f => f.hunks.length || f.headersPastCap || f.created || f.deleted || f.renamed || f.binary);
+}
+
+/**
+ * The text up to the first hunk header past the cap, and how many headers follow it (a `@@` line with a diff
+ * line after it, as the parser counts them). What lies past the cap is scanned, never split into lines: a
+ * 15 MB answer of a million headers would be two million strings. The plan refuses such a diff as too complex
+ * (`buildPlan`), so the sections past the cap need only their count.
+ */
+function cutAtCap(text: string, maxHunks: number): { head: string; pastCap: number } {
+  let seen = 0;
+  let at = text.startsWith('@@') ? 0 : -1;
+  if (at < 0) {
+    const next = text.indexOf('\n@@');
+    at = next < 0 ? -1 : next + 1;
+  }
+  while (at >= 0 && ++seen <= maxHunks) {
+    const next = text.indexOf('\n@@', at);
+    at = next < 0 ? -1 : next + 1;
+  }
+  if (at < 0) return { head: text, pastCap: 0 };
+  let pastCap = 0;
+  for (let line = at; line >= 0; ) {
+    const end = text.indexOf('\n', line);
+    if (end < 0) break;
+    const isHeader = text.startsWith('@@', line);
+    const c = text.charCodeAt(end + 1);
+    if (isHeader && (c === 32 || c === 43 || c === 45)) pastCap++;
+    line = end + 1;
+  }
+  return { head: text.slice(0, at), pastCap };
 }
 
 /** Reads the hunk whose header is at `start`; returns the index of the first line after it. */

@@ -126,6 +126,18 @@ describe('review: hostile answers stay linear and bounded', () => {
     assert.match(said, /1000000 hunk headers in 1 blocks, over the limit of 50000/);
   });
 
+  it('past the cap a diff is scanned for its headers, not split: the count is the parser\'s, what comes before is read as before', () => {
+    const hunks = (n: number) => numbered(n, i => `@@ -${i + 1} +${i + 1} @@\n-a${i}\n+b${i}`).join('\n');
+    const text = `--- a/x.ts\n+++ b/x.ts\n${hunks(5)}\n@@ -90 +90 @@\n\\ the note of an empty header\n--- a/y.ts\n+++ b/y.ts\n${hunks(2)}\n`;
+    const [capped] = parseUnifiedDiff(text, 3);
+    assert.equal(capped.hunks.length, 3);
+    assert.deepEqual(capped.hunks.map(h => h.lines.map(l => l.op + l.text)), [['-a0', '+b0'], ['-a1', '+b1'], ['-a2', '+b2']]);
+    // Two of x.ts, then an empty header (not a hunk: no diff line follows it, as the parser reads it), then y.ts's two.
+    assert.equal(capped.headersPastCap, 4);
+    const whole = parseUnifiedDiff(text);
+    assert.deepEqual(whole.map(f => [f.newPath, f.hunks.length, f.headersPastCap]), [['x.ts', 5, 0], ['y.ts', 2, 0]]);
+  });
+
   it('a plan that spends its work budget is too complex, not a partial preview', () => {
     const a = numbered(20_000, i => (i % 2 ? '}' : '')).join('\n');
     const b = numbered(20_000, i => (i % 3 ? '}' : '')).join('\n');
