@@ -9,6 +9,7 @@ import * as path from 'node:path';
 
 /** Each part and its module under src/ (esbuild.mjs reads this table). */
 export const LAZY_PARTS = {
+  review: 'review/index',
   team: 'views/pages/teamSections',
   transcripts: 'views/pages/transcriptPanel',
   usage: 'views/pages/usagePanel',

@@ -4,8 +4,13 @@
  * number and understand its blocks alike.
  */
 import * as vscode from 'vscode';
-import { type ReadAnswer, type ReadOptions, checkPath, readAnswer } from '../review';
+import { lazy } from '../lazy';
+import type * as Review from '../review';
+import type { ReadAnswer, ReadOptions } from '../review';
 import type { TrackedTask } from '../tasks/model';
+
+/** The review core, loaded on first use (lazy.ts). */
+const reviewCore = lazy<typeof Review>('review');
 
 /** The reader's options for a task: its source's path in its workspace folder, and the folders' names. */
 export function readOptionsOf(task: Pick<TrackedTask, 'source'>): ReadOptions {
@@ -16,11 +21,11 @@ export function readOptionsOf(task: Pick<TrackedTask, 'source'>): ReadOptions {
   if (!folder) return { folders };
   const root = folder.uri.path.replace(/\/+$/, '');
   if (!uri.path.startsWith(`${root}/`)) return { folders };
-  const checked = checkPath(uri.path.slice(root.length + 1));
+  const checked = reviewCore().checkPath(uri.path.slice(root.length + 1));
   return { folders, sourcePath: checked.ok ? checked.path : undefined, sourceFolder: folder.name };
 }
 
 /** The blocks of a task's answer, read as every surface reads them. */
 export function readTaskAnswer(task: Pick<TrackedTask, 'source'>, text: string): ReadAnswer {
-  return readAnswer(text, readOptionsOf(task));
+  return reviewCore().readAnswer(text, readOptionsOf(task));
 }

@@ -10,8 +10,12 @@
  */
 import type { Settings } from '../config';
 import { Commands, HOST_READ_CHARS } from '../constants';
-import { readAnswer } from '../review/reader';
+import { lazy } from '../lazy';
+import type * as Review from '../review';
 import { type TrackedTask, isFinished } from './model';
+
+/** The review core, loaded on first use (lazy.ts): the one reader counts a finished answer. */
+const reviewCore = lazy<typeof Review>('review');
 
 /** The reader's kinds (review/readerTypes.ts `BlockKind`). */
 type Kind = 'file' | 'partial' | 'diff' | 'patch' | 'range' | 'snippet' | 'output';
@@ -89,7 +93,7 @@ export function shapeOf(blocks: readonly BlockFacts[], task: { source?: unknown 
 export function answerShapeOf(task: { source?: unknown }, result: string | undefined): Pick<TrackedTask, 'namedFiles' | 'applicableBlocks' | 'insertableBlocks'> {
   if (result === undefined) return { namedFiles: undefined, applicableBlocks: undefined, insertableBlocks: undefined };
   const long = result.length > HOST_READ_CHARS;
-  const shape = shapeOf(readAnswer(long ? result.slice(0, HOST_READ_CHARS) : result).blocks, task);
+  const shape = shapeOf(reviewCore().readAnswer(long ? result.slice(0, HOST_READ_CHARS) : result).blocks, task);
   if (long) return { namedFiles: shape.namedFiles || undefined, applicableBlocks: undefined, insertableBlocks: undefined };
   return { namedFiles: shape.namedFiles || undefined, applicableBlocks: shape.applicable, insertableBlocks: shape.insertable };
 }
