@@ -67,7 +67,8 @@ export class ThreadStore extends Disposable {
     super();
     const kept = memento?.get<unknown>(StateKeys.hiddenThreads);
     this.hidden = new Set(Array.isArray(kept) ? kept.filter((id): id is string => typeof id === 'string' && /^\d{1,20}$/.test(id)) : []);
-    void this.tellHidden();
+    // The context key starts unset (false): activation sends it only when threads were hidden before.
+    if (this.hidden.size) void this.tellHidden();
     this._register(onServiceChange({ config, keys }, () => this.refresh()));
     // A run in a thread adds messages when it is sent and when it ends. The service writes a finished run's
     // messages just after it reports the task completed, so a finished run is read again a moment later.

@@ -97,7 +97,8 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         const { message } = element;
         // Who said it, then what, in words: "You: Make mean() total", "Agents: Proposal" (not "# Proposal").
         const said = plainFirstLine(message.content) || (message.error ? firstLine(message.error) : vscode.l10n.t('(empty)'));
-        const item = new vscode.TreeItem(message.error ? vscode.l10n.t('{0}, failed: {1}', roleName(message.role), said) : vscode.l10n.t('{0}: {1}', roleName(message.role), said));
+        const label = message.error ? vscode.l10n.t('{0}, failed: {1}', roleName(message.role), said) : vscode.l10n.t('{0}: {1}', roleName(message.role), said);
+        const item = new vscode.TreeItem(label);
         item.id = `thread:${element.threadId}:message:${message.id ?? message.message_id ?? element.index}`;
         item.iconPath = new vscode.ThemeIcon(message.error ? 'error' : roleIcon(message.role));
         item.description = message.created_at ? formatWhen(new Date(message.created_at)) : undefined;
@@ -106,7 +107,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         md.appendText((message.content ?? message.error ?? '').slice(0, 2000));
         item.tooltip = md;
         item.contextValue = 'threadMessage';
-        item.accessibilityInformation = { label: typeof item.label === 'string' ? item.label : said };
+        item.accessibilityInformation = { label };
         item.command = { command: Commands.openTranscript, title: vscode.l10n.t('Open Transcript'), arguments: [element.threadId] };
         return item;
       }
