@@ -18,10 +18,15 @@ export class WorkspaceAddressGuard extends Disposable {
     config: Pick<Config, 'onDidChange'>,
   ) {
     super();
+    this._register(config.onDidChange(() => this.check()));
+  }
+
+  /** Checks now and whenever a settings file is written. Called once activation is done: a watcher is not free. */
+  start(): void {
     const watcher = this._register(vscode.workspace.createFileSystemWatcher(WORKSPACE_SETTINGS_GLOB));
     this._register(watcher.onDidCreate(() => this.check()));
     this._register(watcher.onDidChange(() => this.check()));
-    this._register(config.onDidChange(() => this.check()));
+    this.check();
   }
 
   check(): void {
