@@ -143,7 +143,8 @@ describe('review and apply', () => {
     const { id } = await sendMean(hostile);
     await vscode.commands.executeCommand('multiAgent.openResult', id);
     const panel = await waitFor(() => ctx.api.resultPanels.panelOf(id), 'the result view');
-    const html = panel.webview.html;
+    // The view opened when the task was sent; its finished page is drawn once the answer is read (after the notification).
+    const html = await waitFor(() => (panel.webview.html.includes('data-block="0"') ? panel.webview.html : undefined), 'the finished page');
     assert.strictEqual(panel.viewType, 'multiAgent.result');
     assert.match(panel.title, /^Make mean\(\) total · \d/);
     assert.ok(html.includes('<h1 class="title">Make mean() total</h1>'));
