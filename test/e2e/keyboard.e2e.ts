@@ -48,6 +48,32 @@ describe('e2e: the keyboard alone', function () {
     assert.ok(focus !== 'body' && focus !== 'hidden', `${where}: the focus is ${focus}`);
   }
 
+  /**
+   * The keyboard is in the code editor: Quick Open has closed and the editor's text area holds the focus. A key
+   * pressed before that (Ctrl+A, Ctrl+Z) would act on Quick Open's input instead.
+   */
+  async function focusInEditor(where: string): Promise<void> {
+    // `.focused`: the editor has taken the focus itself (its key handling follows), not only its text area.
+    const inEditor = `!!document.activeElement && !!document.activeElement.closest('.monaco-editor.focused') && !document.activeElement.closest('.quick-input-widget')`;
+    await page().waitForFunction(inEditor, undefined, { timeout: 5_000 }).catch(() => undefined);
+    assert.ok(await page().evaluate(inEditor), `${where}: the focus is not in the editor`);
+  }
+
+  /** Ctrl+P, the name typed, Enter: Quick Open with keys only (typed again if the list has not found it in 10 s). */
+  async function quickOpen(name: string): Promise<void> {
+    const input = page().locator('.quick-input-widget input').first();
+    for (let attempt = 0; ; attempt++) {
+      await page().keyboard.press('ControlOrMeta+P');
+      await input.waitFor({ state: 'visible' });
+      await page().keyboard.type(name);
+      const row = page().locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+      if (await row.waitFor({ timeout: 10_000 }).then(() => true, () => false)) break;
+      await page().keyboard.press('Escape');
+      assert.ok(attempt < 3, `Quick Open does not find ${name}`);
+    }
+    await page().keyboard.press('Enter');
+  }
+
   /** F1, the command typed, Enter: the palette with keys only. */
   async function command(title: string): Promise<void> {
     const input = page().locator('.quick-input-widget input').first();
@@ -69,13 +95,10 @@ describe('e2e: the keyboard alone', function () {
     emulator.setNextTask({ result: ANSWER });
 
     // Open math.ts (Quick Open) and select it all.
-    await page().keyboard.press('ControlOrMeta+P');
-    await page().locator('.quick-input-widget input').first().waitFor({ state: 'visible' });
-    await page().keyboard.type('math.ts');
-    await page().locator('.quick-input-list .monaco-list-row', { hasText: 'math.ts' }).first().waitFor();
-    await page().keyboard.press('Enter');
+    await quickOpen('math.ts');
     await page().locator('.tabs-container .tab', { hasText: 'math.ts' }).first().waitFor();
     await focusIsVisible('math.ts opened');
+    await focusInEditor('math.ts opened');
     await page().keyboard.press('ControlOrMeta+A');
 
     // Send: Ctrl+K A, the instruction typed, Enter.
@@ -105,11 +128,8 @@ describe('e2e: the keyboard alone', function () {
     await focusIsVisible('after Accept');
 
     // Undo with the keyboard in the editor (Quick Open puts the focus back in math.ts).
-    await page().keyboard.press('ControlOrMeta+P');
-    await page().locator('.quick-input-widget input').first().waitFor({ state: 'visible' });
-    await page().keyboard.type('math.ts');
-    await page().locator('.quick-input-list .monaco-list-row', { hasText: 'math.ts' }).first().waitFor();
-    await page().keyboard.press('Enter');
+    await quickOpen('math.ts');
+    await focusInEditor('math.ts again');
     await page().keyboard.press('ControlOrMeta+Z');
     await page().locator('.monaco-editor .view-lines', { hasText: 'export function add' }).first().waitFor({ timeout: 10_000 });
     assert.strictEqual(await page().locator('.monaco-editor .view-lines', { hasText: 'Number.NaN' }).count(), 0, 'one Undo restored the code');
