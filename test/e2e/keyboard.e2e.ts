@@ -127,11 +127,17 @@ describe('e2e: the keyboard alone', function () {
     await page().locator('.monaco-editor .view-lines', { hasText: 'Number.NaN' }).first().waitFor({ timeout: 10_000 });
     await focusIsVisible('after Accept');
 
-    // Undo with the keyboard in the editor (Quick Open puts the focus back in math.ts).
-    await quickOpen('math.ts');
-    await focusInEditor('math.ts again');
+    // Accept leaves the keyboard in the changed file itself, so Ctrl+Z undoes there. (Quick Open is no way back
+    // here: its history also holds the closed diff and the proposal, both named math.ts, and it may offer those.)
+    await focusInEditor('after Accept');
+    // The focused editor's model: the file on disk, not the proposal (`data-uri` is the editor's model URI).
+    const editing = (await page().evaluate(`document.activeElement?.closest('.monaco-editor')?.getAttribute('data-uri') ?? ''`)) as string;
+    assert.ok(/^(file|vscode-remote):/.test(editing) && editing.endsWith('/workspace/src/math.ts'), `after Accept the keyboard is in src/math.ts, not in ${editing}`);
     await page().keyboard.press('ControlOrMeta+Z');
-    await page().locator('.monaco-editor .view-lines', { hasText: 'export function add' }).first().waitFor({ timeout: 10_000 });
+    const restored = await page().locator('.monaco-editor .view-lines', { hasText: 'export function add' }).first().waitFor({ timeout: 10_000 }).then(() => true, () => false);
+    // When it fails, say where the key went and what the editors show (a full run's failure is hard to replay).
+    const where = restored ? '' : ((await page().evaluate(`JSON.stringify({ focus: document.activeElement?.closest('.monaco-editor')?.getAttribute('data-uri') ?? document.activeElement?.className, editors: [...document.querySelectorAll('.monaco-editor')].map(e => e.getAttribute('data-uri') + ': ' + (e.querySelector('.view-lines')?.textContent ?? '').slice(0, 80)) })`)) as string);
+    assert.ok(restored, `Ctrl+Z did not restore math.ts; the disk holds ${JSON.stringify(fs.readFileSync(mathPath(), 'utf8').slice(0, 60))}; ${where}`);
     assert.strictEqual(await page().locator('.monaco-editor .view-lines', { hasText: 'Number.NaN' }).count(), 0, 'one Undo restored the code');
     await focusIsVisible('after Undo');
   });
