@@ -1,4 +1,5 @@
-// Bundles the extension. dist/extension.js is what activation loads; dist/api.js (axios + zod) is required the
+// Bundles the extension. dist/extension.js is what activation loads (through dist/main.js, the entry, which
+// measures that); dist/api.js (axios + zod) is required the
 // first time the extension needs the network; dist/reviewWorker.js is the review planner's thread
 // (src/review/worker.ts), started for each Review Changes; dist/mcp.js (the MCP SDK) the first time VS Code
 // starts the MCP server; dist/<part>.js, one per lazy part (src/lazy.ts), on its first use.
@@ -52,7 +53,7 @@ function lazyParts() {
 }
 
 const ctx = await esbuild.context({
-  entryPoints: { extension: 'src/extension.ts', api: 'src/api/index.ts', reviewWorker: 'src/review/worker.ts', mcp: 'src/mcp/bundle.ts', ...lazyParts() },
+  entryPoints: { main: 'src/main.ts', extension: 'src/extension.ts', api: 'src/api/index.ts', reviewWorker: 'src/review/worker.ts', mcp: 'src/mcp/bundle.ts', ...lazyParts() },
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -64,9 +65,6 @@ const ctx = await esbuild.context({
   sourcesContent: false,
   legalComments: production ? 'none' : 'inline',
   metafile: true,
-  // First and last statements of each bundle: how long loading it takes, in time and in CPU (logged by extension.ts).
-  banner: { js: '"use strict";\nconst __matLoadStart = typeof performance === "object" ? performance.now() : 0;\nconst __matCpuStart = typeof process === "object" ? process.cpuUsage() : undefined;' },
-  footer: { js: 'var __matLoadEnd = typeof performance === "object" ? performance.now() : 0;\nvar __matLoadCpu = typeof process === "object" ? process.cpuUsage(__matCpuStart) : undefined;' },
   logLevel: 'warning',
   plugins: [oneNamespacePerModule, problemMatcher],
 });

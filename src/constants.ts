@@ -61,6 +61,16 @@ export const Commands = {
   showUsage: 'multiAgent.showUsage',
 } as const;
 
+export type CommandId = (typeof Commands)[keyof typeof Commands];
+
+/** The commands the sidebar's views bind themselves (refresh and load more); commands/index.ts binds every other. */
+export const VIEW_COMMANDS = [Commands.refreshTasks, Commands.refreshThreads, Commands.loadMoreThreads, Commands.refreshFiles, Commands.loadMoreFiles] as const;
+
+export type ActionCommandId = Exclude<CommandId, (typeof VIEW_COMMANDS)[number]>;
+
+/** Every action command: registered at activation, its handler loaded on the first call (commands/onFirstUse.ts). */
+export const ACTION_COMMANDS = Object.values(Commands).filter((id): id is ActionCommandId => !(VIEW_COMMANDS as readonly string[]).includes(id));
+
 export const ContextKeys = {
   hasApiKey: 'multiAgent.hasApiKey',
   /** Set once the stored key was read: until then the views say "Loading…", not "Set an API key". */

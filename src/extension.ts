@@ -9,7 +9,7 @@ import { ApiService, loadApi } from './apiService';
 import { demoKey } from './auth/demoKey';
 import { KeyStore } from './auth/keyStore';
 import { registerChat } from './chat/index';
-import { registerCommands } from './commands/index';
+import { registerCommands } from './commands/onFirstUse';
 import { showDescribed } from './commands/run';
 import { Config, ScriptableTrust } from './config';
 import { FILE_SCHEME, PROMPT_SCHEME, PROPOSAL_SCHEME, RESULT_SCHEME, REVIEW_SCHEME, THREAD_SCHEME } from './constants';
@@ -42,16 +42,15 @@ import { TaskStore } from './tasks/store/taskStore';
 import { SwappableUserInterface } from './ui';
 import { ApprovalNotifier } from './views/notifiers/approvalNotifier';
 import { CompletionNotifier } from './views/notifiers/completionNotifier';
-import { TranscriptPanelsOnFirstUse, UsagePanelOnFirstUse } from './views/pages/onFirstUse';
-import { ResultPanels } from './views/pages/resultPanel';
+import { ResultPanelsOnFirstUse, TranscriptPanelsOnFirstUse, UsagePanelOnFirstUse } from './views/pages/onFirstUse';
 import { type Sidebar, createSidebar } from './views/trees/sidebar';
 import { TaskStatusBar } from './views/notifiers/statusBar';
 
-/** Set by the bundle's first and last lines (esbuild banner and footer): the cost of loading it. */
-declare const __matLoadStart: number | undefined;
-declare const __matLoadEnd: number | undefined;
-/** The CPU the host spent loading the bundle (all its threads). */
-declare const __matLoadCpu: NodeJS.CpuUsage | undefined;
+/** What requiring the activation bundle cost, measured by the entry (main.ts) around it. */
+export interface LoadCost {
+  ms: number;
+  cpu: NodeJS.CpuUsage;
+}
 
 /** What activate() returns in the extension's test mode only: the live services and views, for integration tests. */
 export type TestApi = Services & {
@@ -64,7 +63,7 @@ export type TestApi = Services & {
   statusBar: TaskStatusBar;
   usagePanel: UsagePanelOnFirstUse;
   notifier: CompletionNotifier;
-  resultPanels: ResultPanels;
+  resultPanels: ResultPanelsOnFirstUse;
   transcriptPanels: TranscriptPanelsOnFirstUse;
   editors: CodeEditors;
   tracker: SourceRangeTracker;
@@ -76,7 +75,7 @@ export type TestApi = Services & {
   effortCheck: EffortCheck;
 };
 
-export function activate(context: vscode.ExtensionContext): TestApi | undefined {
+export function activate(context: vscode.ExtensionContext, loaded?: LoadCost): TestApi | undefined {
   const activateStart = performance.now();
   const activateCpu = process.cpuUsage();
   const ui = new SwappableUserInterface();
@@ -130,7 +129,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const traces = new TraceStore(api, store, context.globalStorageUri);
   const details = new TaskDetails(store, () => api.client(), log);
   const reviews = new ReviewDocuments(store);
-  const resultPanels = new ResultPanels(store, traces, pollerStatus);
+  const resultPanels = new ResultPanelsOnFirstUse(store, traces, pollerStatus);
   const transcriptPanels = new TranscriptPanelsOnFirstUse(threads);
   const statusBar = new TaskStatusBar(store, attachments, pollerStatus);
   const notifier = new CompletionNotifier(store, ui, log, config, resultPanels);
@@ -203,15 +202,13 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     approvals.catchUp();
   })().catch(e => log.warn(`start-up: ${(e as Error).message}`));
 
-  if (typeof __matLoadStart === 'number' && typeof __matLoadEnd === 'number') {
-    const load = __matLoadEnd - __matLoadStart;
+  if (loaded) {
     const run = performance.now() - activateStart;
-    // The CPU the host spent in the same two spans (not between them, where VS Code does other work) says the
-    // same on a busy machine, where the time also counts waiting for a core.
+    // The CPU the host spent in the same two spans says the same on a busy machine, where the time also counts
+    // waiting for a core.
     const runCpu = process.cpuUsage(activateCpu);
-    const cpu = typeof __matLoadCpu === 'object' ? __matLoadCpu.user + __matLoadCpu.system + runCpu.user + runCpu.system : undefined;
-    const cpuMs = cpu === undefined ? '' : `; ${(cpu / 1000).toFixed(1)} ms of CPU`;
-    log.info(`activated in ${(load + run).toFixed(1)} ms (bundle load ${load.toFixed(1)} ms + activate ${run.toFixed(1)} ms${cpuMs})`);
+    const cpuMs = (loaded.cpu.user + loaded.cpu.system + runCpu.user + runCpu.system) / 1000;
+    log.info(`activated in ${(loaded.ms + run).toFixed(1)} ms (bundle load ${loaded.ms.toFixed(1)} ms + activate ${run.toFixed(1)} ms; ${cpuMs.toFixed(1)} ms of CPU)`);
   }
   return context.extensionMode === vscode.ExtensionMode.Test
     ? { ...services, loadApi, trust, pollerSettings: () => pollerSettings(config), sidebar, statusBar, usagePanel, notifier, resultPanels, transcriptPanels, editors, tracker, proposals, reviews, traces, details, mcp, effortCheck }

@@ -9,6 +9,8 @@ import * as path from 'node:path';
 
 /** Each part and its module under src/ (esbuild.mjs reads this table). */
 export const LAZY_PARTS = {
+  commands: 'commands/index',
+  results: 'views/pages/resultPanel',
   review: 'review/index',
   team: 'views/pages/teamSections',
   transcripts: 'views/pages/transcriptPanel',

@@ -1,13 +1,14 @@
 /**
  * The only place action commands are bound to their ids (views bind just their own refresh and load-more).
  * Each handler gets the part of the services it uses; every one runs through `registerCommand`, which
- * turns a failure into a message the user can act on.
+ * turns a failure into a message the user can act on. The handlers load on the first command (a part of its
+ * own, lazy.ts); activation registers the ids only (`onFirstUse.ts`).
  */
 import * as vscode from 'vscode';
 import type { ApiService } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
 import type { Config } from '../config';
-import { Commands, Views } from '../constants';
+import { type ActionCommandId, Commands, Views } from '../constants';
 import type { FileDocumentProvider } from '../documents/files';
 import type { ProposalDocuments } from '../documents/proposals';
 import type { ReviewDocuments } from '../documents/reviews';
@@ -34,7 +35,6 @@ import { refreshModels, selectModel } from './models';
 import { orchestrateFile, orchestrateSelection } from './orchestrate';
 import { copyResult, insertResult, openOnSubmit, openRawResult, openResult, showPromptSent } from './results';
 import { openAllChanges, reviewChanges } from './review';
-import { registerCommand } from './run';
 import { cancelTask, checkAgain, clearFinished, removeTask, revealSource, runAgain, stopTracking } from './taskActions';
 import { attachProducedFile, continueInThread, openProducedFile, openSource, saveProducedFileAs, showTrace } from './team';
 import { type TranscriptView, hideThread, newThread, openTranscript, runInThread, showHiddenThreads } from './threads';
@@ -72,9 +72,14 @@ export interface CommandDeps {
   context: { globalStorageUri: vscode.Uri };
 }
 
-export function registerCommands(d: CommandDeps): vscode.Disposable {
-  const host = { ui: d.ui, log: d.log };
-  const bind = (id: string, handler: (...args: never[]) => unknown) => registerCommand(host, id, handler);
+/** What runs a command: it gets the command's arguments; `commands/onFirstUse.ts` wraps it (`registerCommand`). */
+export type CommandHandler = (...args: never[]) => unknown;
+
+/**
+ * Every action command's handler, by id: built on the first call of any of them (this module is a part loaded on
+ * first use, lazy.ts); the ids were registered at activation, `ACTION_COMMANDS` (constants.ts).
+ */
+export function commandHandlers(d: CommandDeps): Record<ActionCommandId, CommandHandler> {
   const { ui, keys, store, poller, pipeline, recent, threads, basket, models } = d;
   const { resultView, tracker, proposals } = d;
   const results = { ui, store, resultView, config: d.config };
@@ -100,67 +105,67 @@ export function registerCommands(d: CommandDeps): vscode.Disposable {
     storageUri: d.context.globalStorageUri,
   };
 
-  return vscode.Disposable.from(
+  return {
     // Orchestrate
-    bind(Commands.orchestrateSelection, async () => submitted(await orchestrateSelection(orchestrate))),
-    bind(Commands.orchestrateFile, async (uri?: unknown) => submitted(await orchestrateFile(orchestrate, uri))),
+    [Commands.orchestrateSelection]: async () => submitted(await orchestrateSelection(orchestrate)),
+    [Commands.orchestrateFile]: async (uri?: unknown) => submitted(await orchestrateFile(orchestrate, uri)),
     // Keys
-    bind(Commands.setApiKey, () => setApiKey({ ui, keys, api: d.api, check: d.checkKey })),
-    bind(Commands.clearApiKey, () => clearApiKey({ ui, keys })),
-    bind(Commands.setGatewayKey, () => setGatewayKey({ ui, keys })),
-    bind(Commands.clearGatewayKey, () => clearGatewayKey({ ui, keys })),
+    [Commands.setApiKey]: () => setApiKey({ ui, keys, api: d.api, check: d.checkKey }),
+    [Commands.clearApiKey]: () => clearApiKey({ ui, keys }),
+    [Commands.setGatewayKey]: () => setGatewayKey({ ui, keys }),
+    [Commands.clearGatewayKey]: () => clearGatewayKey({ ui, keys }),
     // Results and tasks
-    bind(Commands.openResult, (arg?: unknown, options?: unknown) => openResult(results, arg, options)),
-    bind(Commands.copyResult, (arg?: unknown) => copyResult(results, arg)),
-    bind(Commands.insertResult, (arg?: unknown) => insertResult({ ...results, ...apply }, arg)),
-    bind(Commands.openRawResult, (arg?: unknown) => openRawResult(results, arg)),
-    bind(Commands.showPromptSent, (arg?: unknown) => showPromptSent(results, arg)),
-    bind(Commands.applyToSource, (arg?: unknown, block?: unknown) => applyToSource(apply, arg, block)),
-    bind(Commands.reviewChanges, (arg?: unknown, block?: unknown) => reviewChanges(review, arg, block)),
-    bind(Commands.openAllChanges, (arg?: unknown) => openAllChanges(review, arg)),
-    bind(Commands.acceptProposal, (arg?: unknown) => acceptProposal(apply, arg)),
-    bind(Commands.discardProposal, (arg?: unknown) => discardProposal(apply, arg)),
-    bind(Commands.cancelTask, (arg?: unknown) => cancelTask({ ui, store, poller, canceller: d.canceller }, arg)),
-    bind(Commands.checkAgain, (arg?: unknown) => checkAgain({ ui, store, poller }, arg)),
-    bind(Commands.stopTracking, (arg?: unknown) => stopTracking({ ui, store, poller }, arg)),
-    bind(Commands.revealSource, (arg: unknown) => revealSource({ store }, arg)),
-    bind(Commands.runAgain, async (arg: unknown) => submitted(await runAgain({ ui, store, keys, pipeline }, arg))),
-    bind(Commands.removeTask, (arg: unknown) => removeTask({ store, poller }, arg)),
-    bind(Commands.clearFinished, () => clearFinished({ store, ui })),
-    bind(Commands.showLog, () => d.log.show()),
-    bind(Commands.showTasks, async () => {
+    [Commands.openResult]: (arg?: unknown, options?: unknown) => openResult(results, arg, options),
+    [Commands.copyResult]: (arg?: unknown) => copyResult(results, arg),
+    [Commands.insertResult]: (arg?: unknown) => insertResult({ ...results, ...apply }, arg),
+    [Commands.openRawResult]: (arg?: unknown) => openRawResult(results, arg),
+    [Commands.showPromptSent]: (arg?: unknown) => showPromptSent(results, arg),
+    [Commands.applyToSource]: (arg?: unknown, block?: unknown) => applyToSource(apply, arg, block),
+    [Commands.reviewChanges]: (arg?: unknown, block?: unknown) => reviewChanges(review, arg, block),
+    [Commands.openAllChanges]: (arg?: unknown) => openAllChanges(review, arg),
+    [Commands.acceptProposal]: (arg?: unknown) => acceptProposal(apply, arg),
+    [Commands.discardProposal]: (arg?: unknown) => discardProposal(apply, arg),
+    [Commands.cancelTask]: (arg?: unknown) => cancelTask({ ui, store, poller, canceller: d.canceller }, arg),
+    [Commands.checkAgain]: (arg?: unknown) => checkAgain({ ui, store, poller }, arg),
+    [Commands.stopTracking]: (arg?: unknown) => stopTracking({ ui, store, poller }, arg),
+    [Commands.revealSource]: (arg: unknown) => revealSource({ store }, arg),
+    [Commands.runAgain]: async (arg: unknown) => submitted(await runAgain({ ui, store, keys, pipeline }, arg)),
+    [Commands.removeTask]: (arg: unknown) => removeTask({ store, poller }, arg),
+    [Commands.clearFinished]: () => clearFinished({ store, ui }),
+    [Commands.showLog]: () => d.log.show(),
+    [Commands.showTasks]: async () => {
       try {
         await vscode.commands.executeCommand(`${Views.tasks}.focus`);
       } catch {
         d.log.show();
       }
-    }),
+    },
     // Threads
-    bind(Commands.newThread, () => newThread({ ui, keys, threads })),
-    bind(Commands.hideThread, (arg: unknown) => hideThread({ ui, keys, threads }, arg)),
-    bind(Commands.showHiddenThreads, () => showHiddenThreads({ ui, keys, threads })),
-    bind(Commands.runInThread, async (arg: unknown) => submitted(await runInThread({ ui, keys, threads, pipeline, recent, editors: d.editors }, arg))),
-    bind(Commands.openTranscript, (arg: unknown) => openTranscript({ ui, keys, threads, transcripts: d.transcripts, config: d.config }, arg)),
+    [Commands.newThread]: () => newThread({ ui, keys, threads }),
+    [Commands.hideThread]: (arg: unknown) => hideThread({ ui, keys, threads }, arg),
+    [Commands.showHiddenThreads]: () => showHiddenThreads({ ui, keys, threads }),
+    [Commands.runInThread]: async (arg: unknown) => submitted(await runInThread({ ui, keys, threads, pipeline, recent, editors: d.editors }, arg)),
+    [Commands.openTranscript]: (arg: unknown) => openTranscript({ ui, keys, threads, transcripts: d.transcripts, config: d.config }, arg),
     // Files
-    bind(Commands.uploadFile, (uri: unknown, uris: unknown) => fileActions.upload(uri, uris)),
-    bind(Commands.openFile, (arg: unknown) => fileActions.open(arg)),
-    bind(Commands.saveFileAs, (arg: unknown) => fileActions.saveAs(arg)),
-    bind(Commands.deleteFile, (arg: unknown) => fileActions.delete(arg)),
-    bind(Commands.copyFileId, (arg: unknown) => fileActions.copyId(arg)),
+    [Commands.uploadFile]: (uri: unknown, uris: unknown) => fileActions.upload(uri, uris),
+    [Commands.openFile]: (arg: unknown) => fileActions.open(arg),
+    [Commands.saveFileAs]: (arg: unknown) => fileActions.saveAs(arg),
+    [Commands.deleteFile]: (arg: unknown) => fileActions.delete(arg),
+    [Commands.copyFileId]: (arg: unknown) => fileActions.copyId(arg),
     // Attachments, models, usage
-    bind(Commands.attachFiles, () => attachFiles({ ui, basket })),
-    bind(Commands.attachToNextTask, (uri: unknown, uris: unknown) => attachToNextTask({ ui, basket }, uri, uris)),
-    bind(Commands.clearAttachments, () => clearAttachments({ ui, basket })),
-    bind(Commands.removeAttachment, (arg?: unknown) => removeAttachment({ ui, basket }, arg)),
+    [Commands.attachFiles]: () => attachFiles({ ui, basket }),
+    [Commands.attachToNextTask]: (uri: unknown, uris: unknown) => attachToNextTask({ ui, basket }, uri, uris),
+    [Commands.clearAttachments]: () => clearAttachments({ ui, basket }),
+    [Commands.removeAttachment]: (arg?: unknown) => removeAttachment({ ui, basket }, arg),
     // What the team did
-    bind(Commands.showTrace, (arg?: unknown) => showTrace(team, arg)),
-    bind(Commands.continueInThread, async (arg?: unknown, instruction?: unknown) => submitted(await continueInThread(team, arg, instruction))),
-    bind(Commands.openProducedFile, (arg?: unknown, index?: unknown) => openProducedFile(team, arg, index)),
-    bind(Commands.saveProducedFileAs, (arg?: unknown, index?: unknown) => saveProducedFileAs(team, arg, index)),
-    bind(Commands.attachProducedFile, (arg?: unknown, index?: unknown) => attachProducedFile(team, arg, index)),
-    bind(Commands.openSource, (arg?: unknown, index?: unknown) => openSource(team, arg, index)),
-    bind(Commands.selectModel, () => selectModel({ ui, models, config: d.config })),
-    bind(Commands.refreshModels, () => refreshModels({ ui, models })),
-    bind(Commands.showUsage, () => d.usage.show()),
-  );
+    [Commands.showTrace]: (arg?: unknown) => showTrace(team, arg),
+    [Commands.continueInThread]: async (arg?: unknown, instruction?: unknown) => submitted(await continueInThread(team, arg, instruction)),
+    [Commands.openProducedFile]: (arg?: unknown, index?: unknown) => openProducedFile(team, arg, index),
+    [Commands.saveProducedFileAs]: (arg?: unknown, index?: unknown) => saveProducedFileAs(team, arg, index),
+    [Commands.attachProducedFile]: (arg?: unknown, index?: unknown) => attachProducedFile(team, arg, index),
+    [Commands.openSource]: (arg?: unknown, index?: unknown) => openSource(team, arg, index),
+    [Commands.selectModel]: () => selectModel({ ui, models, config: d.config }),
+    [Commands.refreshModels]: () => refreshModels({ ui, models }),
+    [Commands.showUsage]: () => d.usage.show(),
+  };
 }

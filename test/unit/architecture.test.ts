@@ -26,7 +26,7 @@ const FLOORS: { floor: number; folder: string; match: (rel: string) => boolean }
   { floor: 7, folder: 'commands', match: r => r.startsWith('commands/') },
   { floor: 7, folder: 'chat', match: r => r.startsWith('chat/') },
   { floor: 7, folder: 'mcp', match: r => r.startsWith('mcp/') },
-  { floor: 8, folder: 'root', match: r => ['extension.ts', 'services.ts', 'addressGuard.ts'].includes(r) },
+  { floor: 8, folder: 'root', match: r => ['main.ts', 'extension.ts', 'services.ts', 'addressGuard.ts'].includes(r) },
 ];
 
 function sources(dir = SRC): string[] {
@@ -120,10 +120,13 @@ describe('architecture', () => {
 
   it('a part loaded on first use (lazy.ts) is named by other modules with `import type` only, and is bundled on its own', () => {
     const parts = [...fs.readFileSync(path.join(SRC, 'lazy.ts'), 'utf8').matchAll(/^\s+(\w+): '([\w/]+)',$/gm)].map(m => ({ part: m[1], file: path.join(SRC, `${m[2]}.ts`) }));
-    assert.deepStrictEqual(parts.map(p => p.part), ['review', 'team', 'transcripts', 'usage']);
+    assert.deepStrictEqual(parts.map(p => p.part), ['commands', 'results', 'review', 'team', 'transcripts', 'usage']);
     const loadedAtOnce: string[] = [];
     // The review core is its folder: a value import of any of its modules from outside it would load it at once.
     const reviewDir = path.join(SRC, 'review');
+    // The command handlers are their folder too, but for what activation registers them with (onFirstUse.ts, run.ts).
+    const commandsDir = path.join(SRC, 'commands');
+    const atActivation = ['onFirstUse', 'run'].map(f => path.join(commandsDir, f));
     for (const file of files) {
       const text = fs.readFileSync(file, 'utf8');
       for (const m of text.matchAll(/^\s*(import|export)\s(type\s)?[^;]*?from\s+'(\.[^']+)'/gms)) {
@@ -132,6 +135,9 @@ describe('architecture', () => {
         if (part && !m[2] && !parts.some(p => p.file === file)) loadedAtOnce.push(`${rel(file)} → ${rel(part.file)}`);
         const intoReview = (target === reviewDir || target.startsWith(reviewDir + path.sep)) && !file.startsWith(reviewDir + path.sep);
         if (intoReview && !m[2]) loadedAtOnce.push(`${rel(file)} → ${path.relative(SRC, target)}`);
+        const fromActivation = !file.startsWith(commandsDir + path.sep) || atActivation.some(a => file === `${a}.ts`);
+        const intoHandlers = target.startsWith(commandsDir + path.sep) && !atActivation.includes(target);
+        if (fromActivation && intoHandlers && !m[2]) loadedAtOnce.push(`${rel(file)} → ${path.relative(SRC, target)}`);
       }
     }
     assert.deepStrictEqual(loadedAtOnce, []);
@@ -170,9 +176,9 @@ describe('architecture', () => {
     assert.deepStrictEqual(bound.filter(id => !/^Commands\.(refresh|loadMore)\w+$/.test(id)), []);
   });
 
-  it('action commands are bound in commands/index.ts only', () => {
+  it('action commands are bound in commands/index.ts only (registered by commands/onFirstUse.ts, its handlers loading on first use)', () => {
     const elsewhere = files.filter(
-      f => !rel(f).startsWith('views/') && rel(f) !== 'commands/index.ts' && rel(f) !== 'commands/run.ts' && /registerCommand\(/.test(fs.readFileSync(f, 'utf8')),
+      f => !rel(f).startsWith('views/') && !['commands/index.ts', 'commands/run.ts', 'commands/onFirstUse.ts'].includes(rel(f)) && /registerCommand\(/.test(fs.readFileSync(f, 'utf8')),
     );
     assert.deepStrictEqual(elsewhere.map(rel), []);
   });

@@ -1,19 +1,26 @@
 /**
  * Stand-ins, built at activation, for the views that load on first use (lazy.ts): each holds only what must
- * exist from the start (the transcripts' webview serializer, so open transcripts come back after a reload)
+ * exist from the start (a webview serializer, so open result views and transcripts come back after a reload)
  * and builds the real view, from its own bundle, on the first call.
  */
 import * as vscode from 'vscode';
 import type { Thread } from '../../api';
-import { TRANSCRIPT_VIEW_TYPE } from '../../constants';
+import { RESULT_VIEW_TYPE, TRANSCRIPT_VIEW_TYPE } from '../../constants';
 import { Disposable } from '../../disposable';
 import { lazy } from '../../lazy';
 import type { ThreadStore } from '../../stores/threadStore';
+import type { TraceStore } from '../../stores/traceStore';
+import type { TrackedTask } from '../../tasks/model';
+import type { ResultView } from '../../tasks/resultView';
 import type { UsageStore } from '../../stores/usageStore';
 import type { TaskStore } from '../../tasks/store/taskStore';
+import type { PollingState } from '../notifiers/statusBar';
+import type { ProgressMessage } from './resultPage';
+import type * as Results from './resultPanel';
 import type * as Transcripts from './transcriptPanel';
 import type * as Usage from './usagePanel';
 
+const resultsModule = lazy<typeof Results>('results');
 const transcriptsModule = lazy<typeof Transcripts>('transcripts');
 const usageModule = lazy<typeof Usage>('usage');
 
@@ -62,5 +69,46 @@ export class TranscriptPanelsOnFirstUse extends Disposable {
   /** The open view of a thread (tests read its html). */
   panelOf(threadId: string): vscode.WebviewPanel | undefined {
     return this.real?.panelOf(threadId);
+  }
+}
+
+/** The result views (`views/pages/resultPanel.ts`), loaded when one is first shown or restored. */
+export class ResultPanelsOnFirstUse extends Disposable implements ResultView {
+  private real: Results.ResultPanels | undefined;
+
+  constructor(
+    private readonly store: TaskStore,
+    private readonly traces?: TraceStore,
+    private readonly polling?: PollingState,
+  ) {
+    super();
+    this._register(vscode.window.registerWebviewPanelSerializer(RESULT_VIEW_TYPE, { deserializeWebviewPanel: (panel, state) => this.panels.restore(panel, state) }));
+  }
+
+  private get panels(): Results.ResultPanels {
+    return (this.real ??= this._register(new (resultsModule().ResultPanels)(this.store, this.traces, this.polling)));
+  }
+
+  show(task: TrackedTask, options?: { preserveFocus?: boolean }): Promise<vscode.WebviewPanel> {
+    return this.panels.show(task, options);
+  }
+
+  showTrace(task: TrackedTask): Promise<void> {
+    return this.panels.showTrace(task);
+  }
+
+  /** No view is open before the first is shown: the module stays unloaded until then. */
+  activeTaskId(): string | undefined {
+    return this.real?.activeTaskId();
+  }
+
+  /** The open view of a task (tests read its html). */
+  panelOf(taskId: string): vscode.WebviewPanel | undefined {
+    return this.real?.panelOf(taskId);
+  }
+
+  /** What a task's running view was last sent in place (tests read it). */
+  liveOf(taskId: string): ProgressMessage | undefined {
+    return this.real?.liveOf(taskId);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The result view: one webview per task (its page is resultPage.ts). While the task runs, progress goes into
  * the page in place; every message from the page is checked before anything runs (resultMessages.ts,
- * teamMessages.ts). Open views come back after a reload (a serializer), or close when their task is gone.
+ * teamMessages.ts). Open views come back after a reload (`restore`, which the stand-in in onFirstUse.ts calls:
+ * this module loads on first use, lazy.ts), or close when their task is gone.
  */
 import * as vscode from 'vscode';
 import { Commands, RESULT_VIEW_TYPE } from '../../constants';
@@ -58,18 +59,16 @@ export class ResultPanels extends Disposable implements ResultView {
         }),
       );
     }
-    this._register(
-      vscode.window.registerWebviewPanelSerializer(RESULT_VIEW_TYPE, {
-        deserializeWebviewPanel: async (panel, state: unknown) => {
-          const id = (state as { taskId?: unknown } | undefined)?.taskId;
-          const task = typeof id === 'string' ? store.get(id) : undefined;
-          // A restored view whose task is gone closes, instead of leaving an empty tab or group behind.
-          if (!task) return panel.dispose();
-          await this.adopt(panel, task);
-        },
-      }),
-    );
     this._register({ dispose: () => [...this.open.values()].forEach(o => o.panel.dispose()) });
+  }
+
+  /** A view VS Code brings back after a reload: it shows its task again, or closes when the task is gone. */
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const id = (state as { taskId?: unknown } | undefined)?.taskId;
+    const task = typeof id === 'string' ? this.store.get(id) : undefined;
+    // A restored view whose task is gone closes, instead of leaving an empty tab or group behind.
+    if (!task) return panel.dispose();
+    await this.adopt(panel, task);
   }
 
   /** The task of the focused result view. */
