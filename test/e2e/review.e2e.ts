@@ -92,6 +92,11 @@ describe('e2e: review and apply', function () {
     await page.keyboard.press('ControlOrMeta+Z');
     await page.locator('.monaco-editor .view-lines', { hasText: 'export function add' }).first().waitFor({ timeout: 10_000 });
     assert.strictEqual(await page.locator('.monaco-editor .view-lines', { hasText: 'Number.NaN' }).count(), 0, 'one Undo restored the file');
+    // Saved, and on disk again before the next tests read it: left to auto save's delay, a later test once found
+    // the applied text still on disk (a busy machine, a window reload in between).
+    await page.keyboard.press('ControlOrMeta+S');
+    for (let i = 0; i < 100 && fs.readFileSync(mathPath(), 'utf8') !== original; i++) await new Promise(r => setTimeout(r, 100));
+    assert.strictEqual(fs.readFileSync(mathPath(), 'utf8'), original, 'the undone file was saved');
   });
 
   it('asks before Clear Finished Tasks wipes anything', async () => {
