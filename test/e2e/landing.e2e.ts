@@ -125,6 +125,9 @@ for (const version of ['1.100', 'newest']) {
         await open(name);
         await page().keyboard.press('Control+S');
         await page().locator(`.tabs-container .tab.dirty[data-resource-name="${name}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+        // The dirty mark goes when the save is sent; on a busy machine the file was once read empty just after
+        // (CI of 9bcde2f), mid-write. Neither file is ever empty here: wait until it is written.
+        for (const deadline = Date.now() + 10_000; read('src', name) === '' && Date.now() < deadline; ) await new Promise(r => setTimeout(r, 100));
       }
     }
 
