@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Locator, Page } from 'playwright-core';
 import { type Emulator, startEmulator } from '../emulator/server';
-import { openWorkbenchOn, type Workbench, screenshotFailures } from './harness';
+import { openWorkbenchOn, type Workbench, screenshotFailures, waitUntil } from './harness';
 
 const STATS_LINES = Array.from({ length: 30 }, (_, i) => `export const v${i + 1} = ${i + 1};`);
 const STATS = `${STATS_LINES.join('\n')}\n`;
@@ -127,7 +127,7 @@ for (const version of ['1.100', 'newest']) {
         await page().locator(`.tabs-container .tab.dirty[data-resource-name="${name}"]`).waitFor({ state: 'detached', timeout: 10_000 });
         // The dirty mark goes when the save is sent; on a busy machine the file was once read empty just after
         // (CI of 9bcde2f), mid-write. Neither file is ever empty here: wait until it is written.
-        for (const deadline = Date.now() + 10_000; read('src', name) === '' && Date.now() < deadline; ) await new Promise(r => setTimeout(r, 100));
+        await waitUntil(() => read('src', name) !== '', `src/${name} written`, 10_000);
       }
     }
 

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Locator } from 'playwright-core';
 import { type Emulator, startEmulator } from '../emulator/server';
-import { openWorkbenchOn, type Workbench, screenshotFailures } from './harness';
+import { openWorkbenchOn, type Workbench, screenshotFailures, waitUntil } from './harness';
 
 const ADD3 = 'export function add3(a: number): number {\n  return a + 3;\n}\n';
 const ANSWER = `# Proposal\n\nA helper:\n\n\`\`\`typescript\n${ADD3}\`\`\`\n`;
@@ -398,11 +398,3 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
     await waitUntil(() => emulator.tasks().every(t => t.status !== 'processing'), 'the running tasks to end', 60_000);
   }
 });
-
-async function waitUntil(probe: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise(r => setTimeout(r, 100));
-  }
-}
