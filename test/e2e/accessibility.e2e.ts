@@ -25,7 +25,8 @@ async function webviewFrame(page: Page, selector: string, timeout = 20_000): Pro
   await inner.locator(selector).first().waitFor({ timeout });
   const handle = await page.frameLocator('iframe.webview >> visible=true').locator('iframe#active-frame').elementHandle({ timeout });
   const frame = await handle?.contentFrame();
-  assert.ok(frame, 'the webview\'s frame');
+  // The page was drawn anew between the two reads (see `onSettledPage`).
+  if (!frame) throw new Error('Frame was detached: the webview\'s frame went before it was read');
   return frame;
 }
 
@@ -37,6 +38,21 @@ async function audit(frame: Frame): Promise<Violation[]> {
   await frame.evaluate(AXE);
   const result = (await frame.evaluate('axe.run(document, { resultTypes: ["violations"] })')) as { violations: Violation[] };
   return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/**
+ * Runs `step` on the result view's page, again (up to three times) when the page is drawn anew under it. A finished
+ * task's view is drawn once more when a later read adds to the task (its files, its thread), which may come after
+ * the completion's toast: the frame the step held is then gone ("Frame was detached", the CI run of 4e9d1f0).
+ */
+async function onSettledPage<T>(step: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (e) {
+      if (attempt >= 3 || !/Frame was detached|Execution context was destroyed|frame got detached/i.test(String(e))) throw e;
+    }
+  }
 }
 
 const describeViolations = (vs: Violation[]) =>
@@ -62,7 +78,7 @@ describe('e2e: a screen reader\'s view (accessibility)', function () {
   });
 
   async function assertAudited(name: string, selector: string): Promise<void> {
-    const violations = await audit(await webviewFrame(page(), selector));
+    const violations = await onSettledPage(async () => audit(await webviewFrame(page(), selector)));
     assert.deepStrictEqual(violations.map(v => v.id), [], `${name}: serious or critical accessibility violations:\n${describeViolations(violations)}`);
   }
 
@@ -84,9 +100,12 @@ describe('e2e: a screen reader\'s view (accessibility)', function () {
     // The toast sits over the bottom of the view, where the trace's summary is: cleared before it is clicked.
     await wb!.runCommand('Notifications: Clear All Notifications');
     await assertAudited('result view', '#answer:has-text("Synthesized answer")');
-    const frame = await webviewFrame(page(), 'details#trace > summary');
-    await frame.locator('details#trace > summary').click();
-    await frame.locator('#trace-body section.step').first().waitFor({ timeout: 20_000 });
+    await onSettledPage(async () => {
+      const frame = await webviewFrame(page(), 'details#trace > summary');
+      // A page drawn again keeps the section open (the view remembers it): a second click would close it.
+      if ((await frame.locator('details#trace').getAttribute('open')) === null) await frame.locator('details#trace > summary').click();
+      await frame.locator('#trace-body section.step').first().waitFor({ timeout: 20_000 });
+    });
     await assertAudited('trace', '#trace-body section.step');
   });
 
