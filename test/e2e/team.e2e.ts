@@ -107,14 +107,22 @@ describe('e2e: see what the team did', function () {
     assert.ok(Math.abs(after - before) < 40, `the scroll is where it was (${before} → ${after})`);
   });
 
-  it('the box under the answer continues the task\'s thread: typed, Ctrl+Enter, and the follow-up runs in its own view (issue 26)', async () => {
+  it('the box under the answer continues the task\'s thread: typed, kept while the tab is hidden, Ctrl+Enter, and the follow-up runs in its own view (issue 26)', async () => {
     const page = wb!.page;
     const frame = resultFrame();
-    await page.locator('.tabs-container .tab', { hasText: 'Review mean() for edge cases' }).first().click();
+    const tab = page.locator('.tabs-container .tab', { hasText: 'Review mean() for edge cases' }).first();
+    await tab.click();
     const box = frame.locator('#follow-up-text');
     await box.waitFor({ timeout: 20_000 });
     await box.click();
     await page.keyboard.type('Now add tests for the empty list');
+    // Another tab hides the view (VS Code drops its page): the words typed are there when it comes back.
+    await wb!.runCommand('File: New Untitled Text File');
+    await page.locator('.tabs-container .tab.active', { hasText: 'Untitled' }).first().waitFor({ timeout: 10_000 });
+    await tab.click();
+    await box.waitFor({ timeout: 20_000 });
+    assert.strictEqual(await box.inputValue(), 'Now add tests for the empty list', 'the draft outlives the hidden tab');
+    await box.click();
     await page.keyboard.press('Control+Enter');
     const deadline = Date.now() + 20_000;
     let run;

@@ -160,17 +160,22 @@ ${team.finished}`,
   });
   // The trace loads when its section is first opened; the extension sends it back as markup.
   // The follow-up box: Continue in Thread with what is typed (Ctrl+Enter sends too); empty, it asks for words.
+  // What is typed there is kept in the page's state, like its scroll: a page drawn again (the tab hidden and shown,
+  // a later read of the task, a reload) gives the words back; a sent follow-up leaves none behind.
   const followUp = document.getElementById('follow-up');
-  if (followUp) {
-    const box = document.getElementById('follow-up-text');
+  const box = document.getElementById('follow-up-text');
+  if (followUp && box) {
+    if (kept && kept.taskId === taskId && typeof kept.draft === 'string') box.value = kept.draft;
     const send = () => {
       const text = box.value.trim();
       if (!text) return box.focus();
       vscode.postMessage({ type: 'offer', offer: 'continue', taskId, text });
       box.value = '';
+      remember();
     };
     followUp.addEventListener('submit', e => { e.preventDefault(); send(); });
     box.addEventListener('keydown', e => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); send(); } });
+    box.addEventListener('input', () => remember());
   }
   const trace = document.getElementById('trace');
   if (trace) {
@@ -192,11 +197,11 @@ ${team.finished}`,
     else if (typeof keptScroll === 'number') window.scrollTo(0, keptScroll);
     keptScroll = undefined;
   });
-  // A hidden tab's page is drawn again when it comes back (and on every change of the task): its scroll and its
-  // open sections are kept in the webview's state and put back.
+  // A hidden tab's page is drawn again when it comes back (and on every change of the task): its scroll, its
+  // open sections and the follow-up's draft are kept in the webview's state and put back.
   const sections = () => Array.from(document.querySelectorAll('details'));
   const keyOf = (d, i) => d.id || 'section-' + i;
-  const remember = () => vscode.setState({ taskId, scrollY: window.scrollY, open: sections().map((d, i) => (d.open ? keyOf(d, i) : '')).filter(Boolean) });
+  const remember = () => vscode.setState({ taskId, scrollY: window.scrollY, open: sections().map((d, i) => (d.open ? keyOf(d, i) : '')).filter(Boolean), draft: box && box.value ? box.value : undefined });
   if (kept && kept.taskId === taskId) {
     if (Array.isArray(kept.open)) sections().forEach((d, i) => { if (kept.open.includes(keyOf(d, i))) d.open = true; });
     if (typeof kept.scrollY === 'number') window.scrollTo(0, kept.scrollY);
