@@ -289,10 +289,10 @@ export function screenshotFailures(workbench: () => Workbench | undefined): { fa
   return { failed: () => failed };
 }
 
-/** Polls `probe` every 100 ms (a file on disk, the emulator's state) until it holds; fails saying `what` after the timeout. */
-export async function waitUntil(probe: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+/** Polls `probe` every 100 ms (a file on disk, the emulator's state, a row's accessible name) until it holds; fails saying `what` after the timeout. */
+export async function waitUntil(probe: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
+  while (!(await probe())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise(r => setTimeout(r, 100));
   }

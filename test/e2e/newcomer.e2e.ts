@@ -237,10 +237,7 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
     // The extension has taken the end in too, and opened the result it then opens: a busy run saw it open under
     // test 4, after its Close All Editors, which left one editor group where test 4 expects two.
     const ended = page().locator('.sidebar .pane', { has: page().locator('.pane-header', { hasText: 'Tasks' }) }).first().locator('.monaco-list-row', { hasText: 'Explain mean()' }).first();
-    for (const deadline = Date.now() + 30_000; !/^Explain mean\(\), (Completed|Done)/i.test((await ended.getAttribute('aria-label').catch(() => null)) ?? ''); ) {
-      assert.ok(Date.now() < deadline, `the Tasks view shows "Explain mean()" done: ${await ended.getAttribute('aria-label').catch(() => '')}`);
-      await page().waitForTimeout(100);
-    }
+    await waitUntil(async () => /^Explain mean\(\), (Completed|Done)/i.test((await ended.getAttribute('aria-label').catch(() => null)) ?? ''), 'the Tasks view to show "Explain mean()" done', 30_000);
   });
 
   it('4 the running result view opens beside the code on submit, typing stays in the editor, the status bar shows progress', async () => {
