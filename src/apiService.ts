@@ -17,8 +17,9 @@ let loaded: ApiModule | undefined;
 
 /** Loads dist/api.js (or the compiled sources when running from out/). */
 export function loadApi(): ApiModule {
-  // A computed path keeps esbuild from inlining the module into the activation bundle.
-  loaded ??= require(path.join(__dirname, ...(__filename.endsWith(`${path.sep}extension.js`) ? ['api.js'] : ['api', 'index.js']))) as ApiModule;
+  // Bundled (the core, dist/core.js, and any bundle beside it): dist/api.js. A computed path keeps esbuild from
+  // inlining the module into the bundle that loads it.
+  loaded ??= require(path.join(__dirname, ...(path.basename(__filename) !== 'apiService.js' ? ['api.js'] : ['api', 'index.js']))) as ApiModule;
   return loaded;
 }
 

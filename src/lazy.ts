@@ -10,6 +10,7 @@ import * as path from 'node:path';
 /** Each part and its module under src/ (esbuild.mjs reads this table). */
 export const LAZY_PARTS = {
   commands: 'commands/index',
+  core: 'core',
   results: 'views/pages/resultPanel',
   review: 'review/index',
   team: 'views/pages/teamSections',

@@ -1,24 +1,14 @@
 /**
- * Activation's stand-in for the commands: every action command is registered at once (VS Code must know them
- * all), and their handlers (`index.ts`, a part of its own: lazy.ts) load on the first call of any of them.
+ * The action commands' handlers (`index.ts`, a part of its own: lazy.ts), loaded on the first call of any of
+ * them. The shell registered every id at activation (standIns.ts); the core asks here for the one called.
  */
-import * as vscode from 'vscode';
-import { ACTION_COMMANDS } from '../constants';
+import type { ActionCommandId } from '../constants';
 import { lazy } from '../lazy';
 import type * as Handlers from './index';
-import { registerCommand } from './run';
 
 const handlersModule = lazy<typeof Handlers>('commands');
 
-export function registerCommands(d: Handlers.CommandDeps): vscode.Disposable {
-  const host = { ui: d.ui, log: d.log };
+export function commandsOnFirstUse(d: Handlers.CommandDeps): (id: ActionCommandId) => Handlers.CommandHandler {
   let handlers: ReturnType<typeof Handlers.commandHandlers> | undefined;
-  return vscode.Disposable.from(
-    ...ACTION_COMMANDS.map(id =>
-      registerCommand(host, id, (...args: never[]) => {
-        handlers ??= handlersModule().commandHandlers(d);
-        return handlers[id](...args);
-      }),
-    ),
-  );
+  return id => (handlers ??= handlersModule().commandHandlers(d))[id];
 }

@@ -2,7 +2,6 @@
  * One wrapper for every command handler: a failure becomes a message the user can act on ("Set API Key"
  * for a rejected key, "Open Settings" for a bad setting, "Show Log" otherwise), never an unhandled error.
  */
-import * as vscode from 'vscode';
 import { type Described, describeError, messageOf, runAction } from '../errors';
 import type { Logger } from '../log';
 import type { UserInterface } from '../ui';
@@ -12,15 +11,16 @@ export interface CommandHost {
   log: Logger;
 }
 
-export function registerCommand(host: CommandHost, id: string, handler: (...args: never[]) => unknown): vscode.Disposable {
-  return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+/** The handler, with its failures shown to the user and logged instead of thrown. */
+export function guarded(host: CommandHost, id: string, handler: (...args: never[]) => unknown): (...args: unknown[]) => Promise<unknown> {
+  return async (...args: unknown[]) => {
     try {
       return await (handler as (...a: unknown[]) => unknown)(...args);
     } catch (e) {
       reportError(host, e, id);
       return undefined;
     }
-  });
+  };
 }
 
 /** Shows `error` to the user in the words that help them act; logs it. Never throws, never blocks. */

@@ -42,22 +42,24 @@ export class SourceRangeTracker extends Disposable {
   private readonly entries = new Map<string, Entry>();
   private saveTimer: NodeJS.Timeout | undefined;
 
-  constructor(
-    private readonly store: TaskStore,
-    private readonly memento: vscode.Memento,
-  ) {
+  /** Follows the edits from activation on; the tasks themselves once the store is built (`watch`). */
+  constructor(private readonly memento: vscode.Memento) {
     super();
     for (const [id, entry] of Object.entries(memento.get<Record<string, Entry>>(StateKeys.sourceRanges, {}))) {
       if (entry && typeof entry.uri === 'string' && entry.range) this.entries.set(id, entry);
     }
+    this._register(vscode.workspace.onDidChangeTextDocument(e => this.follow(e)));
+    this._register({ dispose: () => this.flush() });
+  }
+
+  /** Records each task sent from now on, and forgets each task removed. */
+  watch(store: Pick<TaskStore, 'onDidChange'>): void {
     this._register(
       store.onDidChange(e => {
         if (e.kind === 'added' && e.task.source && !this.entries.has(e.task.id)) this.capture(e.task);
         if (e.kind === 'removed' && this.entries.delete(e.task.id)) this.scheduleSave();
       }),
     );
-    this._register(vscode.workspace.onDidChangeTextDocument(e => this.follow(e)));
-    this._register({ dispose: () => this.flush() });
   }
 
   /** Records where the task's code is and a hash of it, from the document as it is now (just sent). */

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Config } from '../config';
 import { Disposable } from '../disposable';
-import { describeError, messageOf } from '../errors';
+import { messageOf } from '../format';
 import { MCP_PATH, type RunningServer, TOKEN_HEADER } from './protocol';
 
 /** What `dist/mcp.js` exports (bundle.ts); named here, where it is loaded, so protocol.ts imports nothing of ours. */
@@ -54,8 +54,8 @@ let loaded: McpModule | undefined;
 
 /** Loads dist/mcp.js (or the compiled sources when running from out/). */
 function loadMcp(): McpModule {
-  // A computed path keeps esbuild from inlining the SDK into the activation bundle.
-  loaded ??= require(path.join(__dirname, __filename.endsWith(`${path.sep}extension.js`) ? 'mcp.js' : 'bundle.js')) as McpModule;
+  // Bundled: dist/mcp.js. A computed path keeps esbuild from inlining the SDK into the activation bundle.
+  loaded ??= require(path.join(__dirname, path.basename(__filename) !== 'index.js' ? 'mcp.js' : 'bundle.js')) as McpModule;
   return loaded;
 }
 
@@ -69,7 +69,15 @@ export class McpServerProvider extends Disposable implements ProviderLike {
   private running: Promise<RunningServer> | undefined;
   private readonly api = mcpApi();
 
-  constructor(private readonly deps: Omit<McpToolDeps, 'describeError'> & { config: Pick<Config, 'settings' | 'onDidChange'>; version: string }) {
+  constructor(
+    private readonly deps: {
+      log: McpToolDeps['log'];
+      config: Pick<Config, 'settings' | 'onDidChange'>;
+      version: string;
+      /** What the tools use: asked for when VS Code first starts the server (it loads the team's core). */
+      tools: () => McpToolDeps;
+    },
+  ) {
     super();
     this._register(
       deps.config.onDidChange(change => {
@@ -112,7 +120,7 @@ export class McpServerProvider extends Disposable implements ProviderLike {
       const started = performance.now();
       const mcp = loadMcp();
       this.running = mcp
-        .startMcpServer({ host: new mcp.McpTools({ ...this.deps, describeError }), token: this.token, version: this.deps.version, log: this.deps.log })
+        .startMcpServer({ host: new mcp.McpTools(this.deps.tools()), token: this.token, version: this.deps.version, log: this.deps.log })
         .then(server => {
           this.deps.log.info(`mcp: server started in ${(performance.now() - started).toFixed(0)} ms`);
           return server;

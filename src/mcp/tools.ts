@@ -34,8 +34,8 @@ export interface McpToolDeps {
   threads: Pick<ThreadStore, 'list'>;
   traces: Pick<TraceStore, 'load'>;
   /**
-   * The activation bundle's `describeError`: this file is bundled into dist/mcp.js, whose copy of errors.ts
-   * would not know the activation bundle's UserFacingError (thrown by the pipeline) as its own.
+   * The core's `describeError` (core.ts, which holds the pipeline): this file is bundled into dist/mcp.js, whose
+   * copy of errors.ts would not know the core's UserFacingError (thrown by the pipeline) as its own.
    */
   describeError: typeof describeError;
 }

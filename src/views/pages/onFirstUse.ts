@@ -1,11 +1,10 @@
 /**
- * Stand-ins, built at activation, for the views that load on first use (lazy.ts): each holds only what must
- * exist from the start (a webview serializer, so open result views and transcripts come back after a reload)
- * and builds the real view, from its own bundle, on the first call.
+ * Stand-ins for the views that load on first use (lazy.ts): each builds the real view, from its own bundle, on
+ * the first call. Open result views and transcripts come back after a reload through the shell's webview
+ * serializers (standIns.ts), which call `restore`.
  */
 import * as vscode from 'vscode';
 import type { Thread } from '../../api';
-import { RESULT_VIEW_TYPE, TRANSCRIPT_VIEW_TYPE } from '../../constants';
 import { Disposable } from '../../disposable';
 import { lazy } from '../../lazy';
 import type { ThreadStore } from '../../stores/threadStore';
@@ -55,7 +54,6 @@ export class TranscriptPanelsOnFirstUse extends Disposable {
 
   constructor(private readonly threads: ThreadStore) {
     super();
-    this._register(vscode.window.registerWebviewPanelSerializer(TRANSCRIPT_VIEW_TYPE, { deserializeWebviewPanel: (panel, state) => this.panels.restore(panel, state) }));
   }
 
   private get panels(): Transcripts.TranscriptPanels {
@@ -64,6 +62,11 @@ export class TranscriptPanelsOnFirstUse extends Disposable {
 
   show(thread: Pick<Thread, 'id'> & Partial<Thread>, options?: { preserveFocus?: boolean }): Promise<vscode.WebviewPanel> {
     return this.panels.show(thread, options);
+  }
+
+  /** A transcript left open before a reload (its serializer is the shell's, standIns.ts). */
+  restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    return this.panels.restore(panel, state);
   }
 
   /** The open view of a thread (tests read its html). */
@@ -82,7 +85,6 @@ export class ResultPanelsOnFirstUse extends Disposable implements ResultView {
     private readonly polling?: PollingState,
   ) {
     super();
-    this._register(vscode.window.registerWebviewPanelSerializer(RESULT_VIEW_TYPE, { deserializeWebviewPanel: (panel, state) => this.panels.restore(panel, state) }));
   }
 
   private get panels(): Results.ResultPanels {
@@ -91,6 +93,11 @@ export class ResultPanelsOnFirstUse extends Disposable implements ResultView {
 
   show(task: TrackedTask, options?: { preserveFocus?: boolean }): Promise<vscode.WebviewPanel> {
     return this.panels.show(task, options);
+  }
+
+  /** A result view left open before a reload (its serializer is the shell's, standIns.ts). */
+  restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    return this.panels.restore(panel, state);
   }
 
   showTrace(task: TrackedTask): Promise<void> {

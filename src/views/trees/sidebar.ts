@@ -1,10 +1,10 @@
 /**
  * The Multi-Agent activity-bar container: the Tasks, Threads and Files views. They render their stores
- * and bind only their own refresh and load-more commands; every action lives in commands/.
+ * and answer only their own refresh and load-more commands; every action lives in commands/.
  */
 import * as vscode from 'vscode';
 import type { Config } from '../../config';
-import { Commands, ContextKeys, Views } from '../../constants';
+import { Commands, ContextKeys, type VIEW_COMMANDS } from '../../constants';
 import type { FileStore } from '../../stores/fileStore';
 import type { ModelCatalog } from '../../stores/modelCatalog';
 import type { ThreadStore } from '../../stores/threadStore';
@@ -25,9 +25,13 @@ export interface Sidebar extends vscode.Disposable {
     threads: vscode.TreeView<ThreadsTreeNode>;
     files: vscode.TreeView<FilesTreeNode>;
   };
+  /** The views' own refresh and load-more commands (registered by the shell, standIns.ts). */
+  commands: Record<(typeof VIEW_COMMANDS)[number], () => unknown>;
 }
 
 export interface SidebarDeps {
+  /** The three views, made at activation with stand-in providers that hand on to the ones built here (standIns.ts). */
+  views: { tasks: vscode.TreeView<unknown>; threads: vscode.TreeView<unknown>; files: vscode.TreeView<unknown> };
   store: TaskStore;
   threads: ThreadStore;
   files: FileStore;
@@ -43,11 +47,7 @@ export function createSidebar(d: SidebarDeps): Sidebar {
   const tasks = new TasksTreeProvider(d.store, d.config, d.basket, undefined, d.polling);
   const threads = new ThreadsTreeProvider(d.threads);
   const files = new FilesTreeProvider(d.files);
-  const views = {
-    tasks: vscode.window.createTreeView(Views.tasks, { treeDataProvider: tasks, showCollapseAll: false }),
-    threads: vscode.window.createTreeView(Views.threads, { treeDataProvider: threads, showCollapseAll: true }),
-    files: vscode.window.createTreeView(Views.files, { treeDataProvider: files, canSelectMany: false }),
-  };
+  const views = d.views as Sidebar['views'];
 
   const renderTasksChrome = () => {
     views.tasks.badge = runningBadge(d.store);
@@ -98,9 +98,6 @@ export function createSidebar(d: SidebarDeps): Sidebar {
     tasks,
     threads,
     files,
-    views.tasks,
-    views.threads,
-    views.files,
     d.store.onDidChange(e => {
       if (e.kind === 'progress') return;
       renderTasksChrome();
@@ -116,12 +113,14 @@ export function createSidebar(d: SidebarDeps): Sidebar {
     threads.onDidChangeLoading(threadsLoading),
     threads.onDidChangeListedNone(none => void vscode.commands.executeCommand('setContext', ContextKeys.threadsListedNone, none)),
     files.onDidChangeLoading(filesLoading),
-    vscode.commands.registerCommand(Commands.refreshTasks, () => tasks.refresh()),
-    vscode.commands.registerCommand(Commands.refreshThreads, () => d.threads.refresh()),
-    vscode.commands.registerCommand(Commands.loadMoreThreads, () => d.threads.loadMore().catch(() => d.threads.refresh())),
-    vscode.commands.registerCommand(Commands.refreshFiles, () => d.files.refresh()),
-    vscode.commands.registerCommand(Commands.loadMoreFiles, () => d.files.loadMore().catch(() => d.files.refresh())),
   );
-  return { tasks, threads, files, views, dispose: () => disposable.dispose() };
+  const commands: Sidebar['commands'] = {
+    [Commands.refreshTasks]: () => tasks.refresh(),
+    [Commands.refreshThreads]: () => d.threads.refresh(),
+    [Commands.loadMoreThreads]: () => d.threads.loadMore().catch(() => d.threads.refresh()),
+    [Commands.refreshFiles]: () => d.files.refresh(),
+    [Commands.loadMoreFiles]: () => d.files.loadMore().catch(() => d.files.refresh()),
+  };
+  return { tasks, threads, files, views, commands, dispose: () => disposable.dispose() };
 }
 
