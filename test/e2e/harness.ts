@@ -192,6 +192,15 @@ export class Workbench {
     return target;
   }
 
+  /** What the extension wrote to its log ("Multi-Agent Tasks" output channel) so far, in this window and any before. */
+  extensionLog(): string {
+    const files = (dir: string): string[] =>
+      !fs.existsSync(dir) ? [] : fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name === 'Multi-Agent Tasks.log' ? [path.join(dir, e.name)] : []));
+    return files(path.join(this.server.root, 'user-data', 'logs'))
+      .map(f => fs.readFileSync(f, 'utf8'))
+      .join('\n');
+  }
+
   /** Closes Chromium and code-server. keep=true leaves code-server's run folder (logs) for inspection. */
   async close(keep = false): Promise<void> {
     await this.closeBrowser();

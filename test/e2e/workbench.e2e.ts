@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
-import { extensionManifest, openWorkbench, REPO_ROOT, Workbench, screenshotFailures } from './harness';
+import { extensionManifest, openWorkbench, REPO_ROOT, Workbench, screenshotFailures, waitUntil } from './harness';
 
 describe('e2e: workbench with the packaged extension', function () {
   const manifest = extensionManifest();
@@ -26,6 +26,14 @@ describe('e2e: workbench with the packaged extension', function () {
   it('loads the workbench on the sample workspace', async () => {
     await wb!.waitForExplorer('README.md');
     await wb!.screenshot('workbench');
+  });
+
+  // Issue 28 item 7: activation loads the shell; the team's core waits for its first use (no task kept to follow).
+  it('starts with the shell only; the core loads when the Tasks view first asks for its rows', async () => {
+    await waitUntil(() => /activated in [\d.]+ ms/.test(wb!.extensionLog()), 'the activation line in the log', 60_000);
+    assert.doesNotMatch(wb!.extensionLog(), /the team's core loaded/, 'the core loaded with nothing to do');
+    await wb!.page.locator('.activitybar .action-item a[aria-label^="Multi-Agent"]').first().click();
+    await waitUntil(() => /the team's core loaded in [\d.]+ ms/.test(wb!.extensionLog()), 'the core loaded for the Tasks view', 30_000);
   });
 
   it('lists the extension in the Extensions view (Installed)', async () => {
