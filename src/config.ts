@@ -189,27 +189,31 @@ export interface ConfigChange {
 export class Config extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<ConfigChange>());
   readonly onDidChange = this.changed.event;
-  private reading: SettingsReading;
+  /** Read on first use, not at activation: the shell needs no setting before activate() returns. */
+  private reading: SettingsReading | undefined;
 
   constructor(private readonly trust: WorkspaceTrust = vscode.workspace) {
     super();
-    this.reading = readSettings({ trusted: trust.isTrusted });
     this._register(vscode.workspace.onDidChangeConfiguration(e => e.affectsConfiguration(SECTION) && this.reread(e)));
     this._register(trust.onDidGrantWorkspaceTrust(() => this.reread()));
   }
 
   /** The current values; a bad value is replaced by its default (and named in `problems`). */
   get settings(): Settings {
-    return this.reading.settings;
+    return this.read().settings;
   }
 
   /** Values that cannot be used, each a sentence naming the setting. */
   get problems(): readonly string[] {
-    return this.reading.problems;
+    return this.read().problems;
+  }
+
+  private read(): SettingsReading {
+    return (this.reading ??= readSettings({ trusted: this.trust.isTrusted }));
   }
 
   private reread(event?: vscode.ConfigurationChangeEvent): void {
-    const before = this.reading.settings;
+    const before = this.read().settings;
     this.reading = readSettings({ trusted: this.trust.isTrusted });
     const after = this.reading.settings;
     const differs = (name: SettingName) => JSON.stringify(before[name]) !== JSON.stringify(after[name]);

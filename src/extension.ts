@@ -71,8 +71,10 @@ export function activate(context: vscode.ExtensionContext, loaded?: LoadCost): C
   context.subscriptions.push(log, trust, config, keys, tracker, guard, mcp, standIns);
 
   // Everything that waits on another process (secret storage lives in the window, not the extension
-  // host) happens after activate() returns, so activation costs only what it builds.
+  // host) happens after activate() returns, so activation costs only what it builds: the first read of the
+  // settings too (the address the demo key is for).
   const startUp = (async () => {
+    await Promise.resolve();
     await keys.initialize(demoKey(config.settings.baseUrl));
     guard.start();
   })();

@@ -65,7 +65,11 @@ export class McpServerProvider extends Disposable implements ProviderLike {
   /** Registered with VS Code (false where the API is missing). */
   readonly registered: boolean;
   /** Sent by VS Code in TOKEN_HEADER; known to this window's extension host and VS Code only. */
-  private readonly token = randomBytes(32).toString('base64url');
+  private made: string | undefined;
+  private get token(): string {
+    // Made when VS Code first starts the server, not at activation.
+    return (this.made ??= randomBytes(32).toString('base64url'));
+  }
   private running: Promise<RunningServer> | undefined;
   private readonly api = mcpApi();
 
