@@ -5,7 +5,6 @@
  * that must be followed or announced. It only wires; the shell (extension.ts) owns what lives from the start.
  */
 import * as vscode from 'vscode';
-import type { WorkspaceAddressGuard } from './addressGuard';
 import { ApiService, loadApi } from './apiService';
 import type { KeyStore } from './auth/keyStore';
 import { chatParts } from './chat/index';
@@ -60,7 +59,6 @@ export interface Shell {
   /** Cuts the keys out of server text before it is stored or shown. */
   redact: (text: string) => string;
   tracker: SourceRangeTracker;
-  guard: WorkspaceAddressGuard;
   mcp: McpServerProvider;
   views: SidebarViews;
   /** Settles once the key is read and the address guard started (activation's asynchronous part). */

@@ -50,7 +50,7 @@ export function activate(context: vscode.ExtensionContext, loaded?: LoadCost): C
     if (!core) {
       const started = performance.now();
       try {
-        core = coreModule().buildCore({ context, ui, log, keys, redact, trust, config, tracker, guard, mcp, views, started: startUp });
+        core = coreModule().buildCore({ context, ui, log, keys, redact, trust, config, tracker, mcp, views, started: startUp });
       } catch (e) {
         log.error(`the team's core could not load: ${messageOf(e)}`);
         throw e;

@@ -124,7 +124,7 @@ describe('architecture', () => {
     const loadedAtOnce: string[] = [];
     // The review core is its folder: a value import of any of its modules from outside it would load it at once.
     const reviewDir = path.join(SRC, 'review');
-    // The command handlers are their folder too, but for what activation registers them with (onFirstUse.ts, run.ts).
+    // The command handlers are their folder too, but for what the core reaches them through (onFirstUse.ts, run.ts).
     const commandsDir = path.join(SRC, 'commands');
     const atActivation = ['onFirstUse', 'run'].map(f => path.join(commandsDir, f));
     for (const file of files) {
