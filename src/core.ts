@@ -90,6 +90,8 @@ export type TestApi = Services & {
 
 /** What the stand-ins hand their calls to, and the live services (the MCP tools', and the tests'). */
 export interface Core extends CoreTargets {
+  /** Checks the reasoning effort against the model now (a setting changed before the core was built). */
+  checkEffort(): void;
   /** What the MCP server's tools use (mcp/index.ts asks for it when VS Code first starts the server). */
   mcpTools: McpToolDeps;
   testApi: TestApi;
@@ -217,6 +219,7 @@ export function buildCore(shell: Shell): Core {
       if (!handler) handlers.set(id, (handler = guarded(host, id, isViewCommand(id) ? sidebar.commands[id] : (...args: never[]) => actions(id)(...args))));
       return handler;
     },
+    checkEffort: () => void (effortCheck.checked = effortCheck.check()),
     mcpTools: { log, ui, keys, store, pipeline, canceller: services.canceller, threads, traces, describeError },
     document: scheme => documents[scheme]!,
     tree: view => sidebar[view] as ReturnType<CoreTargets['tree']>,

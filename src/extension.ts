@@ -46,12 +46,16 @@ export function activate(context: vscode.ExtensionContext, loaded?: LoadCost): C
   const guard = new WorkspaceAddressGuard(context.workspaceState, ui, log, config);
 
   let core: CoreModule.Core | undefined;
+  // A core that failed to build is not built again (half of it would stay behind each time): the error stands.
+  let failed: { error: unknown } | undefined;
   const loadCore = (): CoreModule.Core => {
+    if (failed) throw failed.error;
     if (!core) {
       const started = performance.now();
       try {
         core = coreModule().buildCore({ context, ui, log, keys, redact, trust, config, tracker, mcp, views, started: startUp });
       } catch (e) {
+        failed = { error: e };
         log.error(`the team's core could not load: ${messageOf(e)}`);
         throw e;
       }
@@ -68,7 +72,21 @@ export function activate(context: vscode.ExtensionContext, loaded?: LoadCost): C
     core: loadCore,
   });
 
-  context.subscriptions.push(log, trust, config, keys, tracker, guard, mcp, standIns);
+  context.subscriptions.push(
+    log,
+    trust,
+    config,
+    keys,
+    tracker,
+    guard,
+    mcp,
+    standIns,
+    // A reasoning effort that does not fit the model is told when it is set (issue 26), before any other use too.
+    // Once built, the core follows the settings itself; the change that builds it is checked here.
+    config.onDidChange(change => {
+      if (!core && change.affects('reasoningEffort', 'modelId') && config.settings.reasoningEffort) loadCore().checkEffort();
+    }),
+  );
 
   // Everything that waits on another process (secret storage lives in the window, not the extension
   // host) happens after activate() returns, so activation costs only what it builds: the first read of the
