@@ -13,6 +13,7 @@ describe('orchestrate from the editor', () => {
   it('sends a selection with the key from SecretStorage, shows it running, and opens the synthesized result', async () => {
     await openAndSelect('src/math.ts', 4, 10);
     ctx.user.inputs = ['Find edge cases in mean()'];
+    ctx.emulator.setNextTask({ hold: true }); // running until the status bar is checked
     const task = await vscode.commands.executeCommand<{ id: string }>('multiAgent.orchestrateSelection');
     assert.ok(task?.id.startsWith('task_'), 'a task was submitted');
 
@@ -25,6 +26,7 @@ describe('orchestrate from the editor', () => {
     // The status bar text shows the progress and the time (issue 20); its spoken label still counts the tasks.
     assert.match(ctx.api.statusBar.item.text, /^\$\(sync~spin\) Agents (working|\d+%) · \d+s$/);
     assert.ok(ctx.api.statusBar.item.accessibilityInformation?.label.includes('1 task running'));
+    assert.strictEqual(ctx.emulator.release(task.id), 1);
 
     const tab = await waitFor(() => resultTabs()[0], 'the result tab');
     const document = vscode.workspace.textDocuments.find(d => d.uri.toString() === (tab.input as vscode.TabInputText).uri.toString());
