@@ -10,8 +10,21 @@ const MAX_SEGMENT_CHARS = 255;
 
 export type PathCheck = { ok: true; path: string } | { ok: false; problem: PathProblem };
 
-// Windows device names: writing "nul.txt" or "con" would reach a device, not a file.
-const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+// Windows device names: writing "nul.txt", "con", "CON .txt" or "conout$" would reach a device, not a file.
+const RESERVED = /^(con|prn|aux|nul|clock\$|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³]) *(\..*)?$/i;
+
+// Characters Windows refuses in a name (`:` is refused as a drive or a stream; control characters by `badChar`).
+const WINDOWS_FORBIDDEN = /[<>"|?*]/;
+
+/**
+ * A name as Windows resolves it (trailing dots and spaces dropped, a `:stream` cut off) and as a case-insensitive
+ * file system matches it (NTFS, APFS, HFS+): upper- then lower-cased, so `ſ` and `ı` fold with `s` and `i` too.
+ */
+function windowsName(segment: string): string {
+  const colon = segment.indexOf(':');
+  const name = (colon >= 0 ? segment.slice(0, colon) : segment).replace(/[. ]+$/, '');
+  return name.toUpperCase().toLowerCase();
+}
 
 /** Control, invisible and direction characters: a name holding one can read as another. */
 export function badChar(code: number): boolean {
@@ -39,6 +52,11 @@ const SHORT_NAME = /~\d/;
  * `~/x`, a URL), climbs out, holds control, invisible or bidi characters or a `:` (a drive, a URL, an NTFS
  * stream), names a device, a folder (`x/`), anything inside `.git`, or holds a Windows 8.3 short name (`GIT~1`,
  * which can be `.git` on disk) is refused.
+ *
+ * Every segment is judged as Windows resolves it, on every platform, before `.git` and `RUNS_CODE` are matched:
+ * a name ending in a dot or a space (`.git.`, `.vscode `, `package.json.`: Windows opens `.git`, `.vscode`,
+ * `package.json`) or holding a character Windows refuses (`< > " | ? *`) is refused, and `.git` is matched in
+ * any case.
  */
 export function checkPath(raw: string): PathCheck {
   if (raw.length > MAX_PATH_CHARS) return { ok: false, problem: 'tooLong' };
@@ -61,7 +79,9 @@ export function checkPath(raw: string): PathCheck {
     if (segment.length > MAX_SEGMENT_CHARS) return { ok: false, problem: 'tooLong' };
     if (RESERVED.test(segment)) return { ok: false, problem: 'reserved' };
     if (SHORT_NAME.test(segment)) return { ok: false, problem: 'shortName' };
-    if (segment.toLowerCase() === '.git') return { ok: false, problem: 'gitDir' };
+    if (WINDOWS_FORBIDDEN.test(segment)) return { ok: false, problem: 'windowsChar' };
+    if (/[. ]$/.test(segment)) return { ok: false, problem: 'windowsAlias' };
+    if (windowsName(segment) === '.git') return { ok: false, problem: 'gitDir' };
     out.push(segment);
   }
   if (!out.length) return { ok: false, problem: 'directory' };
@@ -95,9 +115,12 @@ export const RUNS_CODE: readonly { what: string; folder?: string; name?: string 
   { what: 'Windows 8.3 short names (GIT~1, VSCODE~1)', name: SHORT_NAME, reason: 'shortName' }, // any segment, see below
 ];
 
-/** Why the file at a workspace-relative path can run code, or undefined. Case-insensitive. */
+/**
+ * Why the file at a workspace-relative path can run code, or undefined. Each segment is matched as Windows and a
+ * case-insensitive file system read it (`windowsName`): `.VSCode./tasks.json` is `.vscode/tasks.json`.
+ */
 export function runsCode(path: string): RunsCode | undefined {
-  const segments = path.toLowerCase().split('/');
+  const segments = path.replace(/\\/g, '/').split('/').map(windowsName);
   const name = segments[segments.length - 1];
   for (const entry of RUNS_CODE) {
     if (entry.folder !== undefined && segments.slice(0, -1).includes(entry.folder)) return entry.reason;

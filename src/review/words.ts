@@ -111,7 +111,7 @@ export function tooComplexReason(t: Translate, c: TooComplex): string {
 }
 
 /** Path problems found without a file system (see `checkPath`). */
-export type PathProblem = 'empty' | 'absolute' | 'escapes' | 'control' | 'reserved' | 'directory' | 'tooLong' | 'gitDir' | 'shortName';
+export type PathProblem = 'empty' | 'absolute' | 'escapes' | 'control' | 'reserved' | 'directory' | 'tooLong' | 'gitDir' | 'shortName' | 'windowsAlias' | 'windowsChar';
 
 const PATH: Record<PathProblem, string> = {
   empty: 'empty',
@@ -123,6 +123,8 @@ const PATH: Record<PathProblem, string> = {
   tooLong: 'too long',
   gitDir: 'inside .git',
   shortName: 'a Windows short name (like GIT~1), which may stand for another name',
+  windowsAlias: 'ends in a dot or a space, which Windows drops: it would open another file',
+  windowsChar: 'holds a character Windows does not allow in a name (< > " | ? *)',
 };
 
 /** Why a file can run code (or change the editor) when written: see `RUNS_CODE` in paths.ts. */
