@@ -36,14 +36,15 @@ export interface LineEdit {
 }
 
 /**
- * How `code` goes in at `cursor` (a character offset in `lineText`). One line goes in at the cursor. Several
- * lines go on lines of their own, never glued to the line's code: re-indented like the cursor's line,
- * before the line when the cursor is in its indentation (or the line is blank), else after it. Linear.
+ * How `code` goes in at `cursor` (a character offset in `lineText`): on lines of its own, never glued to the line's
+ * code (the cursor may be where the user left it long ago: issue 35), re-indented like the cursor's line, before
+ * the line when the cursor is in its indentation, else after it. A blank line is filled by a one-line block, and
+ * kept after a longer one. Linear.
  */
 export function blockInsertion(lineText: string, cursor: number, code: string, eol: string): LineEdit {
   const body = code.replace(/\r?\n$/, '');
-  if (!body.includes('\n')) return { start: cursor, end: cursor, text: body };
   const indent = /^[ \t]*/.exec(lineText)![0];
+  if (!body.includes('\n') && !lineText.trim()) return { start: 0, end: lineText.length, text: indent + body.trimStart() };
   const lines = body.split(/\r?\n/);
   let common: string | undefined;
   for (const line of lines) {

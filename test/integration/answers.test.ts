@@ -184,7 +184,7 @@ describe('answers: every button follows the block\'s kind', () => {
     assert.deepStrictEqual(offered.map(o => o.detail), ['export function median(values: number[]): number { ⏎ return values[values.length >> 1];', 'export const half = (n: number) => n / 2;']);
     const original = originals.get(mathUri().toString())!;
     const lines = original.split('\n');
-    // One line goes in at the cursor (on the blank line 4).
+    // One line fills the blank line 4 it was inserted on.
     assert.strictEqual(editor.document.getText(), [...lines.slice(0, 3), blockB.trimEnd(), ...lines.slice(4)].join('\n'), 'only the chosen block went in');
 
     // An answer whose only change is a diff, and one with prose only: nothing is inserted, and the user is told.

@@ -125,6 +125,10 @@ describe('issue 20: what a newcomer trips over', function () {
       const original = editor.document.getText();
       const end = editor.document.lineAt(1).range.end; // "  return a + b;"
       editor.selection = new vscode.Selection(end, end);
+      // Run from elsewhere (the result view, here another editor beside): the code's editor gets the focus back,
+      // its cursor after the inserted lines, so Ctrl+Z there undoes it (issue 35).
+      const elsewhere = await vscode.workspace.openTextDocument({ content: 'elsewhere' });
+      await vscode.window.showTextDocument(elsewhere, { viewColumn: vscode.ViewColumn.Beside });
       try {
         assert.strictEqual(await vscode.commands.executeCommand('multiAgent.insertResult', task.id), 'inserted');
         const lines = editor.document.getText().split('\n');
@@ -136,6 +140,9 @@ describe('issue 20: what a newcomer trips over', function () {
           '  }',
           '}',
         ]);
+        const active = vscode.window.activeTextEditor;
+        assert.strictEqual(active?.document.uri.toString(), editor.document.uri.toString(), 'the code\'s editor has the focus');
+        assert.deepStrictEqual([active.selection.active.line, active.selection.active.character], [4, 3], 'the cursor after the inserted lines');
       } finally {
         await restore(editor.document, original);
       }

@@ -29,8 +29,11 @@ describe('issue 20: Insert at Cursor places a block on lines of its own', () => 
     assert.equal(applied('', 0, 'a();\n\nb();\n'), 'a();\n\nb();\n', 'an empty line of the block stays empty (no trailing spaces)');
   });
 
-  it('one line goes in at the cursor; CRLF files get CRLF', () => {
-    assert.equal(applied('const x = ;', 10, '42\n'), 'const x = 42;');
+  it('one line goes on a line of its own too (the cursor may be stale: issue 35), or fills a blank line; CRLF files get CRLF', () => {
+    assert.equal(applied('const x = 1;', 6, 'log(x);\n'), 'const x = 1;\nlog(x);');
+    assert.equal(applied('    return x;', 11, 'log(x);\n'), '    return x;\n    log(x);');
+    assert.equal(applied('  ', 2, '  log(x);\n'), '  log(x);');
+    assert.equal(applied('x', 1, 'y', '\r\n'), 'x\r\ny');
     assert.equal(applied('x', 1, 'a\nb\n', '\r\n'), 'x\r\na\r\nb');
   });
 
