@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { BODY_LIMITS, BODY_TIMEOUTS } from './bodies';
 import { AbortedError, ApiError, ConnectionError, ResponseFormatError, StreamEndedError, TimeoutError, UnsupportedError } from './errors';
 import { type TaskState, TaskStateSchema, TaskStreamEventSchema, describeMismatch } from './schemas';
+import { redactJson } from './redact';
 import { SseParser } from './sse';
 import { isTerminalStatus } from './status';
 import type { CallOptions, RequestSpec, Transport } from './transport';
@@ -25,10 +26,10 @@ export async function followTaskStream(
   transport: Transport,
   spec: RequestSpec,
   options: StreamOptions,
-  /** Applied to every state before anyone sees it (redaction). */
-  clean: (state: TaskState) => TaskState = s => s,
 ): Promise<TaskState> {
   const endpoint = spec.endpoint;
+  // Every event is cleaned of the secrets as it is parsed (the same redaction as a JSON body's, transport.ts).
+  const secrets = await transport.secretsFor(spec);
   const { stream, headers } = await transport.stream(spec, { retry: false, ...options });
   if (!String(headers['content-type'] ?? '').includes('text/event-stream')) {
     stream.destroy();
@@ -67,14 +68,14 @@ export async function followTaskStream(
         onComment: alive,
         onEvent: data => {
           alive();
-          const event = readEvent(data, endpoint);
+          const event = readEvent(data, endpoint, secrets);
           if (event.kind === 'ignore') return;
           if (event.kind === 'ended') {
             // Failed, canceled, not found or unauthorized: the event does not say which, /status does.
-            settle(new StreamEndedError(`The task stream ended: ${clean({ status: 'failed', error: event.error }).error ?? ''}`, { endpoint }));
+            settle(new StreamEndedError(`The task stream ended: ${event.error}`, { endpoint }));
             return;
           }
-          const state = clean(event.state);
+          const state = event.state;
           options.onState?.(state);
           if (isTerminalStatus(state.status)) settle(undefined, state);
         },
@@ -114,10 +115,10 @@ type ReadEvent = { kind: 'state'; state: TaskState } | { kind: 'ended'; error: s
  * `complete`, `error`); earlier servers and the emulator's compatibility switch send whole TaskStates.
  * Unknown event types are ignored; a payload that is neither is a ResponseFormatError.
  */
-function readEvent(data: string, endpoint: string): ReadEvent {
+function readEvent(data: string, endpoint: string, secrets: readonly string[]): ReadEvent {
   let json: unknown;
   try {
-    json = JSON.parse(data);
+    json = redactJson(JSON.parse(data), secrets);
   } catch {
     throw new ResponseFormatError(`Unexpected event from ${endpoint}: not JSON.`, { endpoint });
   }

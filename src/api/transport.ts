@@ -21,7 +21,7 @@ import {
   errorForTransport,
   redactError,
 } from './errors';
-import { redactSecrets } from './redact';
+import { redactJson, redactSecrets } from './redact';
 import { DEFAULT_RETRY, NO_RETRY, type RetryPolicy, isRetryable, retryDelayMs, sleep } from './retry';
 import { describeMismatch } from './schemas';
 
@@ -129,12 +129,14 @@ export class Transport {
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }
 
-  /** Sends a request and returns its JSON body (at most 16 MiB), validated by `schema`. */
+  /** Sends a request and returns its JSON body (at most 16 MiB), without the secrets, validated by `schema`. */
   async json<S extends z.ZodMiniType>(spec: RequestSpec, schema: S, call: CallOptions = {}): Promise<z.infer<S>> {
     const body = await this.withRetry(spec, call, async attempt => {
       const response = await this.send(spec, attempt, false);
       const bytes = await readBody(response.data as Readable, BODY_LIMITS.jsonBytes, `The answer of ${spec.endpoint}`, spec.endpoint);
-      return parseJson(spec, bytes.toString('utf8'));
+      // The one redaction of what the server says: every text of the body (a result, a trace, tool events,
+      // file names, sources, thread messages) is clean before anyone reads, caches, shows or returns it.
+      return redactJson(parseJson(spec, bytes.toString('utf8')), attempt.secrets);
     });
     const parsed = schema.safeParse(body);
     if (!parsed.success) {

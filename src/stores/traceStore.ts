@@ -24,6 +24,12 @@ interface Cached {
   finished: boolean;
 }
 
+/**
+ * The cache's form: 2 since traces are read through the transport's redaction (issue 35). A cache without it
+ * may hold a key a server echoed: it is deleted and the trace read again.
+ */
+const CACHE_FORM = 2;
+
 export class TraceStore extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<string>());
   /** Fires the task id whose trace was read (or failed to be). */
@@ -96,7 +102,11 @@ export class TraceStore extends Disposable {
 
   private async readCache(taskId: string): Promise<Cached | undefined> {
     try {
-      const value = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(this.uriOf(taskId)))) as Partial<Cached>;
+      const value = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(this.uriOf(taskId)))) as Partial<Cached> & { form?: unknown };
+      if (value.form !== CACHE_FORM) {
+        await vscode.workspace.fs.delete(this.uriOf(taskId)).then(undefined, () => undefined);
+        return undefined;
+      }
       return isTraceView(value.trace) ? { trace: value.trace, finished: value.finished === true } : undefined;
     } catch {
       return undefined;
@@ -107,7 +117,7 @@ export class TraceStore extends Disposable {
     // A task removed meanwhile keeps no trace behind.
     if (!this.tasks.get(taskId)) return;
     await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(this.storageUri, 'traces'));
-    await vscode.workspace.fs.writeFile(this.uriOf(taskId), new TextEncoder().encode(JSON.stringify(cached)));
+    await vscode.workspace.fs.writeFile(this.uriOf(taskId), new TextEncoder().encode(JSON.stringify({ form: CACHE_FORM, ...cached })));
   }
 
   /** The task is gone: its trace goes, and so do its produced files downloaded to be attached (commands/team.ts). */

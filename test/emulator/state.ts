@@ -298,6 +298,7 @@ export class Store {
       sources: override.sources,
       totalMs: plannedMs,
     });
+    if (override.echoKey) echoKeyInto(work, input.apiKey);
     // A task whose every agent was refused by the budget fails soon after planning.
     const durationMs = work.failure && override.outcome === undefined ? Math.round(plannedMs * 0.15) : plannedMs;
     const outcome: TaskOutcome = override.outcome ?? (work.failure ? 'failed' : 'completed');
@@ -310,6 +311,7 @@ export class Store {
         error += ` ${'x'.repeat(override.errorBytes - Buffer.byteLength(error) - 1)}`;
       }
     }
+    if (override.echoKey && override.result === undefined) override.result = `The answer, signed with ${input.apiKey}.`;
     const task: TaskRecord = {
       id,
       userId: input.userId,
@@ -1260,3 +1262,18 @@ export function hasTrace(task: TaskRecord, now: number): boolean {
 }
 
 export type { TaskRecord };
+
+/** `setNextTask({ echoKey: true })`: the key in every text the service says of the task (a hostile service). */
+function echoKeyInto(work: TaskWork, key: string): void {
+  work.subtasks = work.subtasks.map((s) => `${s} (for ${key})`);
+  for (const a of work.agents) {
+    a.subtask = `${a.subtask} (for ${key})`;
+    a.answer = `${a.answer} Key: ${key}.`;
+  }
+  for (const t of work.tools) {
+    t.resultPreview = `${t.resultPreview} ${key}`;
+    if (t.sources) t.sources = t.sources.map((s) => ({ title: `${s.title} ${key}`, url: `${s.url}?key=${key}`, snippet: `${s.snippet} ${key}` }));
+    if (t.file) t.file = { ...t.file, filename: `${key}-${t.file.filename}` };
+  }
+  work.report.summary = `${work.report.summary} ${key}`;
+}

@@ -152,6 +152,12 @@ export interface TaskOverride {
    * step, and stays there until it is released.
    */
   hold?: boolean;
+  /**
+   * A hostile service that echoes the submitting key into everything it says of the task: the result, each
+   * agent's subtask and answer (the trace, thread messages), tool previews, generated file names, sources and
+   * the trace's report (issue 35: one redaction path for everything the server says).
+   */
+  echoKey?: boolean;
 }
 
 export interface FaultMatch {

@@ -2,6 +2,7 @@
 import type { Readable } from 'node:stream';
 import { BODY_LIMITS, BODY_TIMEOUTS, guardStream } from '../bodies';
 import { filenameFromDisposition } from '../filenames';
+import { redactSecrets } from '../redact';
 import { type InspectedSource, type UploadOptions, type UploadSource, checkedUpload, inspectSource, multipart, rawBody, uploadCall } from '../multipart';
 import { checkedUrl } from '../addresses';
 import { TooLargeError } from '../errors';
@@ -103,7 +104,8 @@ export class Files extends ApiResource {
         endpoint: spec.endpoint,
         what: 'The download',
       }),
-      filename: filenameFromDisposition(headers['content-disposition']) ?? id,
+      // A name the server gives is server text: cleaned of the secrets like every JSON body (transport.ts).
+      filename: redactSecrets(filenameFromDisposition(headers['content-disposition']) ?? id, await this.transport.secretsFor(spec)),
       contentType: headers['content-type'],
       contentLength: Number.isFinite(length) && headers['content-length'] !== undefined ? length : undefined,
     };

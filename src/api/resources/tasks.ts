@@ -1,6 +1,5 @@
 /** Tasks: submit, read status and result, follow over the event stream. */
 import { ApiResource, enc } from '../resource';
-import { redactSecrets } from '../redact';
 import { type EngineRunRequest, type SubmitTaskRequest, buildEngineRunBody, buildRunBody, checkId } from '../requests';
 import {
   EngineRunSchema,
@@ -47,7 +46,7 @@ export class Tasks extends ApiResource {
     return {
       taskId: run.task_id,
       status: run.status || 'processing',
-      result: typeof run.result === 'string' ? redactSecrets(run.result, await this.transport.secretsFor()) : undefined,
+      result: typeof run.result === 'string' ? run.result : undefined,
       conversationId: conversationId === undefined ? undefined : String(conversationId),
       traceId: run.trace_id ?? undefined,
     };
@@ -68,18 +67,16 @@ export class Tasks extends ApiResource {
     );
   }
 
-  /** GET /status/{taskId}. The state's `error` and `result` never hold a secret. */
+  /** GET /status/{taskId}. No text of the state holds a secret (the transport's redaction). */
   async status(taskId: string, call?: CallOptions): Promise<TaskState> {
     const id = checkId(taskId, 'task id');
-    const state = await this.transport.json(this.api('GET', `/status/${enc(id)}`, '/status/{taskId}'), TaskStateSchema, call);
-    return redactTexts(state, await this.transport.secretsFor());
+    return this.transport.json(this.api('GET', `/status/${enc(id)}`, '/status/{taskId}'), TaskStateSchema, call);
   }
 
   /** GET /results/{taskId}: the result once completed, `{status}` only before. */
   async result(taskId: string, call?: CallOptions): Promise<TaskResult> {
     const id = checkId(taskId, 'task id');
-    const result = await this.transport.json(this.api('GET', `/results/${enc(id)}`, '/results/{taskId}'), TaskResultSchema, call);
-    return redactTexts(result, await this.transport.secretsFor());
+    return this.transport.json(this.api('GET', `/results/${enc(id)}`, '/results/{taskId}'), TaskResultSchema, call);
   }
 
   /**
@@ -117,14 +114,6 @@ export class Tasks extends ApiResource {
       idempotent: true,
       headers: { Accept: 'text/event-stream', 'Cache-Control': 'no-cache' },
     };
-    const secrets = await this.transport.secretsFor();
-    return followTaskStream(this.transport, spec, options, state => redactTexts(state, secrets));
+    return followTaskStream(this.transport, spec, options);
   }
-}
-
-/** A server that echoes the key into a task's error (or result) must not get it stored or shown. */
-function redactTexts<T extends { error?: string | null; result?: string | null }>(value: T, secrets: readonly string[]): T {
-  if (typeof value.error === 'string') value.error = redactSecrets(value.error, secrets);
-  if (typeof value.result === 'string') value.result = redactSecrets(value.result, secrets);
-  return value;
 }
