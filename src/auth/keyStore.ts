@@ -7,8 +7,6 @@ import { ContextKeys, SecretKeys } from '../constants';
 import { Disposable } from '../disposable';
 import type { UserInterface } from '../ui';
 import { redactSecrets } from '../api/redact';
-import { keyNeeded } from '../vocabulary';
-import { askApiKey } from './keyInput';
 
 export class KeyStore extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<'apiKey' | 'gatewayKey'>());
@@ -25,6 +23,7 @@ export class KeyStore extends Disposable {
    */
   private readonly initialized: Promise<void>;
   private markInitialized: () => void = () => undefined;
+  private keyAsker: (() => Promise<boolean>) | undefined;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -108,12 +107,19 @@ export class KeyStore extends Disposable {
     this.changed.fire('gatewayKey');
   }
 
-  /** The key, asking for it first (and storing it) when none is set; undefined when the user backs out. */
+  /**
+   * How a missing key is asked for: the commands' one box, which checks the key with the service before it is saved,
+   * as Set API Key does (`askAndSaveApiKey`, commands/keys.ts; wired where the commands are built). True once saved.
+   */
+  askForKeyWith(asker: () => Promise<boolean>): void {
+    this.keyAsker = asker;
+  }
+
+  /** The key, asking for it first (checked, then stored) when none is set; undefined when the user backs out. */
   async ensureApiKey(): Promise<string | undefined> {
     const stored = await this.getApiKey();
     if (stored) return stored;
-    const key = await askApiKey(this.ui, keyNeeded('prompt'));
-    if (key) await this.setApiKey(key);
-    return key;
+    if (!this.keyAsker) throw new Error('No key prompt is wired (commands/index.ts).');
+    return (await this.keyAsker()) ? this.getApiKey() : undefined;
   }
 }

@@ -30,7 +30,8 @@ import type { UserInterface } from '../ui';
 import { acceptProposal, applyToSource, discardProposal } from './apply';
 import { attachFiles, attachToNextTask, clearAttachments, removeAttachment } from './attach';
 import { FileActions } from './files';
-import { type KeyVerdict, clearApiKey, clearGatewayKey, setApiKey, setGatewayKey } from './keys';
+import { keyNeeded } from '../vocabulary';
+import { type KeyVerdict, askAndSaveApiKey, clearApiKey, clearGatewayKey, setApiKey, setGatewayKey } from './keys';
 import { refreshModels, selectModel } from './models';
 import { orchestrateFile, orchestrateSelection } from './orchestrate';
 import { copyResult, insertResult, openOnSubmit, openRawResult, openResult, showPromptSent } from './results';
@@ -82,6 +83,8 @@ export type CommandHandler = (...args: never[]) => unknown;
 export function commandHandlers(d: CommandDeps): Record<ActionCommandId, CommandHandler> {
   const { ui, keys, store, poller, pipeline, recent, threads, basket, models } = d;
   const { resultView, tracker, proposals } = d;
+  // A command that needs a key and finds none asks in the same box as Set API Key, the key checked before it is saved.
+  keys.askForKeyWith(() => askAndSaveApiKey({ ui, keys, api: d.api, check: d.checkKey }, keyNeeded('prompt')));
   const results = { ui, store, resultView, config: d.config };
   const apply = { ui, store, tracker, proposals, activeResult: () => resultView?.activeTaskId() };
   const orchestrate = { ui, keys, pipeline, recent, editors: d.editors };

@@ -45,23 +45,31 @@ async function checkApiKey(api: SetKeyDeps['api'], key: string): Promise<KeyVerd
   }
 }
 
+/** Set API Key: the box says whether a key is stored; the key is checked with the service before it is saved. */
 export async function setApiKey(d: SetKeyDeps): Promise<boolean> {
   const stored = !!(await d.keys.getApiKey());
-  // The box stays open while the key is checked; a key the service rejects says so there, not in a toast.
-  let verdict: KeyVerdict | undefined;
-  const key = await askApiKey(
-    d.ui,
+  return askAndSaveApiKey(
+    d,
     stored
       ? vscode.l10n.t('A key is stored. Enter a new key to replace it, or press Escape to keep the stored one.')
       : vscode.l10n.t('No key is stored yet. Enter your Developer API key (create one in the web console, developer settings).'),
-    async candidate => {
-      verdict = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Checking the key with the service…') },
-        () => (d.check ? d.check(candidate) : checkApiKey(d.api, candidate)),
-      );
-      return verdict === 'rejected' ? newKeyRejected('box') : undefined;
-    },
   );
+}
+
+/**
+ * The one way a key is asked for and saved: Set API Key, and the "An API key is needed first" box a command opens
+ * when none is set (`KeyStore.ensureApiKey`, wired in commands/index.ts). The box stays open while the key is
+ * checked; a key the service rejects says so there, not in a toast, and is never saved. True once a key is saved.
+ */
+export async function askAndSaveApiKey(d: SetKeyDeps, prompt: string): Promise<boolean> {
+  let verdict: KeyVerdict | undefined;
+  const key = await askApiKey(d.ui, prompt, async candidate => {
+    verdict = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Checking the key with the service…') },
+      () => (d.check ? d.check(candidate) : checkApiKey(d.api, candidate)),
+    );
+    return verdict === 'rejected' ? newKeyRejected('box') : undefined;
+  });
   if (!key || !verdict) return false;
   if (verdict === 'unreachable' || verdict === 'disabled') {
     const keep = vscode.l10n.t('Save Anyway');

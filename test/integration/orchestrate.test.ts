@@ -71,14 +71,17 @@ describe('orchestrate from the editor', () => {
     assert.strictEqual(ctx.emulator.requests.length, 0);
   });
 
-  it('asks for a missing key first, then continues the command', async () => {
+  it('asks for a missing key first, checks it as Set API Key does, then continues the command', async () => {
     await ctx.api.keys.clearApiKey();
     try {
       await openAndSelect('src/math.ts', 0, 3);
-      ctx.user.inputs = [ctx.emulator.apiKey, 'Document add()'];
+      // A key the service rejects is said so in the box, which stays open, and is never saved (issue 35).
+      ctx.user.inputs = ['tfai_wrong_key_0000000000', ctx.emulator.apiKey, 'Document add()'];
       const task = await vscode.commands.executeCommand<{ id: string }>('multiAgent.orchestrateSelection');
       assert.ok(task, 'the command went on after the key was entered');
       assert.match(ctx.user.shown[0].message, /API key is needed/);
+      assert.ok(ctx.user.messages('inputProblem').includes('The service rejected this key; it was not saved. Correct it, or press Escape.'), JSON.stringify(ctx.user.shown));
+      assert.strictEqual(ctx.user.messages('error').length, 0, 'no failed send');
       assert.strictEqual(await ctx.api.keys.getApiKey(), ctx.emulator.apiKey);
     } finally {
       await ctx.api.keys.setApiKey(ctx.emulator.apiKey);

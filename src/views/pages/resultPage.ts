@@ -161,7 +161,7 @@ ${team.finished}`,
   // The trace loads when its section is first opened; the extension sends it back as markup.
   // The follow-up box: Continue in Thread with what is typed (Ctrl+Enter sends too); empty, it asks for words.
   // What is typed there is kept in the page's state, like its scroll: a page drawn again (the tab hidden and shown,
-  // a later read of the task, a reload) gives the words back; a sent follow-up leaves none behind.
+  // a later read of the task, a reload) gives the words back; a sent follow-up leaves none behind, one not sent comes back.
   const followUp = document.getElementById('follow-up');
   const box = document.getElementById('follow-up-text');
   if (followUp && box) {
@@ -176,6 +176,14 @@ ${team.finished}`,
     followUp.addEventListener('submit', e => { e.preventDefault(); send(); });
     box.addEventListener('keydown', e => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); send(); } });
     box.addEventListener('input', () => remember());
+    // A follow-up that did not go (no key given, the service out of reach, …) comes back into the box, never lost.
+    window.addEventListener('message', e => {
+      const m = e.data;
+      if (!m || m.type !== 'draft' || typeof m.text !== 'string' || box.value.trim()) return;
+      box.value = m.text;
+      remember();
+      box.focus();
+    });
   }
   const trace = document.getElementById('trace');
   if (trace) {

@@ -189,7 +189,13 @@ export class ResultPanels extends Disposable implements ResultView {
     // The page may ask for exactly what the task offers here now (tasks/offers.ts), and for its blocks' Copy and Apply….
     const m = validMessage(message, taskId, entry.blocks.length, task ? offersOf(task, 'view') : []);
     if (!m) return;
-    if (m.type === 'offer') return void (await vscode.commands.executeCommand(m.offer.command, taskId, ...(m.text === undefined ? [] : [m.text])));
+    if (m.type === 'offer') {
+      const done = await vscode.commands.executeCommand(m.offer.command, taskId, ...(m.text === undefined ? [] : [m.text]));
+      // The follow-up's words went with the message and left the box: when no task was sent (no key given, the service
+      // out of reach, a question declined), they go back into it.
+      if (m.text !== undefined && !done) post(entry, { type: 'draft', text: m.text });
+      return;
+    }
     if (m.type === 'copy') {
       await vscode.env.clipboard.writeText(entry.blocks[m.block!].body);
       vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Code block {0} copied', m.block! + 1), 3000);
