@@ -5,7 +5,7 @@
 // Ctrl+C stops everything it started.
 //   npm run demo -- --desktop   use a desktop `code` on PATH instead of code-server
 //   npm run demo -- --chat      the newest VS Code (code-server 4.139, which has the Chat view) with a
-//                               stand-in chat model, so `@agents` and `#multiAgent` work offline
+//                               stand-in chat model, so `@team` and `#multiAgent` work offline
 //   npm run demo -- --port 8080 code-server on a fixed port (default: a free one)
 //   npm run demo -- --task-seconds 20   how long the emulator's agents "work" (default 12)
 'use strict';
@@ -128,12 +128,12 @@ async function main() {
 function printBanner({ url, emulator, chat = false }) {
   const chatLines = chat
     ? `
-  Chat: open the Chat view ("Chat: Open Chat") and ask "@agents review this file" with a file
-  attached. A stand-in chat model ("Fake Model") is installed so @agents runs offline; it is
+  Chat: open the Chat view ("Chat: Open Chat") and ask "@team review this file" with a file
+  attached. A stand-in chat model ("Fake Model") is installed so @team runs offline; it is
   ready as soon as the window has started.`
     : `
   Chat: VS Code 1.100 has no Chat view. \`npm run demo -- --chat\` starts the newest VS Code
-  with Chat, where @agents and #multiAgent work.`;
+  with Chat, where @team and #multiAgent work.`;
   console.log(`
   Multi-Agent Tasks demo is running.
 

@@ -138,7 +138,7 @@ export function registerStandIns(d: StandInsDeps): { views: SidebarViews; dispos
   return { views, disposable: vscode.Disposable.from(...disposables) };
 }
 
-/** The `@agents` participant and the `#multiAgent` tool. Where the running VS Code lacks the chat API, nothing is registered and nothing breaks. */
+/** The `@team` participant and the `#multiAgent` tool. Where the running VS Code lacks the chat API, nothing is registered and nothing breaks. */
 function registerChat({ core, log, extensionUri }: StandInsDeps): vscode.Disposable {
   const disposables: vscode.Disposable[] = [];
   try {
@@ -155,7 +155,7 @@ function registerChat({ core, log, extensionUri }: StandInsDeps): vscode.Disposa
     participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'multi-agent.svg');
     disposables.push(participant);
   } catch (e) {
-    log.warn(`chat: the @agents participant is not available here: ${messageOf(e)}`);
+    log.warn(`chat: the @team participant is not available here: ${messageOf(e)}`);
   }
   return vscode.Disposable.from(...disposables);
 }

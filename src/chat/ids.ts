@@ -1,4 +1,4 @@
-/** The chat participant (`@agents`), its commands and the language model tool (`#multiAgent`), as in package.json. */
+/** The chat participant (`@team`), its commands and the language model tool (`#multiAgent`), as in package.json. */
 export const Chat = {
   participant: 'multi-agent-tasks.agents',
   tool: 'multiAgent_runTask',

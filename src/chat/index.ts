@@ -1,5 +1,5 @@
 /**
- * Chat: the `@agents` participant's handler and the `#multiAgent` language model tool. Both only send through
+ * Chat: the `@team` participant's handler and the `#multiAgent` language model tool. Both only send through
  * the submission pipeline and read the task store, so their tasks show in the Tasks view and the status bar
  * like any other. The shell registers them (standIns.ts) and hands each call on to these.
  */

@@ -1,5 +1,5 @@
 /**
- * The `@agents` chat participant: the request and its references (files, selection, `#` context) become a
+ * The `@team` chat participant: the request and its references (files, selection, `#` context) become a
  * task; the agents' progress shows while it runs; the answer renders as inert markdown with the buttons the
  * task offers in chat (tasks/offers.ts: Open Result, Review Changes… or Apply to Source…, the trace). A chat is one service thread: the thread id travels in the result metadata,
  * so a follow-up finds it in `context.history`.
@@ -14,13 +14,13 @@ import { type ChatDeps, type TaskCode, agentsMilestone, codeOf, describeAgents, 
 import { Chat } from './ids';
 import { producedFileButtons, withDetails } from './teamParts';
 
-/** What an `@agents` answer remembers for the next request of the same chat. */
+/** What a `@team` answer remembers for the next request of the same chat. */
 export interface AgentsResultMetadata {
   threadId?: string;
   taskId?: string;
 }
 
-/** The service thread this chat continues: the latest `@agents` answer that names one. */
+/** The service thread this chat continues: the latest `@team` answer that names one. */
 function threadOfHistory(history: vscode.ChatContext['history']): string | undefined {
   for (let i = history.length - 1; i >= 0; i--) {
     const turn = history[i];
@@ -65,7 +65,7 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     if (!prompt && !code.length) {
       stream.markdown(
         vscode.l10n.t(
-          'Tell the agents what to do, for example `@agents review this file for edge cases` with a file or selection attached, or `/file` to send the active editor.',
+          'Tell the agents what to do, for example `@team review this file for edge cases` with a file or selection attached, or `/file` to send the active editor.',
         ),
       );
       return { metadata: { threadId } satisfies AgentsResultMetadata };
@@ -79,11 +79,11 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
         !!deps.ui &&
         (await deps.ui.confirm(
           vscode.l10n.t('Send {0} to the agents with the instruction "{1}"?', what, fallback),
-          vscode.l10n.t('No instruction was typed. The task runs on your quota. Cancel, then write what the agents should do after @agents.'),
+          vscode.l10n.t('No instruction was typed. The task runs on your quota. Cancel, then write what the agents should do after @team.'),
           send,
         ));
       if (!ok) {
-        stream.markdown(vscode.l10n.t('Nothing was sent. Say what the agents should do, for example `@agents review this file for edge cases`.'));
+        stream.markdown(vscode.l10n.t('Nothing was sent. Say what the agents should do, for example `@team review this file for edge cases`.'));
         return { metadata: { threadId } satisfies AgentsResultMetadata };
       }
       prompt = fallback;
@@ -125,7 +125,7 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     } catch (e) {
       const described = describeError(e);
       if (!described) return { metadata }; // cancelled: the task was cancelled too
-      deps.log.error(`@agents: ${messageOf(e)}`);
+      deps.log.error(`@team: ${messageOf(e)}`);
       for (const action of described.actions) {
         const command = commandOfAction(action);
         if (command) stream.button(command);

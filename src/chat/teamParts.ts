@@ -1,5 +1,5 @@
 /**
- * What chat adds about the team's work (issue 18): `@agents` answers get a button per produced file (commands,
+ * What chat adds about the team's work (issue 18): `@team` answers get a button per produced file (commands,
  * never links from server text; the trace's button is one of the task's offers, tasks/offers.ts); `#multiAgent` results carry, where VS Code has
  * data parts (1.106+, detected at run time), a JSON part `{taskId, status, files, sources}` beside the text.
  */
@@ -15,7 +15,7 @@ export { taskData, withDetails } from '../tasks/sending/delegate';
 /** Produced files offered as buttons under an answer; the rest are in the result view. */
 const MAX_FILE_BUTTONS = 3;
 
-/** Buttons under an `@agents` answer: Open for each produced file. */
+/** Buttons under a `@team` answer: Open for each produced file. */
 export function producedFileButtons(stream: vscode.ChatResponseStream, task: TrackedTask): void {
   for (const [i, file] of (task.files ?? []).entries()) {
     if (i >= MAX_FILE_BUTTONS || !file.fileId) continue;

@@ -3,7 +3,7 @@
  * Insert; per task: Review Changes…, Apply to Source…, Insert), over the reader's blocks (`review/reader.ts`);
  * and THE TABLE of what a TASK offers in its state (`TASK_OFFERS`): each action's id, command, label, the
  * condition on the task, and the surfaces that show it. Every surface asks `offersOf(task, surface)`: the
- * result view (its buttons and the messages its page may post), the completion notification, `@agents`'
+ * result view (its buttons and the messages its page may post), the completion notification, `@team`'
  * buttons, the pickers of the commands, the status bar's links and the Tasks view (its `contextValue` is the
  * task's capability words, which `package.json`'s menus match: `viewItem =~ /\breview\b/`). Adding an action
  * is one row here plus its command (`commands/`, `constants.ts`, `package.json`). Pure: no vscode.
@@ -139,7 +139,7 @@ export function answerOffersOf(task: OfferedTask): AnswerOffers {
 /**
  * Where an action may be shown. `view`: the result view's buttons (and the messages its page may post);
  * `notification`: the toast of a completed task; `failureNotification`: the toast of a task that ended
- * otherwise; `chat`: the buttons under an `@agents` answer; `picker`: the tasks a command offers to pick
+ * otherwise; `chat`: the buttons under a `@team` answer; `picker`: the tasks a command offers to pick
  * from when it is run without one; `tree`: the Tasks view's context menu (and a row's click: Open);
  * `treeInline`: the row's inline buttons; `status`: the links in the status bar's tooltip.
  */

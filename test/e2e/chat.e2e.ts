@@ -1,4 +1,4 @@
-// "@agents" in the real Chat view of the newest code-server (1.100 has no Chat view), with a test-only fake
+// "@team" in the real Chat view of the newest code-server (1.100 has no Chat view), with a test-only fake
 // chat model so that the chat works with no AI account signed in. Saves the README's screenshot.
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -38,7 +38,7 @@ describe('e2e: chat (newest VS Code)', function () {
     if (!(await input.isVisible())) await wb!.runCommand('Chat: Open Chat');
     await input.waitFor({ timeout: 30_000 });
     await input.click();
-    // The participant is sticky: after an @agents request the input starts with "@agents" again. Start empty.
+    // The participant is sticky: after an @team request the input starts with "@team" again. Start empty.
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.press('Backspace');
     await page.keyboard.type(text, { delay: 10 });
@@ -47,7 +47,7 @@ describe('e2e: chat (newest VS Code)', function () {
     await page.keyboard.press('Enter');
   }
 
-  it('@agents answers in the Chat view with the agents\' result', async () => {
+  it('@team answers in the Chat view with the agents\' result', async () => {
     const page = wb!.page;
     // VS Code resolves chat models on the first request: with no account signed in, that first request may
     // answer "Language model unavailable" (the stand-in model now asks for its models at startup, which makes
@@ -55,7 +55,7 @@ describe('e2e: chat (newest VS Code)', function () {
     // model. Ask again then.
     // Once in a clean-clone run, that first request opened Copilot's modal "Sign in to use GitHub Copilot"
     // instead: VS Code's, not ours. It is closed, and the request asked again.
-    await ask('@agents Review mean() in src/math.ts for edge cases');
+    await ask('@team Review mean() in src/math.ts for edge cases');
     const unavailable = page.locator('.interactive-response', { hasText: 'Language model unavailable' }).first();
     const synthesized = page.locator('.interactive-response', { hasText: 'Synthesized answer' }).first();
     const signIn = page.locator('.monaco-dialog-box', { hasText: 'Sign in to use GitHub Copilot' }).first();
@@ -63,14 +63,14 @@ describe('e2e: chat (newest VS Code)', function () {
     for (const until = Date.now() + 60_000; first < 0 && Date.now() < until; await page.waitForTimeout(250)) {
       for (const [i, shown] of [synthesized, unavailable, signIn].entries()) if (first < 0 && (await shown.isVisible())) first = i;
     }
-    assert.ok(first >= 0, 'the first @agents request got an answer, "Language model unavailable" or the sign-in dialog');
+    assert.ok(first >= 0, 'the first @team request got an answer, "Language model unavailable" or the sign-in dialog');
     if (first === 2) {
       await page.keyboard.press('Escape');
       await signIn.waitFor({ state: 'hidden', timeout: 10_000 });
     }
     if (first > 0) {
       await page.locator('.interactive-input-part', { hasText: 'Fake Model' }).first().waitFor({ timeout: 30_000 });
-      await ask('@agents Review mean() in src/math.ts for edge cases');
+      await ask('@team Review mean() in src/math.ts for edge cases');
     }
     const answer = page.locator('.interactive-response', { hasText: 'Synthesized answer' }).last();
     await answer.waitFor({ timeout: 60_000 });
@@ -92,7 +92,7 @@ describe('e2e: chat (newest VS Code)', function () {
     await wb!.runCommand('Notifications: Clear All Notifications');
     emulator.setNextTask({ hold: true });
     const before = emulator.tasks().length;
-    await ask('@agents A very long review');
+    await ask('@team A very long review');
     const deadline = Date.now() + 30_000;
     while (emulator.tasks().length === before && Date.now() < deadline) await page.waitForTimeout(200);
     const task = emulator.tasks().at(-1)!;

@@ -1,6 +1,6 @@
 /**
  * Chat: the `#multiAgent` language model tool through `vscode.lm.invokeTool` (as agent mode calls it), and
- * the `@agents` participant's handler driven with a recording response stream (1.100 has no Chat view;
+ * the `@team` participant's handler driven with a recording response stream (1.100 has no Chat view;
  * the e2e suite drives the real Chat view on the newest code-server).
  */
 import * as assert from 'assert';
@@ -126,13 +126,13 @@ function chatRequest(prompt: string, extra: Partial<vscode.ChatRequest> = {}): v
   return { prompt, command: undefined, references: [], toolReferences: [], toolInvocationToken: undefined, ...extra } as unknown as vscode.ChatRequest;
 }
 
-/** A history with one earlier `@agents` answer carrying `metadata`. */
+/** A history with one earlier `@team` answer carrying `metadata`. */
 function historyWith(metadata: AgentsResultMetadata): vscode.ChatContext {
   const Turn = vscode.ChatResponseTurn as unknown as new (response: unknown[], result: vscode.ChatResult, participant: string, command?: string) => vscode.ChatResponseTurn;
   return { history: [new Turn([], { metadata }, Chat.participant)] } as vscode.ChatContext;
 }
 
-describe('chat: the @agents participant', function () {
+describe('chat: the @team participant', function () {
   const ctx = useExtensionWithEmulator();
   const handler = () => createAgentsHandler({ log: ctx.api.log, keys: ctx.api.keys, store: ctx.api.store, pipeline: ctx.api.pipeline, threads: ctx.api.threads });
   const none = new vscode.CancellationTokenSource().token;

@@ -362,7 +362,7 @@ describe('landing a multi-file answer', () => {
     }
   });
 
-  it('landing: the result view, the Tasks view and @agents offer Review Changes for an answer that names files', async () => {
+  it('landing: the result view, the Tasks view and @team offer Review Changes for an answer that names files', async () => {
     const { task: sent } = await send({ attach: [greetUri()] });
     const task = await done(sent.id);
     const panel = await ctx.api.resultPanels.show(task);

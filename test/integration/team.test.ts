@@ -412,7 +412,7 @@ describe('team: chat shows the same', function () {
     assert.strictEqual(data.sources.length, 3);
   });
 
-  it('@agents: the answer offers the trace and the produced files as buttons (commands, not links)', async () => {
+  it('@team: the answer offers the trace and the produced files as buttons (commands, not links)', async () => {
     const { createAgentsHandler } = await import('../../src/chat/participant');
     const buttons: vscode.Command[] = [];
     const markdown: string[] = [];

@@ -1,7 +1,7 @@
 /**
  * Which editor's code a command sends. With a webview, the panel or the Chat view focused there is no active
  * text editor, but the code the user means is still in the editor they last worked in: every command that
- * sends code (Orchestrate Selection and File, Run in Thread, `@agents /file`) asks here, so they all follow
+ * sends code (Orchestrate Selection and File, Run in Thread, `@team /file`) asks here, so they all follow
  * one rule.
  */
 import * as vscode from 'vscode';
