@@ -150,7 +150,7 @@ export function proposalsOf(read: ReturnType<typeof readAnswer>, options: ParseO
   };
   const where = (t: { folder?: string; naming: Naming }) => (t.folder !== undefined ? { folder: t.folder, naming: t.naming } : { naming: t.naming });
   const unnamed = (b: AnswerBlock, isDiff: boolean) => {
-    const u: UnnamedBlock = { block: b.index, line: b.startLine, language: b.language, code: b.body, isDiff, kind: b.kind };
+    const u: UnnamedBlock = { block: b.index, line: b.startLine, language: b.language, code: isDiff ? b.body : b.code, isDiff, kind: b.kind };
     out.unnamed.push(u);
     if (read.rangeBlock === b) out.rangeBlock = u;
   };

@@ -16,7 +16,7 @@ export interface RawBlock extends Pick<AnswerBlock, 'startLine' | 'endLine' | 'c
 /** Splits an answer into fenced blocks in one pass (see the module comment). */
 export function scanFences(text: string): { blocks: RawBlock[]; unclosed?: RawBlock; lineCount: number } {
   const blocks: RawBlock[] = [];
-  let open: { fence: string; indent: number; info: string; line: number; bodyStart: number; before?: RawBlock['before'] } | undefined;
+  let open: { fence: string; indent: number; info: string; line: number; bodyStart: number; before?: RawBlock['before']; nests: boolean; depth: number } | undefined;
   let lineNo = 0;
   let from = 0;
   // The last two lines outside a block that were not blank, for a naming just before a fence.
@@ -44,7 +44,13 @@ export function scanFences(text: string): { blocks: RawBlock[]; unclosed?: RawBl
       fence = /^(`{3,}|~{3,})(.*)$/.exec(text.slice(s, Math.min(lineEnd, s + 4096)));
     }
     if (open) {
-      if (fence && fence[1][0] === open.fence[0] && fence[1].length >= open.fence.length && !fence[2].trim()) {
+      // A markdown block holding fenced examples (```md … ```ts … ``` … ```): an inner fence with an info string
+      // opens an example (a closing fence never has one), and the next bare fence closes that example, not the block.
+      if (open.nests && fence && fence[1][0] === open.fence[0] && fence[1].length === open.fence.length && fence[2].trim() && !fence[2].includes('`')) {
+        open.depth++;
+      } else if (open.depth > 0 && fence && fence[1][0] === open.fence[0] && fence[1].length >= open.fence.length && !fence[2].trim()) {
+        open.depth--;
+      } else if (fence && fence[1][0] === open.fence[0] && fence[1].length >= open.fence.length && !fence[2].trim()) {
         blocks.push({
           startLine: open.line,
           endLine: lineNo,
@@ -65,7 +71,8 @@ export function scanFences(text: string): { blocks: RawBlock[]; unclosed?: RawBl
       if (prevStart >= 0 && blankRun <= 1 && prevEnd - prevStart <= MAX_NAMING_LINE * 2) {
         before = { line: prevLine, text: text.slice(prevStart, prevEnd).trim() };
       }
-      open = { fence: fence[1].slice(0, 64), indent: s - from, info: info.length > MAX_INFO ? info.slice(0, MAX_INFO) : info, line: lineNo, bodyStart: Math.min(text.length, end + 1), before };
+      const nests = /^(?:md|markdown|mdx|gfm)(?:\s|$)/i.test(info) || /^\S{0,400}\.(?:md|markdown|mdx)$/i.test(info);
+      open = { fence: fence[1].slice(0, 64), indent: s - from, info: info.length > MAX_INFO ? info.slice(0, MAX_INFO) : info, line: lineNo, bodyStart: Math.min(text.length, end + 1), before, nests, depth: 0 };
     } else {
       // A prose line: remember it (by offsets, nothing sliced) as the candidate naming for the next fence.
       let k = s;

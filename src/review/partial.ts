@@ -136,6 +136,11 @@ export function partialHunks(keys: readonly string[], reference: readonly string
     // beyond the anchors are added, and the file's lines there stay.
     if (index === 0 && atTop && i > 0 && pi - pos <= i + 3) [i, pi] = [0, pos];
     if (index === parts.length - 1 && atEnd && j < part.length - 1 && ref.length - 1 - pj <= part.length - 1 - j + 3) [j, pj] = [part.length - 1, ref.length - 1];
+    // Lines shown beyond the anchors where the file goes on: new lines only when none of them looks like the
+    // file's lines there (a changed `return` after the last anchor would otherwise be added beside the old one).
+    const lastPart = index === parts.length - 1;
+    if (j < part.length - 1 && !(lastPart && atEnd && pj >= ref.length - 1) && resemblesAny(part.slice(j + 1), ref.slice(pj + 1, pj + 1 + (part.length - 1 - j) + 2))) return undefined;
+    if (i > 0 && !(index === 0 && atTop && pi === 0) && resemblesAny(part.slice(0, i), ref.slice(Math.max(pos, pi - i - 2), pi))) return undefined;
     const shown = j - i + 1;
     const span = pj - pi + 1;
     // The file has far more lines here than the part shows: it left lines out without a marker.
@@ -180,4 +185,22 @@ export function landPartial(keys: readonly string[], reference: readonly string[
   if (!reference) return { kind: 'skip', code: 'elided', marker: elided };
   const hunks = partialHunks(keys, reference, language, budget);
   return hunks ? { kind: 'hunks', hunks } : { kind: 'skip', code: 'partial', marker: elided };
+}
+
+const WORDS = /[A-Za-z_$][\w$]*|\d+/g;
+
+/** Whether some line of `shown` looks like some line of `file`: the same first word and half of its words. */
+function resemblesAny(shown: readonly string[], file: readonly string[]): boolean {
+  const sets = file.filter(l => l.trim()).map(l => (l.slice(0, 400).match(WORDS) ?? []));
+  for (const line of shown) {
+    const w = line.slice(0, 400).match(WORDS) ?? [];
+    if (!w.length) continue;
+    for (const f of sets) {
+      if (!f.length || f[0] !== w[0]) continue;
+      const other = new Set(f);
+      const common = w.filter(x => other.has(x)).length;
+      if (common * 2 >= Math.min(w.length, f.length)) return true;
+    }
+  }
+  return false;
 }

@@ -24,6 +24,11 @@ export interface DiffHunk {
   /** The header line, bounded, for labels and skip reasons. */
   header: string;
   lines: DiffLine[];
+  /**
+   * A search/replace edit block (editBlocks.ts): its `-` lines are the SEARCH text, found exactly once
+   * (trailing whitespace and indentation tolerated), never by fuzz; Roo's `:start_line:` may pick among several.
+   */
+  edit?: { startLine?: number };
 }
 
 export interface FileDiff {

@@ -3,7 +3,7 @@
  * or with fuzz near it; linear in the text and bounded by a shared work budget.
  */
 import type { Budget } from './diff';
-import { NO_EOL, hasNoEol, withNoEol } from './lines';
+import { NO_EOL, hasNoEol, withNoEol, withoutNoEol } from './lines';
 import type { Change } from './merge';
 import type { DiffHunk, DiffLine } from './patch';
 
@@ -77,19 +77,34 @@ function patternOf(h: DiffHunk, strictEol: boolean): Pattern {
   return { old, runs, lead, trail };
 }
 
+/** How many places of an ambiguous hunk are named in its reason. */
+const MAX_CANDIDATES = 5;
+
+export interface PlaceResult {
+  placed: PlacedHunk[];
+  failed: number[];
+  /** Failed hunks whose lines match in more than one place (1-based lines of the first few), never guessed. */
+  ambiguous: Map<number, number[]>;
+}
+
 /**
- * Finds each hunk's lines in `target` (keys) near where its header says, shifted by where the previous hunks
- * were found (as GNU patch does), nearest first; hunks stay in order and never overlap. With `fuzz` > 0, up to
- * that many context lines at each end may be left out, within `fuzzWindow` lines only. `strictEol`: take
- * `\ No newline` markers literally; otherwise a hunk's last line matches the text's last line either way and
- * the text's final-newline state is kept (see `keepFinalNewline`).
+ * Finds each hunk's lines in `target` (keys); hunks stay in order and never overlap. A place is taken only when
+ * it is proven (issue 34): a hunk with line numbers at the line it states (shifted by where the previous hunks
+ * were found, as GNU patch does), else anywhere its lines occur exactly once; a hunk without line numbers (a bare
+ * `@@`, a headerless diff, an edit block) only where its lines occur exactly once. Lines that occur in several
+ * places make the hunk `ambiguous`, with the candidates. With `fuzz` > 0, up to that many context lines at each
+ * end may be left out, within `fuzzWindow` lines of the stated place only, and again only at one place. An edit
+ * block (`hunk.edit`) is matched exactly, then ignoring trailing whitespace, then ignoring indentation (its new
+ * lines re-indented like the file's), never by fuzz. `strictEol`: take `\ No newline` markers literally;
+ * otherwise a hunk's last line matches the text's last line either way and the text's final-newline state is
+ * kept (see `keepFinalNewline`).
  */
 export function placeHunks(
   target: readonly string[],
   hunks: readonly DiffHunk[],
   strictEol: boolean,
   options: PlaceOptions = {},
-): { placed: PlacedHunk[]; failed: number[] } {
+): PlaceResult {
   const maxFuzz = options.fuzz ?? 0;
   const window = options.fuzzWindow ?? 100;
   const allowed = Math.max(0, Math.min(4_000_000, options.budget?.left ?? 4_000_000));
@@ -97,31 +112,46 @@ export function placeHunks(
   const n = target.length;
   const lastKey = n ? target[n - 1] : '';
   const lastTagged = n > 0 && hasNoEol(lastKey);
-  const eq = (ti: number, key: string) => {
+  // The ways a line may match: exactly (the unterminated last line matches its text either way), and for edit
+  // blocks without trailing whitespace, then without any indentation. Each has its own index, built on first use.
+  const tiers: ((key: string) => string)[] = [k => k, k => withoutNoEol(k).trimEnd(), k => withoutNoEol(k).trim()];
+  const normalized: (string[] | undefined)[] = [target as string[], undefined, undefined];
+  const indexes: (Map<string, number[]> | undefined)[] = [];
+  const textOf = (tier: number) => {
+    let t = normalized[tier];
+    if (!t) {
+      t = target.map(tiers[tier]);
+      normalized[tier] = t;
+      budget -= n;
+    }
+    return t;
+  };
+  const eq = (tier: number, ti: number, key: string) => {
+    if (tier > 0) return textOf(tier)[ti] === tiers[tier](key);
     const t = target[ti];
     if (t === key) return true;
     return !strictEol && ti === n - 1 && lastTagged && t.length === key.length + 1 && t.startsWith(key);
   };
-  // Where each line is, built on the first search that needs it (one pass, charged to the budget).
-  let lineIndex: Map<string, number[]> | undefined;
-  /** The places in [lo, hi] whose line matches `key`, ascending: `list[from, to)`, then `extra` when >= 0. */
-  const candidates = (key: string, lo: number, hi: number) => {
-    if (!lineIndex) {
-      lineIndex = new Map();
-      for (let i = 0; i < n; i++) {
-        const list = lineIndex.get(target[i]);
+  /** Where a line is (ascending), per tier; the exact tier also finds the unterminated last line by its text. */
+  const placesOf = (tier: number, key: string): number[] => {
+    let index = indexes[tier];
+    if (!index) {
+      index = new Map();
+      textOf(tier).forEach((line, i) => {
+        const list = index!.get(line);
         if (list) list.push(i);
-        else lineIndex.set(target[i], [i]);
-      }
+        else index!.set(line, [i]);
+      });
+      indexes[tier] = index;
       budget -= n;
     }
-    const list = lineIndex.get(key) ?? [];
-    // The unterminated last line matches its text without the marker (see `eq`).
-    const extra = !strictEol && lastTagged && target[n - 1] !== key && withNoEol(key) === target[n - 1] && n - 1 >= lo && n - 1 <= hi ? n - 1 : -1;
-    return { list, from: lowerBound(list, lo), to: lowerBound(list, hi + 1), extra };
+    const list = index.get(tier ? tiers[tier](key) : key) ?? [];
+    if (tier === 0 && !strictEol && lastTagged && target[n - 1] !== key && withNoEol(key) === target[n - 1]) return [...list, n - 1];
+    return list;
   };
   const placed: PlacedHunk[] = [];
   const failed: number[] = [];
+  const ambiguous = new Map<number, number[]>();
   let minPos = 0;
   let shift = 0;
   let group = options.firstGroup ?? 0;
@@ -129,90 +159,112 @@ export function placeHunks(
     const g = group++;
     if (options.only && !options.only.has(index)) return;
     const p = patternOf(h, strictEol);
-    const expected =
-      h.oldStart === undefined ? minPos : Math.max(0, (h.oldCount === 0 ? h.oldStart : h.oldStart - 1) + shift);
-    let found: { at: number; fuzz: number; front: number } | undefined;
-    for (let fuzz = 0; fuzz <= maxFuzz && !found && budget > 0; fuzz++) {
+    const numbered = h.oldStart !== undefined;
+    const expected = !numbered ? minPos : Math.max(0, (h.oldCount === 0 ? h.oldStart! : h.oldStart! - 1) + shift);
+    let found: { at: number; fuzz: number; front: number; tier: number } | undefined;
+    let candidates: number[] = [];
+    const levels = h.edit ? tiers.length : maxFuzz + 1;
+    for (let level = 0; level < levels && !found && !candidates.length && budget > 0; level++) {
+      const fuzz = h.edit ? 0 : level;
+      const tier = h.edit ? level : 0;
       const front = Math.min(fuzz, p.lead);
       const back = Math.min(fuzz, p.trail);
       if (fuzz > 0 && front === 0 && back === 0) continue; // nothing more to leave out
       const len = p.old.length - front - back;
-      if (len <= 0 && (fuzz > 0 || p.old.length > 0)) continue;
+      // With no line to match (an insertion without context), only a stated line can place it.
+      if (len <= 0) {
+        if (fuzz === 0 && p.old.length === 0 && numbered && expected >= minPos && expected <= n) found = { at: expected, fuzz: 0, front: 0, tier };
+        continue;
+      }
       const centre = expected + front;
       const lo = minPos;
       const hi = n - len;
       if (hi < lo) continue;
-      const tryAt = (at: number) => {
+      const matchesAt = (at: number) => {
         let k = 0;
-        while (k < len && eq(at + k, p.old[front + k])) k++;
+        while (k < len && eq(tier, at + k, p.old[front + k])) k++;
         budget -= k + 1;
-        if (k === len) found = { at, fuzz, front };
-        return !!found;
+        return k === len;
       };
-      if (len === 0) {
-        // With no line to match (an insertion without context) only the stated place will do.
-        if (centre >= lo && centre <= hi) tryAt(centre);
-        continue;
+      // The stated place first: a hunk with line numbers that fits there is proven there.
+      if (numbered && centre >= lo && centre <= hi && matchesAt(centre)) {
+        found = { at: centre, fuzz, front, tier };
+        break;
       }
+      const matches: number[] = [];
       if (fuzz > 0) {
         // Within the window only: at most 2 × window + 1 places.
-        for (let dist = 0; dist <= window && budget > 0 && !found; dist++) {
-          if (centre - dist >= lo && centre - dist <= hi && tryAt(centre - dist)) break;
-          if (dist > 0 && centre + dist >= lo && centre + dist <= hi) tryAt(centre + dist);
+        for (let at = Math.max(lo, centre - window); at <= Math.min(hi, centre + window) && budget > 0 && matches.length <= MAX_CANDIDATES; at++) {
+          if (matchesAt(at)) matches.push(at);
         }
-        continue;
+      } else {
+        // Anywhere: only the places where the pattern's rarest line sits are tried (an index of the lines), so a
+        // header claiming line 999,999,999 or a context of closing braces costs its candidates, not a walk.
+        let rarest: number[] | undefined;
+        let offset = 0;
+        for (let k = 0; k < len && budget > 0; k++) {
+          const list = placesOf(tier, p.old[front + k]);
+          budget -= 1;
+          if (!rarest || list.length < rarest.length) [rarest, offset] = [list, k];
+          if (list.length <= 1) break;
+        }
+        for (const i of rarest ?? []) {
+          const at = i - offset;
+          if (at < lo || at > hi) continue;
+          if (budget <= 0 || matches.length > MAX_CANDIDATES) break;
+          if (matchesAt(at)) matches.push(at);
+        }
       }
-      // Anywhere, nearest first: only the places whose first line matches are tried (an index of the lines),
-      // so a header claiming line 999,999,999 costs its candidates, not a walk to it.
-      const c = candidates(p.old[front], lo, hi);
-      const count = c.to - c.from + (c.extra >= 0 ? 1 : 0);
-      const place = (i: number) => (i < c.to - c.from ? c.list[c.from + i] : c.extra);
-      let right = lowerBoundIn(c.list, c.from, c.to, centre) - c.from;
-      if (right === c.to - c.from && c.extra >= 0 && c.extra < centre) right++;
-      let left = right - 1;
-      while (budget > 0 && !found && (left >= 0 || right < count)) {
-        const dl = left >= 0 ? centre - place(left) : Infinity;
-        const dr = right < count ? place(right) - centre : Infinity;
-        // Ties: the place before the stated one first, as GNU patch does.
-        if (dr === 0 || dr < dl) tryAt(place(right++));
-        else tryAt(place(left--));
+      if (matches.length === 1) found = { at: matches[0], fuzz, front, tier };
+      else if (matches.length > 1) {
+        // Roo's `:start_line:` names one of them.
+        const stated = h.edit?.startLine !== undefined ? matches.find(m => m === h.edit!.startLine! - 1) : undefined;
+        if (stated !== undefined) found = { at: stated, fuzz, front, tier };
+        else candidates = matches.slice(0, MAX_CANDIDATES).map(m => m - front + 1);
       }
     }
     if (!found) {
       failed.push(index);
+      if (candidates.length) ambiguous.set(index, candidates);
       return;
     }
     const start = found.at - found.front;
+    const indent = found.tier === 2 ? indentShift(h, target, start) : undefined;
     const changes: Change[] = p.runs.map(r => ({
       start: start + r.offset,
       end: start + r.offset + r.removed,
-      lines: r.added,
+      lines: indent ? r.added.map(indent) : r.added,
       group: g,
       attach: r.attach,
     }));
     placed.push({ hunk: index, at: found.at, fuzz: found.fuzz, changes });
     minPos = found.at + p.old.length - found.front - Math.min(found.fuzz, p.trail);
-    if (h.oldStart !== undefined) shift = start - (h.oldCount === 0 ? h.oldStart : h.oldStart - 1);
+    if (numbered) shift = start - (h.oldCount === 0 ? h.oldStart! : h.oldStart! - 1);
   });
   if (options.budget) options.budget.left -= allowed - Math.max(0, budget);
-  return { placed, failed };
+  return { placed, failed, ambiguous };
 }
 
-/** The first index of sorted `list` whose value is at least `value`. */
-function lowerBound(list: readonly number[], value: number): number {
-  return lowerBoundIn(list, 0, list.length, value);
-}
+const leading = (s: string) => /^[ \t]*/.exec(s)![0];
 
-/** The same within `list[from, to)`. */
-function lowerBoundIn(list: readonly number[], from: number, to: number, value: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+/**
+ * An edit block matched without its indentation: its new lines take the file's indentation in place of its
+ * SEARCH text's (the difference at the first non-blank line), so REPLACE lands at the file's depth.
+ */
+function indentShift(h: DiffHunk, target: readonly string[], start: number): ((key: string) => string) | undefined {
+  const removed = h.lines.filter(l => l.op !== '+');
+  const k = removed.findIndex(l => l.text.trim());
+  if (k < 0) return undefined;
+  const wrote = leading(removed[k].text);
+  const file = leading(withoutNoEol(target[start + k]));
+  if (wrote === file) return undefined;
+  return key => {
+    if (!key.trim()) return key;
+    if (key.startsWith(wrote)) return file + key.slice(wrote.length);
+    // Less indented than the SEARCH text: keep what is there beyond the common part.
+    const own = leading(key);
+    return file.slice(0, Math.max(0, file.length - (wrote.length - own.length))) + key.slice(own.length);
+  };
 }
 
 /**

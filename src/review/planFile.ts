@@ -9,6 +9,7 @@ import { create, finish } from './planHunks';
 import { elidedLine } from './planPartials';
 import type { FileState, PlanFile, PlanOptions, RangeRecord, ReviewFiles, SentSource, Skip, SkippedHunk } from './planTypes';
 import { checkPath } from './paths';
+import { definitionOf, findDefinition, keepsEnough } from './proof';
 import { type HunkSkipCode, type SkipCode, type Translate, hunkSkipReason } from './words';
 
 function isSource(path: string, options: PlanOptions): boolean {
@@ -55,7 +56,9 @@ export function planFile(path: string, proposals: Proposal[], files: ReviewFiles
       const snippet = { block: first.block, line: first.line, language: first.language, code: first.text, isDiff: false };
       return planRange(path, options.source!, snippet, state, sentText, t, skipAt, budget);
     }
-    return finish({ path, from: first.kind, blocks, line: first.line, current, ours: ours.keys, base, changes, coarseDiff: coarse, t, budget });
+    // A named block replaces the file only when it is shown to be that file's new text (issue 34).
+    if (!keepsEnough(theirs.map(withoutNoEol), reference.map(withoutNoEol))) return skip('unproven');
+    return finish({ path, from: first.kind, blocks, line: first.line, current, ours: ours.keys, base, changes, coarseDiff: coarse, t, budget, shown: 'all' });
   }
 
   const diffs = proposals as Extract<Proposal, { kind: 'diff' }>[];
@@ -91,12 +94,13 @@ export function planFile(path: string, proposals: Proposal[], files: ReviewFiles
   }
   const placed: Placed[] = [];
   const skipped: SkippedHunk[] = [];
-  const skipHunk = (block: number, hunkIndex: number, h: DiffHunk, code: HunkSkipCode) =>
-    skipped.push({ hunk: hunkIndex + 1, block, header: h.header, code, reason: hunkSkipReason(t, code, hunkIndex + 1, h.header) });
+  const skipHunk = (block: number, hunkIndex: number, h: DiffHunk, code: HunkSkipCode, detail = '') =>
+    skipped.push({ hunk: hunkIndex + 1, block, header: h.header, code, reason: hunkSkipReason(t, code, hunkIndex + 1, h.header, detail) });
   let group = 0;
   for (const d of diffs) {
     const hunks = d.diff.hunks;
     let failed: number[] = hunks.map((_, i) => i);
+    let inBaseAmbiguous = new Map<number, number[]>();
     if (base) {
       const r = placeHunks(seen?.keys ?? base, hunks, strict, { fuzz: 0, firstGroup: group, budget });
       for (const p of r.placed) {
@@ -104,11 +108,16 @@ export function planFile(path: string, proposals: Proposal[], files: ReviewFiles
         placed.push({ changes, block: d.block, hunk: p.hunk, header: hunks[p.hunk].header, inBase: true, fuzz: 0 });
       }
       failed = r.failed;
+      inBaseAmbiguous = r.ambiguous;
     }
     if (failed.length) {
       const r = placeHunks(ours.keys, hunks, strict, { fuzz, firstGroup: group, only: new Set(failed), budget });
       for (const p of r.placed) placed.push({ changes: p.changes, block: d.block, hunk: p.hunk, header: hunks[p.hunk].header, inBase: false, fuzz: p.fuzz });
-      for (const i of r.failed) skipHunk(d.block, i, hunks[i], 'doesNotApply');
+      for (const i of r.failed) {
+        const where = r.ambiguous.get(i) ?? inBaseAmbiguous.get(i);
+        if (where) skipHunk(d.block, i, hunks[i], 'ambiguous', where.join(', '));
+        else skipHunk(d.block, i, hunks[i], hunks[i].edit ? 'notFound' : 'doesNotApply');
+      }
     }
     group += hunks.length;
   }
@@ -157,7 +166,11 @@ export function planFile(path: string, proposals: Proposal[], files: ReviewFiles
   const fuzzy = new Set(inOurs.filter(p => p.fuzz > 0).map(p => p.changes[0].group));
   const origin = new Map(placed.map(p => [p.changes[0]?.group, { block: p.block, hunk: p.hunk + 1, header: p.header }]));
   const direct = { changes: base ? oursChanges : [], origin };
-  return finish({ path, from: 'diff', blocks, line: first.line, current, ours: ours.keys, base, changes: base ? baseChanges : oursChanges, direct, byContext: fuzzy, t, budget, skipped });
+  // What the answer shows removed: every `-` line (an edit block's SEARCH text); a line the agents saw cut is theirs whole.
+  const shown = new Set<string>();
+  for (const h of allHunks) for (const l of h.lines) if (l.op === '-') shown.add(l.text.trim());
+  if (seen && base && options.source?.range) for (const i of [options.source.range.startLine, options.source.range.endLine]) if (i < base.length && shown.has(withoutNoEol(seen.keys[i]).trim())) shown.add(withoutNoEol(base[i]).trim());
+  return finish({ path, from: 'diff', blocks, line: first.line, current, ours: ours.keys, base, changes: base ? baseChanges : oursChanges, direct, byContext: fuzzy, t, budget, skipped, shown });
 }
 
 /**
@@ -229,6 +242,8 @@ export function planRange(
   t: Translate,
   skipAt: Skip,
   budget: Budget,
+  /** The range is a definition the block was found to replace (proven by its name): not judged again. */
+  proven = false,
 ): PlanFile {
   const skip = (code: SkipCode, ...args: (string | number)[]) => skipAt(path, 'range', [block.block], block.line, code, ...args);
   const refused = refusedOrUndefined(state, skip);
@@ -240,9 +255,37 @@ export function planRange(
   const range = base ? source.range : source.range ? source.currentRange : undefined;
   if (!base && source.range && !source.currentRange) return skip('noRange');
   const reference = base ?? ours.keys;
+  const blockKeys = toLines(block.code).keys.map(withoutNoEol);
   let theirs: string[];
-  if (!range) theirs = setFinalNewline(toLines(block.code).keys, finalNewlineOf(reference));
-  else {
+  let shown: Set<string> | 'all' = 'all';
+  if (!range) {
+    // The whole file was sent: the block is its new text when it keeps enough of it, unless it is one definition
+    // of the file (found once by its name) and much shorter than the file: then it replaces that definition.
+    const whole = reference.map(withoutNoEol);
+    const defined = definitionOf(blockKeys);
+    const at = defined && blockKeys.length * 5 < whole.length * 4 ? findDefinition(whole, defined.name) : undefined;
+    if (at && ![...defined!.names].some(n => n !== defined!.name && findDefinition(whole, n))) {
+      const definition: RangeRecord = { startLine: at.start, startCharacter: 0, endLine: at.end, endCharacter: 0 };
+      return planRange(path, { ...source, range: definition, currentRange: definition }, block, state, sentText, t, skipAt, budget, true);
+    }
+    if (!keepsEnough(blockKeys, whole)) return skipAt('', 'unnamed', [block.block], block.line, 'noPath');
+    theirs = setFinalNewline(toLines(block.code).keys, finalNewlineOf(reference));
+  } else {
+    // The block replaces the range only when it is shown to be its new code; a block that defines something the
+    // file has once elsewhere replaces that; anything else has no proven place (Insert or Copy, issue 34).
+    const lastLine = range.endCharacter === 0 && range.endLine > range.startLine ? range.endLine : range.endLine + 1;
+    const sent = reference.slice(range.startLine, lastLine).map(withoutNoEol);
+    if (!proven && !keepsEnough(blockKeys, sent)) {
+      const defined = definitionOf(blockKeys);
+      const at = defined && findDefinition(reference.map(withoutNoEol), defined.name);
+      const others = defined && [...defined.names].filter(n => n !== defined.name && findDefinition(reference.map(withoutNoEol), n));
+      if (!at || others?.length || !keepsEnough(blockKeys, reference.slice(at.start, at.end).map(withoutNoEol))) {
+        return skipAt('', 'unnamed', [block.block], block.line, 'noPath');
+      }
+      const definition: RangeRecord = { startLine: at.start, startCharacter: 0, endLine: at.end, endCharacter: 0 };
+      return planRange(path, { ...source, range: base ? definition : source.range, currentRange: base ? source.currentRange : definition }, block, state, sentText, t, skipAt, budget, true);
+    }
+    shown = new Set(sent.map(l => l.trim()));
     // The block replaces the range's characters; it keeps the range's own final line break (as Apply does).
     const text = joinLines(reference, '\n');
     const starts = lineStarts(text);
@@ -260,5 +303,5 @@ export function planRange(
   const elided = elidedLine(toLines(block.code).keys, reference);
   if (elided !== undefined) return skip('elided', elided);
   const { changes, coarse } = changesBetween(reference, theirs, 0, budget);
-  return finish({ path, from: 'range', blocks: [block.block], line: block.line, current, ours: ours.keys, base, changes, coarseDiff: coarse, t, budget });
+  return finish({ path, from: 'range', blocks: [block.block], line: block.line, current, ours: ours.keys, base, changes, coarseDiff: coarse, t, budget, shown });
 }

@@ -3,6 +3,7 @@ import type { Budget } from './diff';
 import { type Eol, eolOf, finalNewlineOf, hasNoEol, joinLines, lineStarts, withNoEol, withoutNoEol } from './lines';
 import { type Change, type MergedHunk, merge3 } from './merge';
 import { type PlanFile, type PlanHunk, type PlanOptions, type SkippedHunk, emptyFile } from './planTypes';
+import { writesEditSyntax } from './proof';
 import { type Translate, conflictMarkers, hunkLabel, hunkSkipReason, plain, skipReason } from './words';
 
 export function create(path: string, from: PlanFile['from'], blocks: number[], line: number, keys: string[], options: PlanOptions, t: Translate): PlanFile {
@@ -49,11 +50,35 @@ export interface FinishInput {
   budget: Budget;
   /** Hunks already listed as not offered; overlapping direct hunks are added to it. */
   skipped?: SkippedHunk[];
+  /**
+   * The lines the answer shows removed (trimmed): a diff's `-` lines, an edit block's SEARCH text, the lines of
+   * the range or definition a block was proven to replace; `all` for a whole file proven to be this file's. A
+   * hunk that would remove any other line is held back (the lost-line guard: no form of answer bypasses it).
+   */
+  shown: Set<string> | 'all';
+}
+
+/** The lines a hunk loses: its old lines less those it writes again (a multiset difference), trimmed, non-blank. */
+function lostLines(old: readonly string[], next: readonly string[]): string[] {
+  const again = new Map<string, number>();
+  for (const k of next) {
+    const t = withoutNoEol(k).trim();
+    again.set(t, (again.get(t) ?? 0) + 1);
+  }
+  const lost: string[] = [];
+  for (const k of old) {
+    const t = withoutNoEol(k).trim();
+    if (!t) continue;
+    const n = again.get(t) ?? 0;
+    if (n > 0) again.set(t, n - 1);
+    else lost.push(t);
+  }
+  return lost;
 }
 
 /** Merges and turns the merged hunks into plan hunks with positions, texts and labels. */
 export function finish(input: FinishInput): PlanFile {
-  const { path, from, blocks, line, current, ours, base, changes, direct, byContext = new Set(), coarseDiff = false, t, budget, skipped = [] } = input;
+  const { path, from, blocks, line, current, ours, base, changes, direct, byContext = new Set(), coarseDiff = false, t, budget, skipped = [], shown } = input;
   const eol = eolOf(current);
   const merged = merge3(base ?? ours, ours, changes, undefined, budget);
   const all: (MergedHunk & { direct?: boolean })[] = [...merged.hunks];
@@ -81,7 +106,20 @@ export function finish(input: FinishInput): PlanFile {
   const hunks: PlanHunk[] = [];
   /** Lines each hunk takes out and puts in, as the answer changes them (for its label). */
   const sizes: { removed: number; inserted: number }[] = [];
+  let position = 0;
   for (const h of kept) {
+    position++;
+    // The guards (issue 34): a hunk that loses a line the answer does not show removed, or writes edit syntax
+    // the file does not have, is held back with its reason, never offered. A conflict is offered unchecked.
+    const old = ours.slice(h.oursStart, h.oursEnd);
+    const guard = h.conflict ? undefined : shown !== 'all' && lostLines(old, h.lines).some(l => !shown.has(l)) ? 'unproven' : writesEditSyntax(h.lines.map(withoutNoEol), ours.map(withoutNoEol)) ? 'editSyntax' : undefined;
+    if (guard) {
+      const from = direct?.origin.get(h.groups[0]);
+      const header = from?.header ?? `lines ${h.oursStart + 1}–${Math.max(h.oursStart + 1, h.oursEnd)}`;
+      const index = from?.hunk ?? position;
+      skipped.push({ hunk: index, block: from?.block ?? blocks[0], header, code: guard, reason: hunkSkipReason(t, guard, index, header) });
+      continue;
+    }
     sizes.push({ removed: Math.max(0, h.oursEnd - h.oursStart), inserted: h.lines.length });
     let { oursStart, lines } = h;
     let conflict = !!h.conflict;

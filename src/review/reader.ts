@@ -23,10 +23,12 @@
  */
 import { parseBeginPatch, unanchored } from './beginPatch';
 import { firstNonBlank, looksLikeDiff, looksLikeOutput, looksLikePatch } from './blockShapes';
+import { parseEditBlocks, looksLikeEditBlocks } from './editBlocks';
 import { firstElision } from './elisions';
 import { type RawBlock, scanFences } from './fences';
-import { type Named, commentNaming, namingLine, readInfo } from './namings';
+import { type Named, commentNaming, isPathLike, namingLine, readInfo } from './namings';
 import { parseUnifiedDiff } from './patch';
+import { stripGutter } from './proof';
 import { checkPath, displayPath } from './paths';
 import type { AnswerBlock, BlockProblem, BlockSection, BlockTarget, ReadAnswer, ReadOptions, WorkspaceFolderName } from './readerTypes';
 
@@ -49,6 +51,16 @@ export function readAnswer(text: string, options: ReadOptions = {}): ReadAnswer 
     );
     const unnamed = blocks.filter(b => !b.targets.length && !b.problems.length && (b.kind === 'snippet' || b.kind === 'partial' || b.kind === 'output'));
     const code = unnamed.filter(b => b.kind !== 'output');
+    // An edit block that names no file is for the source: its SEARCH text proves its place there, or it is listed.
+    for (const b of blocks) {
+      if (b.edits && !b.targets.length && !b.problems.length && b.sections?.length) {
+        const target: BlockTarget = { path: source.path, raw: displayPath(options.sourcePath!), naming: 'source' };
+        if (options.sourceFolder !== undefined && folders.length > 1) target.folder = options.sourceFolder;
+        b.targets.push(target);
+        b.path = target.path;
+        b.sections = b.sections.map(s => ({ ...s, target }));
+      }
+    }
     // An unnamed diff may be for the source too: then no block is taken for the range.
     const unnamedDiff = blocks.some(b => (b.kind === 'diff' || b.kind === 'patch') && !b.targets.length && !b.problems.length && !b.sections?.some(s => s.problem));
     // Output and prose are never code to land (issue 24: Copy only), not even when nothing else is unnamed.
@@ -120,6 +132,7 @@ function readBlock(r: RawBlock, index: number, resolve: (n: Named) => { target?:
   const infoRefused = block.problems.length > 0;
 
   if (looksLikePatch(r.body)) return readPatch(block, infoTargets, resolve);
+  if (looksLikeEditBlocks(r.body)) return readEdits(block, infoTargets, infoRefused, r, resolve);
   if (looksLikeDiff(info.language, r.body)) return readDiff(block, infoTargets, infoRefused, r, resolve);
 
   // A first comment line naming the file, and the line before the fence.
@@ -162,6 +175,9 @@ function readBlock(r: RawBlock, index: number, resolve: (n: Named) => { target?:
     block.kind = 'output';
     return block;
   }
+  // Line-numbered code ("15 | x", "3: x" on every line, counting up) lands without its numbers.
+  const numbered = stripGutter(block.code);
+  if (numbered !== undefined) block.code = numbered;
   const elision = firstElision(block.code, info.language);
   if (elision !== undefined) {
     block.kind = 'partial';
@@ -243,5 +259,55 @@ function readPatch(block: AnswerBlock, infoTargets: BlockTarget[], resolve: (n: 
     block.sections.push(section);
   }
   if (block.targets.length === 1) block.path = block.targets[0].path;
+  return block;
+}
+
+/**
+ * Search/replace edit blocks (editBlocks.ts): read as a diff of hunks without context or line numbers. The file
+ * is named as any block names it, or on the fence's first line (aider's variant), or by a bare path on the line
+ * before the fence (aider's own format, where no other text can stand there).
+ */
+function readEdits(block: AnswerBlock, infoTargets: BlockTarget[], infoRefused: boolean, r: RawBlock, resolve: (n: Named) => { target?: BlockTarget; problem?: BlockProblem }): AnswerBlock {
+  block.kind = 'diff';
+  block.edits = true;
+  const parsed = parseEditBlocks(r.body);
+  const diff = { created: false, deleted: false, renamed: false, binary: false, hunks: parsed.malformed ? [] : parsed.hunks, eolMarked: false, headersPastCap: 0 };
+  // An empty SEARCH is a new file (aider): its REPLACE is the file's text.
+  if (diff.hunks.length === 1 && diff.hunks[0].lines.every(l => l.op === '+')) diff.created = true;
+  block.sections = [{ diff }];
+  if (infoRefused) return block;
+  let target = infoTargets[0];
+  const candidates: Named[] = [];
+  if (parsed.namedInside !== undefined) candidates.push({ raw: parsed.namedInside.replace(/^(?:\/\/|#)\s*/, ''), naming: 'comment' });
+  if (r.before) {
+    const named = namingLine(r.before.text);
+    const bare = r.before.text.trim();
+    if (named !== undefined) candidates.push({ raw: named, naming: 'lineBefore' });
+    else if (isPathLike(bare)) candidates.push({ raw: bare, naming: 'lineBefore' });
+  }
+  for (const c of candidates) {
+    const res = resolve(c);
+    if (res.problem) {
+      if (!target) {
+        block.problems.push(res.problem);
+        return block;
+      }
+      continue;
+    }
+    if (!res.target) continue;
+    if (!target) {
+      target = res.target;
+      if (c.naming === 'lineBefore') block.namingLine = r.before!.line;
+    } else if (!sameTarget(target, res.target)) {
+      if (c.naming === 'lineBefore') continue; // the fence's own naming wins over prose before it
+      block.problems.push({ code: 'ambiguousName', raw: target.raw, detail: res.target.raw, naming: c.naming });
+      return block;
+    }
+  }
+  if (target) {
+    block.targets.push(target);
+    block.path = target.path;
+    block.sections = [{ diff, target }];
+  }
   return block;
 }

@@ -7,7 +7,7 @@ import type { PathProblem, SkipCode } from './words';
 
 /**
  * - `file`: a whole file for its target. - `partial`: a file's text with parts left out ("// ... existing code ...").
- * - `diff`: a unified diff. - `patch`: a `*** Begin Patch` multi-file patch. - `range`: the unnamed block that
+ * - `diff`: a unified diff, or search/replace edit blocks (editBlocks.ts). - `patch`: a `*** Begin Patch` multi-file patch. - `range`: the unnamed block that
  * stands for the range that was sent. - `snippet`: code with no target. - `output`: prose or program output
  * (`text`, `output`, `console`, `log`, a shell transcript), never code to land.
  */
@@ -30,7 +30,9 @@ export type Naming =
   /** a unified diff's `diff --git` / `---` / `+++` lines */
   | 'diffHeader'
   /** `*** Update File:` / `*** Add File:` / `*** Delete File:` */
-  | 'patchHeader';
+  | 'patchHeader'
+  /** An edit block that names no file, taken for the task's source file (its SEARCH text must be found there once). */
+  | 'source';
 
 export interface BlockTarget {
   /**
@@ -99,6 +101,8 @@ export interface AnswerBlock {
   problems: BlockProblem[];
   /** For `diff` / `patch`: the files in it, in order. */
   sections?: BlockSection[];
+  /** A `diff` of search/replace edit blocks (aider, Cline, Roo): its hunks are found by their SEARCH text once. */
+  edits?: boolean;
   /** For `partial`: the first line that stands for left-out code, trimmed and bounded. */
   elision?: string;
   /** The line before the fence that named the file (0-based), when that naming was used. */

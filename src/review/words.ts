@@ -51,10 +51,11 @@ export type SkipCode =
   | 'inSeveralFolders'
   | 'noFolder'
   | 'partial'
-  | 'fragment';
+  | 'fragment'
+  | 'unproven';
 
 /** Why one hunk of a diff is listed but not offered. */
-export type HunkSkipCode = 'doesNotApply' | 'superseded' | 'overlaps' | 'tooMany';
+export type HunkSkipCode = 'doesNotApply' | 'superseded' | 'overlaps' | 'tooMany' | 'notFound' | 'ambiguous' | 'unproven' | 'editSyntax';
 
 const SKIP: Record<SkipCode, string> = {
   noPath: 'not applied (no path)',
@@ -82,6 +83,7 @@ const SKIP: Record<SkipCode, string> = {
   noFolder: 'not applied: the workspace has several folders and the path names none of them, nor was the task sent from one',
   partial: 'not applied: the block shows only parts of the file ("{0}") and they could not be placed by their unchanged lines',
   fragment: 'not applied: the block ({0} lines) is a fragment of the file ({1} lines) and its lines could not be placed, so it does not replace the file',
+  unproven: 'not applied: the block does not show that it replaces this file (it keeps none of its declarations and few of its lines); copy or insert it instead',
 };
 
 const HUNK_SKIP: Record<HunkSkipCode, string> = {
@@ -89,6 +91,10 @@ const HUNK_SKIP: Record<HunkSkipCode, string> = {
   superseded: 'hunk {0} ({1}) is replaced by a later block for the same file',
   overlaps: 'hunk {0} ({1}) overlaps another change',
   tooMany: 'hunk {0} ({1}) is over the limit of changes per answer',
+  notFound: 'edit {0} ({1}) does not apply: its SEARCH text is not in the file',
+  ambiguous: 'hunk {0} ({1}) is not placed: its lines occur in several places (lines {2}), so its place is not guessed',
+  unproven: 'hunk {0} ({1}) is held back: it would remove lines that the answer does not show removed',
+  editSyntax: 'hunk {0} ({1}) is held back: it would write edit markers, diff lines or line numbers into the file',
 };
 
 /** Why an answer is not reviewed at all: its size against the limits (see `ReviewPlan.tooComplex`). */
@@ -170,8 +176,8 @@ export function skipReason(t: Translate, code: SkipCode, ...args: (string | numb
   return t(SKIP[code], ...args);
 }
 
-export function hunkSkipReason(t: Translate, code: HunkSkipCode, index: number, header: string): string {
-  return t(HUNK_SKIP[code], index, header);
+export function hunkSkipReason(t: Translate, code: HunkSkipCode, index: number, header: string, detail = ''): string {
+  return t(HUNK_SKIP[code], index, header, detail);
 }
 
 export function pathProblem(t: Translate, problem: PathProblem): string {
