@@ -120,7 +120,7 @@ ul.files li, ul.sources li { margin: 6px 0; }
 .file-name, .source-title { font-weight: 600; }
 .snippet { font-size: 0.95em; }
 table.activity td, table.rubric td { padding: 1px 10px 1px 0; vertical-align: top; }
-tr.tool-failed td { color: var(--vscode-errorForeground); }
+tr.tool-failed td { color: var(--vscode-list-errorForeground, var(--vscode-errorForeground)); }
 details.tool-raw { display: inline-block; max-width: 100%; vertical-align: top; }
 details.tool-raw > summary { cursor: pointer; }
 details.tool-raw > pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 12em; overflow: auto; margin: 2px 0; }

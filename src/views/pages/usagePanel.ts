@@ -89,11 +89,11 @@ function renderUsageHtml(data: UsageData | undefined, cspSource: string, nonceVa
   body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); background-color: var(--vscode-editor-background); padding: 0 20px 20px; }
   h1 { font-size: 1.4em; font-weight: 600; } h2 { font-size: 1.1em; font-weight: 600; margin-top: 1.6em; }
   .toolbar { display: flex; gap: 12px; align-items: center; }
-  button { background: var(--vscode-button-background); color: var(--vscode-button-foreground); border: none; padding: 4px 12px; cursor: pointer; }
+  button { background: var(--vscode-button-background); color: var(--vscode-button-foreground); border: 1px solid var(--vscode-button-border, var(--vscode-contrastBorder, transparent)); padding: 3px 11px; cursor: pointer; }
   button:hover { background: var(--vscode-button-hoverBackground); }
   button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
   .muted { color: var(--vscode-descriptionForeground); }
-  .error { color: var(--vscode-errorForeground); border-left: 3px solid var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); padding: 6px 10px; }
+  .error { color: var(--vscode-list-errorForeground, var(--vscode-errorForeground)); border-left: 3px solid var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); padding: 6px 10px; }
   .totals { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 12px; }
   .total { border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); padding: 8px 12px; }
   .total .value { font-size: 1.5em; font-weight: 600; }
