@@ -12,7 +12,7 @@ import { rangeRecordOf } from '../tasks/sending/code';
 import type { SourceRangeTracker } from '../documents/sourceRanges';
 import { RESULT_SCHEME } from '../constants';
 import { type TrackedTask, displayLines } from '../tasks/model';
-import { readTaskAnswer } from '../documents/answers';
+import { placeUnnamedBlock, readTaskAnswer } from '../documents/answers';
 import type { AnswerBlock, ReadAnswer } from '../review';
 import { type ApplyWay, applyWayOf, offer } from '../tasks/offers';
 import { blockPreview, lineCount } from '../tasks/resultText';
@@ -72,8 +72,43 @@ export async function applyToSource(d: ApplyDeps, arg?: unknown, blockIndex?: un
       );
     }
   }
-  const where = target ?? (await sourceOf(d, task));
+  if (target) return propose(d, task, target, block.code);
+  const where = await sourceOf(d, task);
+  // The block replaces the sent range only when it shows it is that code's new text; a block that redefines
+  // something the file has once elsewhere goes there; anything else has no proven place (issue 34).
+  const { document, range } = where;
+  const lastLine = range.end.character === 0 && range.end.line > range.start.line ? range.end.line : range.end.line + 1;
+  const place = placeUnnamedBlock(block.code, document.getText(), range.start.line, lastLine);
+  if (place.kind === 'definition') {
+    const end = place.endLine < document.lineCount ? new vscode.Position(place.endLine, 0) : document.lineAt(document.lineCount - 1).range.end;
+    return propose(d, task, { document, range: new vscode.Range(place.startLine, 0, end.line, end.character), changed: where.changed }, block.code);
+  }
+  if (place.kind === 'none') return offerInsertOrCopy(d, task, block, where);
   return propose(d, task, where, block.code);
+}
+
+/** A block with no proven place in the code: offered to insert or copy, never to replace (issue 34). */
+async function offerInsertOrCopy(d: ApplyDeps, task: TrackedTask, block: AnswerBlock, where: ApplyTarget): Promise<ApplyOutcome> {
+  const span = displayLines(rangeRecordOf(where.range));
+  const name = path.posix.basename(where.document.uri.path);
+  const insert = vscode.l10n.t('Insert at Cursor');
+  const copy = vscode.l10n.t('Copy Block');
+  const choice = await d.ui.info(
+    vscode.l10n.t(
+      'Code block {0} does not show that it replaces {1} lines {2}–{3}: it keeps none of their declaration and few of their lines. Insert it at the cursor or copy it; nothing is replaced.',
+      block.index + 1,
+      name,
+      span.start,
+      span.end,
+    ),
+    insert,
+    copy,
+  );
+  if (choice === copy) {
+    await vscode.env.clipboard.writeText(block.code);
+    d.ui.note(vscode.l10n.t('Code block {0} copied.', block.index + 1));
+  } else if (choice === insert) await vscode.commands.executeCommand(offer('insert').command, task.id);
+  return 'discarded';
 }
 
 async function sourceOf(d: ApplyDeps, task: TrackedTask): Promise<ApplyTarget> {

@@ -29,3 +29,8 @@ export function readOptionsOf(task: Pick<TrackedTask, 'source'>): ReadOptions {
 export function readTaskAnswer(task: Pick<TrackedTask, 'source'>, text: string): ReadAnswer {
   return reviewCore().readAnswer(text, readOptionsOf(task));
 }
+
+/** Where an unnamed block goes when Apply… takes it alone: the sent range, a definition it redefines, or nowhere proven (review/proof.ts). */
+export function placeUnnamedBlock(code: string, text: string, startLine: number, endLine: number): Review.UnnamedPlace {
+  return reviewCore().placeUnnamed(code, text, startLine, endLine);
+}

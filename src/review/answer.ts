@@ -101,6 +101,8 @@ export interface ParsedAnswer {
   unnamed: UnnamedBlock[];
   /** The unnamed block that stands for the range that was sent, if the rule above picks one. */
   rangeBlock?: UnnamedBlock;
+  /** Several unnamed code blocks that may stand for the range: the plan takes the one proven to, if only one is. */
+  rangeCandidates?: UnnamedBlock[];
   rejected: RejectedBlock[];
 }
 
@@ -130,7 +132,7 @@ function onlyBlock(read: ReadAnswer, index: number, sourcePath: string | undefin
     const target = { path: sourcePath, raw: sourcePath, naming: 'diffHeader' as const };
     blocks = [{ ...b, targets: [target], path: sourcePath, sections: b.sections.map(s => (s.target || s.problem ? s : { ...s, target })) }];
   }
-  return { ...read, blocks, rangeBlock: read.rangeBlock && blocks.includes(read.rangeBlock) ? read.rangeBlock : undefined };
+  return { ...read, blocks, rangeBlock: read.rangeBlock && blocks.includes(read.rangeBlock) ? read.rangeBlock : undefined, rangeCandidates: undefined };
 }
 
 /** The proposals of an answer the reader has read (see the module comment). */
@@ -153,6 +155,7 @@ export function proposalsOf(read: ReturnType<typeof readAnswer>, options: ParseO
     const u: UnnamedBlock = { block: b.index, line: b.startLine, language: b.language, code: isDiff ? b.body : b.code, isDiff, kind: b.kind };
     out.unnamed.push(u);
     if (read.rangeBlock === b) out.rangeBlock = u;
+    if (read.rangeCandidates?.includes(b)) (out.rangeCandidates ??= []).push(u);
   };
 
   for (const b of read.blocks) {

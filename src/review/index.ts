@@ -36,4 +36,5 @@ export {
   buildPlan,
   conflictText,
 } from './plan';
+export { type UnnamedPlace, placeUnnamed } from './proof';
 export { type HunkSkipCode, type RunsCode, type SkipCode, type TooComplex, type Translate, conflictMarkers, pathProblem, plain, runsCodeReason, skipReason, tooComplexReason } from './words';

@@ -152,7 +152,7 @@ export function namingLine(line: string): string | undefined {
 /** A first line that is a comment naming the file: `// src/b.ts`, `# app/util.py`, `<!-- a.html -->`, `/* a.css *\/`, `-- q.sql`. */
 export function commentNaming(line: string): string | undefined {
   if (line.length > MAX_NAMING_LINE) return undefined;
-  const m = /^\s*(?:\/\/+|#+|--|;+|%+|\/\*+|<!--|\{\/\*|\(\*|'|REM\s)\s*(?:(?:file(?:name)?|path)\s*:\s*)?(.*?)\s*(?:\*+\/\}?|-->|\*\))?\s*$/i.exec(line);
+  const m = /^\s*(?:\/\/+|#+|--|;+|%+|\/\*+|<!--|\{\/\*|\(\*|'|REM\s)\s*(?:(?:file(?:name)?|file ?path|path)\s*:\s*)?(.*?)\s*(?:\*+\/\}?|-->|\*\))?\s*$/i.exec(line);
   if (!m) return undefined;
   const p = m[1].replace(/^`(.*)`$/, '$1');
   return isPathLike(p) ? p : undefined;

@@ -120,6 +120,8 @@ export function parseUnifiedDiff(text: string, maxHunks = MAX_HUNK_HEADERS): Fil
     i++;
   }
   if (pastCap) (cur ?? fresh()).headersPastCap += pastCap;
+  // A diff of bare lines (` `, `-`, `+`, no header at all): one hunk placed by its lines alone.
+  if (!files.length && isBareHunk(lines)) readHunk(['@@', ...lines], 0, fresh(), () => false);
   return files.filter(f => f.hunks.length || f.headersPastCap || f.created || f.deleted || f.renamed || f.binary);
 }
 
@@ -289,4 +291,17 @@ function unquote(q: string): string | undefined {
   }
   if (i >= q.length) return undefined;
   return new TextDecoder().decode(new Uint8Array(bytes));
+}
+
+/** Every line a diff line (` `, `-`, `+` or empty), at least one `-` or `+`, and no `---`/`+++` header among them. */
+function isBareHunk(lines: readonly string[]): boolean {
+  let changes = 0;
+  for (const l of lines) {
+    if (l === '') continue;
+    const c = l.charCodeAt(0);
+    if (c !== 32 && c !== 43 && c !== 45) return false;
+    if (l.startsWith('--- ') || l.startsWith('+++ ')) return false;
+    if (c !== 32) changes++;
+  }
+  return changes > 0;
 }

@@ -44,6 +44,8 @@ export { asSeen } from './planFile';
 export { elidedLine } from './planPartials';
 
 export const WORK_BUDGET = 40_000_000;
+/** Unnamed blocks tried as the range's new code when there are several. */
+const MAX_RANGE_CANDIDATES = 8;
 
 export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, options: PlanOptions = {}): ReviewPlan {
   const t = options.translate ?? plain;
@@ -90,13 +92,24 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
   }
 
   const source = options.source && checkPath(options.source.path);
-  if (parsed.rangeBlock && options.source && source?.ok) {
-    entries.push(planRange(source.path, options.source, parsed.rangeBlock, files.current(source.path), files.sent(source.path), t, skip, budget));
+  let rangeBlock = parsed.rangeBlock;
+  if (rangeBlock && options.source && source?.ok) {
+    entries.push(planRange(source.path, options.source, rangeBlock, files.current(source.path), files.sent(source.path), t, skip, budget));
+  } else if (parsed.rangeCandidates?.length && options.source && source?.ok) {
+    // Several unnamed code blocks: the one proven to replace the range (or a definition) is its proposal, if
+    // exactly one is; the others (a usage example, a test, a citation) have no proven place.
+    const src = options.source;
+    const tried = parsed.rangeCandidates.slice(0, MAX_RANGE_CANDIDATES).map(u => ({ u, f: planRange(source.path, src, u, files.current(source.path), files.sent(source.path), t, skip, budget) }));
+    const proven = tried.filter(c => !(c.f.kind === 'skip' && c.f.reasonCode === 'noPath'));
+    if (proven.length === 1) {
+      rangeBlock = proven[0].u;
+      entries.push(proven[0].f);
+    }
   }
   for (const u of parsed.unnamed) {
     // Program output and prose blocks (```text, a shell transcript) are not changes: nothing to list.
     if (u.kind === 'output') continue;
-    if (u !== parsed.rangeBlock || !source?.ok) entries.push(skip('', 'unnamed', [u.block], u.line, 'noPath'));
+    if (u !== rangeBlock || !source?.ok) entries.push(skip('', 'unnamed', [u.block], u.line, 'noPath'));
   }
   for (const r of parsed.rejected) {
     const args =

@@ -228,3 +228,22 @@ export function writesEditSyntax(added: readonly string[], file: readonly string
   if (text.length >= 3 && stripGutter(`${text.join('\n')}\n`) !== undefined && stripGutter(`${file.filter(l => l.trim()).slice(0, 3).join('\n')}\n`) === undefined) return true;
   return false;
 }
+
+/** Where an unnamed block goes in a file when Apply… takes it alone (the same rules as the plan's range block). */
+export type UnnamedPlace = { kind: 'range' } | { kind: 'definition'; name: string; startLine: number; endLine: number } | { kind: 'none' };
+
+/**
+ * `code` (a block) against `text` (the file now) and the lines `[startLine, endLine)` it was sent from: the range
+ * when the block keeps enough of it; else the one definition of the file that the block redefines (found once
+ * by its name, and nothing else the block declares is in the file); else no proven place.
+ */
+export function placeUnnamed(code: string, text: string, startLine: number, endLine: number): UnnamedPlace {
+  const keys = code.split('\n').map(l => l.replace(/\r$/, ''));
+  const file = text.split('\n').map(l => l.replace(/\r$/, ''));
+  if (keepsEnough(keys, file.slice(startLine, Math.max(startLine + 1, endLine)))) return { kind: 'range' };
+  const defined = definitionOf(keys);
+  const at = defined && findDefinition(file, defined.name);
+  if (!at || [...defined!.names].some(n => n !== defined!.name && findDefinition(file, n))) return { kind: 'none' };
+  if (!keepsEnough(keys, file.slice(at.start, at.end))) return { kind: 'none' };
+  return { kind: 'definition', name: defined!.name, startLine: at.start, endLine: at.end };
+}

@@ -68,6 +68,10 @@ export function readAnswer(text: string, options: ReadOptions = {}): ReadAnswer 
     if (pick && !namesSource && !unnamedDiff) {
       if (pick.kind !== 'partial') pick.kind = 'range';
       out.rangeBlock = pick;
+    } else if (code.length > 1 && !namesSource && !unnamedDiff) {
+      // Several unnamed code blocks (the fix, a usage example, a test): the plan takes the one proven to be the
+      // range's new code, if exactly one is (planFile.ts).
+      out.rangeCandidates = code;
     }
   }
   return out;

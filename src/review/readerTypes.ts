@@ -116,6 +116,8 @@ export interface ReadAnswer {
   unclosed?: AnswerBlock;
   /** The block that stands for the range that was sent (also in `blocks`, kind `range`). */
   rangeBlock?: AnswerBlock;
+  /** With several unnamed code blocks and no range block: the blocks that may stand for the range (the plan proves one). */
+  rangeCandidates?: AnswerBlock[];
   /** Lines in the answer. */
   lineCount: number;
 }
