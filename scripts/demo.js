@@ -4,8 +4,10 @@
 // pointing at the emulator, the demo key stored and a small sample workspace open; prints the URL.
 // Ctrl+C stops everything it started.
 //   npm run demo -- --desktop   use a desktop `code` on PATH instead of code-server
-//   npm run demo -- --chat      the newest VS Code (code-server 4.139, which has the Chat view) with a
-//                               stand-in chat model, so `@team` and `#multiAgent` work offline
+//   npm run demo -- --chat      the newest VS Code (code-server 4.139, which has the Chat view) with the
+//                               test-only helper: a stand-in chat model, so `@team` works offline, and
+//                               `@try`, which calls `#multiAgent` or an MCP tool as VS Code's agent would
+//                               (that agent itself asks for a Copilot sign-in)
 //   npm run demo -- --port 8080 code-server on a fixed port (default: a free one)
 //   npm run demo -- --task-seconds 20   how long the emulator's agents "work" (default 12)
 'use strict';
@@ -130,10 +132,16 @@ function printBanner({ url, emulator, chat = false }) {
     ? `
   Chat: open the Chat view ("Chat: Open Chat") and ask "@team review this file" with a file
   attached. A stand-in chat model ("Fake Model") is installed so @team runs offline; it is
-  ready as soon as the window has started.`
+  ready as soon as the window has started.
+  #multiAgent and the MCP tools are what VS Code's own agent calls, and that agent asks for a
+  Copilot sign-in. Offline, the demo's @try calls them as the agent would (allow the call):
+    @try #multiAgent review add() in src/math.ts
+    MCP: run "MCP: List Servers" > Multi-Agent Tasks > Start Server, then
+    @try run_task review add() in src/math.ts     (and list_threads, read_task <task id>)`
     : `
-  Chat: VS Code 1.100 has no Chat view. \`npm run demo -- --chat\` starts the newest VS Code
-  with Chat, where @team and #multiAgent work.`;
+  Chat: VS Code 1.100 has no Chat view, no #multiAgent tool and no MCP. \`npm run demo -- --chat\`
+  starts the newest VS Code with Chat, where @team works and the demo's @try calls #multiAgent
+  and the MCP tools offline.`;
   console.log(`
   Multi-Agent Tasks demo is running.
 

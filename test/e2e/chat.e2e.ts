@@ -86,6 +86,24 @@ describe('e2e: chat (newest VS Code)', function () {
     assert.strictEqual(threadRuns[0].headers['x-api-key'], emulator.apiKey);
   });
 
+  it('the demo\'s @try calls #multiAgent offline, as VS Code\'s agent would (issue 35)', async () => {
+    const page = wb!.page;
+    await wb!.runCommand('Notifications: Clear All Notifications');
+    const before = emulator.requests.filter(r => r.method === 'POST' && /\/run$|\/threads\/\d+\/runs$/.test(r.path)).length;
+    await ask('@try #multiAgent Review add() in src/math.ts');
+    // The tool asks before it spends a task: the user allows it in the Chat view.
+    const allow = page.getByRole('button', { name: /^Allow/ }).first();
+    const answered = page.locator('.interactive-response', { hasText: 'multiAgent_runTask answered' }).last();
+    for (const until = Date.now() + 60_000; !(await answered.isVisible()) && Date.now() < until; await page.waitForTimeout(250)) {
+      if (await allow.isVisible()) await allow.click().catch(() => undefined);
+    }
+    await answered.waitFor({ timeout: 5_000 });
+    await answered.locator('text=Synthesized answer').first().waitFor({ timeout: 10_000 });
+    const runs = emulator.requests.filter(r => r.method === 'POST' && /\/run$|\/threads\/\d+\/runs$/.test(r.path));
+    assert.strictEqual(runs.length, before + 1, 'one task sent through the tool');
+    assert.match((runs.at(-1)!.body as { prompt: string }).prompt, /Review add\(\) in src\/math\.ts/);
+  });
+
   it('a canceled chat request cancels the task on the service', async () => {
     const page = wb!.page;
     // The first test's "task done" toast sits over the chat input: clear every notification first.
