@@ -104,6 +104,33 @@ describe('e2e: chat (newest VS Code)', function () {
     assert.match((runs.at(-1)!.body as { prompt: string }).prompt, /Review add\(\) in src\/math\.ts/);
   });
 
+  it('the demo\'s @try calls the MCP server\'s run_task offline, once VS Code started the server (issue 35)', async () => {
+    const page = wb!.page;
+    await wb!.runCommand('Notifications: Clear All Notifications');
+    await wb!.runCommand('MCP: List Servers');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Multi-Agent Tasks' }).first().click();
+    // VS Code may have started it already (the chat request above): then it offers Stop Server.
+    const start = page.locator('.quick-input-list .monaco-list-row', { hasText: /Start Server|Stop Server/ }).first();
+    await start.waitFor({ timeout: 15_000 });
+    if (/Start Server/.test(await start.innerText())) {
+      await start.click();
+      const trust = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Trust/ }).first();
+      await page.waitForTimeout(1_500);
+      if (await trust.isVisible()) await trust.click();
+      await page.locator('.monaco-workbench', { hasText: /Discovered \d+ tools/ }).first().waitFor({ timeout: 60_000 });
+    } else await page.keyboard.press('Escape');
+    const before = emulator.requests.filter(r => r.method === 'POST' && /\/run$|\/threads\/\d+\/runs$/.test(r.path)).length;
+    await ask('@try run_task Review mean() in src/math.ts');
+    const allow = page.getByRole('button', { name: /^Allow/ }).first();
+    const answered = page.locator('.interactive-response', { hasText: /mcp_\S*run_task answered/ }).last();
+    for (const until = Date.now() + 60_000; !(await answered.isVisible()) && Date.now() < until; await page.waitForTimeout(250)) {
+      if (await allow.isVisible()) await allow.click().catch(() => undefined);
+    }
+    await answered.locator('text=Synthesized answer').first().waitFor({ timeout: 10_000 });
+    const runs = emulator.requests.filter(r => r.method === 'POST' && /\/run$|\/threads\/\d+\/runs$/.test(r.path));
+    assert.strictEqual(runs.length, before + 1, 'one task sent through the MCP tool');
+  });
+
   it('a canceled chat request cancels the task on the service', async () => {
     const page = wb!.page;
     // The first test's "task done" toast sits over the chat input: clear every notification first.
