@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { promptLength } from '../api/requests';
 import { PROMPT_SCHEME } from '../constants';
-import { type TrackedTask, modelOf } from '../tasks/model';
+import { type TrackedTask, modelNameOf } from '../tasks/model';
 import { fencedBlock } from '../tasks/sending/prompt';
 import type { TaskStore } from '../tasks/store/taskStore';
 import { extensionColumn } from './editorGroups';
@@ -18,7 +18,7 @@ function promptUri(task: { id: string; title: string }): vscode.Uri {
 function renderPromptDocument(task: TrackedTask): string {
   const out = [`# ${vscode.l10n.t('Prompt sent: {0}', task.title)}`, ''];
   out.push(`- ${vscode.l10n.t('Sent: {0}', new Date(task.submittedAt).toLocaleString())}`);
-  out.push(`- ${vscode.l10n.t('Model: {0}', modelOf(task) ?? vscode.l10n.t('service default'))}`);
+  out.push(`- ${vscode.l10n.t('Model: {0}', modelNameOf(task) ?? vscode.l10n.t('service default'))}`);
   if (task.agentCount) out.push(`- ${vscode.l10n.t('Agents: {0}', task.agentCount)}`);
   out.push(`- ${task.attachmentNames?.length ? vscode.l10n.t('Attachments: {0}', task.attachmentNames.join(', ')) : vscode.l10n.t('Attachments: none')}`);
   out.push('');

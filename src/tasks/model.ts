@@ -81,6 +81,8 @@ export interface TrackedTask {
   /** The workspace folder URI the task was sent from, to list this workspace's tasks first. */
   workspace?: string;
   modelId?: string;
+  /** `modelId`'s label in the service's model list when the task was sent ("Claude Sonnet 4.5"), when it was known. */
+  modelLabel?: string;
   /** The model the service says it runs the task with (the stream's `start`, a status read), when it says. */
   modelUsed?: string;
   agentCount?: number;
@@ -258,6 +260,16 @@ function clamp01(n: number): number {
 /** The model to name for a task: the one the service said it used, else the one asked for. */
 export function modelOf(task: Pick<TrackedTask, 'modelId' | 'modelUsed'>): string | undefined {
   return task.modelUsed || task.modelId;
+}
+
+/**
+ * The model as a user reads it: the label the model picker shows ("Claude Sonnet 4.5"), by `labelOf` (the catalog
+ * as last read) or as kept when the task was sent; the id only for a model no list names.
+ */
+export function modelNameOf(task: Pick<TrackedTask, 'modelId' | 'modelUsed' | 'modelLabel'>, labelOf?: (id: string) => string | undefined): string | undefined {
+  const id = modelOf(task);
+  if (!id) return undefined;
+  return labelOf?.(id) || (id === task.modelId ? task.modelLabel : undefined) || id;
 }
 
 /** A label from the first line of the instruction. */

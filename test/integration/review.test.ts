@@ -182,6 +182,13 @@ describe('review and apply', () => {
     try {
       // By its label from the service's list, not its id (issue 20).
       await waitFor(() => ctx.api.sidebar.views.tasks.description === 'model: Claude Sonnet 4.5', 'the model in the description');
+      // A task sent with it names it the same way, never "anthropic/claude-sonnet-4.5" (issue 35).
+      const { id: sent } = await sendMean();
+      const node = ctx.api.sidebar.tasks.getChildren().find(n => n.kind === 'task' && n.task.id === sent)!;
+      const tooltip = ctx.api.sidebar.tasks.getTreeItem(node).tooltip;
+      const shown = (typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '').replace(/&nbsp;/g, ' ');
+      assert.match(shown, /Model: Claude Sonnet 4\.5/);
+      assert.ok(!shown.includes('anthropic/claude-sonnet-4.5'), shown);
     } finally {
       await setSetting('modelId', undefined);
     }

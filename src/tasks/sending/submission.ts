@@ -262,6 +262,8 @@ export class SubmissionPipeline {
       // The code's folder; a task sent without code (a follow-up in a thread) belongs to the window it was sent from.
       workspace: (source ? vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(source.uri)) : vscode.workspace.workspaceFolders?.[0])?.uri.toString(),
       modelId: effortModel,
+      // The name the model picker and the Tasks view use, kept with the task (issue 35: one name everywhere).
+      modelLabel: effortModel ? this.deps.models?.labelOf?.(effortModel) : undefined,
       agentCount: request.threadId !== undefined ? undefined : settings.agentCount,
       threadId: request.threadId ?? (sent.threadId !== undefined ? String(sent.threadId) : undefined),
       attachmentNames: attachmentNames.length ? attachmentNames : undefined,
@@ -290,6 +292,8 @@ export class SubmissionPipeline {
 /** The catalog as the pipeline reads it (stores/modelCatalog.ts). */
 export interface ModelLevels {
   list(): Promise<{ options?: readonly { id: string; reasoningEffortLevels?: readonly string[] | null }[] | null; defaultModelId?: string | null }>;
+  /** The model's label in the list last read ("Claude Sonnet 4.5"), without asking the service. */
+  labelOf?(modelId: string): string | undefined;
 }
 
 type Catalog = Awaited<ReturnType<ModelLevels['list']>>;

@@ -10,7 +10,7 @@ import { formatDuration } from '../../format';
 import { lazy } from '../../lazy';
 import { readOptionsOf } from '../../documents/answers';
 import type { AnswerBlock } from '../../review';
-import { type TrackedTask, displayLines, isAwaitingApproval, isFinished, modelOf, tookMs } from '../../tasks/model';
+import { type TrackedTask, displayLines, isAwaitingApproval, isFinished, modelNameOf, tookMs } from '../../tasks/model';
 import { type TaskOffer, applyWayOf, offersOf } from '../../tasks/offers';
 import { agentStatusLabel, agentWords } from '../../vocabulary';
 import { escapeHtml, renderMarkdown } from './markdown';
@@ -45,7 +45,7 @@ export function progressMessage(task: TrackedTask): ProgressMessage {
     // Markup from the team sections' own escaping renderer (teamSections.ts), as the trace is sent.
     teamMeta: teamSections().teamMeta(task),
     teamRunning: teamSections().runningTeamHtml(task),
-    model: modelOf(task) ?? vscode.l10n.t('service default'),
+    model: modelNameOf(task) ?? vscode.l10n.t('service default'),
     agentCount: String(task.agents?.length ?? task.agentCount ?? '—'),
     agents: (task.agents ?? []).map(a => ({
       label: vscode.l10n.t('Agent {0}', a.id),
@@ -76,7 +76,7 @@ export function renderResultHtml(task: TrackedTask, result: string | undefined, 
   const t = (s: string) => escapeHtml(s);
   const running = !isFinished(task);
   const meta: string[] = [];
-  meta.push(`<dt>${t(vscode.l10n.t('Model'))}</dt><dd id="model">${t(modelOf(task) ?? vscode.l10n.t('service default'))}</dd>`);
+  meta.push(`<dt>${t(vscode.l10n.t('Model'))}</dt><dd id="model">${t(modelNameOf(task) ?? vscode.l10n.t('service default'))}</dd>`);
   meta.push(`<dt>${t(vscode.l10n.t('Agents'))}</dt><dd id="agent-count">${t(String(task.agents?.length ?? task.agentCount ?? '—'))}</dd>`);
   const took = tookMs(task);
   if (!running && took === undefined && task.finishedAt !== undefined) {

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../../disposable';
-import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval, modelOf, tookMs } from '../../tasks/model';
+import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval, modelNameOf, tookMs } from '../../tasks/model';
 import { capabilityWords, offersOf, openingOf } from '../../tasks/offers';
 import type { TaskChange, TaskStore } from '../../tasks/store/taskStore';
 import type { Config } from '../../config';
@@ -235,7 +235,7 @@ function tooltipOf(task: TrackedTask, waiting?: string): vscode.MarkdownString {
       waiting ?? '',
       vscode.l10n.t('Sent: {0}', new Date(task.submittedAt).toLocaleString()),
       finishedLine(task),
-      vscode.l10n.t('Model: {0}', modelOf(task) ?? vscode.l10n.t('service default')),
+      vscode.l10n.t('Model: {0}', modelNameOf(task) ?? vscode.l10n.t('service default')),
       task.agentCount ? vscode.l10n.t('Agents: {0}', task.agentCount) : '',
       task.source ? sourceLine(task.source) : '',
       task.threadId ? vscode.l10n.t('Thread: {0}', task.threadId) : '',
