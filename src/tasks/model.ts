@@ -303,8 +303,9 @@ export function sameAgents(a: TrackedTask['agents'], b: TrackedTask['agents']): 
 /**
  * How long the task took, when this window followed it the whole way. A task followed again after Stop
  * Tracking has none: the service does not say when a task ended, and the moment it was seen done can be hours
- * later. Undefined then, and while it runs.
+ * later. Undefined then, while it runs, and once it is no longer followed (Stop Tracking).
  */
-export function tookMs(task: Pick<TrackedTask, 'finishedAt' | 'submittedAt' | 'followedAgain'>): number | undefined {
-  return task.finishedAt === undefined || task.followedAgain ? undefined : task.finishedAt - task.submittedAt;
+export function tookMs(task: Pick<TrackedTask, 'finishedAt' | 'submittedAt' | 'followedAgain' | 'trackingStopped'>): number | undefined {
+  // A task no longer followed did not end when it was let go (it may still run): it took no known time (issue 35).
+  return task.finishedAt === undefined || task.followedAgain || task.trackingStopped ? undefined : task.finishedAt - task.submittedAt;
 }

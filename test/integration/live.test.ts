@@ -132,6 +132,11 @@ describe('live service', () => {
     assert.strictEqual(stopped.status, 'canceled');
     assert.strictEqual(stopped.trackingStopped, true);
     assert.strictEqual(ctx.emulator.task(task.id)?.canceledAt, undefined, 'the service was not asked to cancel');
+    // Let go, it took no known time and is no error (issue 35: "Took 4s" in error red).
+    const let_go = await ctx.api.resultPanels.show(stopped);
+    assert.match(let_go.webview.html, /<dt>Followed<\/dt><dd id="elapsed">until [^<]+<\/dd>/);
+    assert.doesNotMatch(let_go.webview.html, /<dt>Took<\/dt>|class="error"/);
+    let_go.dispose();
     await vscode.commands.executeCommand('multiAgent.checkAgain', task.id);
     assert.strictEqual(ctx.api.store.get(task.id)?.status, 'processing');
     await completedWithResult(ctx, task.id);
@@ -143,6 +148,9 @@ describe('live service', () => {
     assert.match(view.webview.html, /<dt>Finished<\/dt><dd id="elapsed">by [^<]+ \(not followed the whole time\)<\/dd>/);
     assert.doesNotMatch(view.webview.html, /<dt>Took<\/dt>/);
     view.dispose();
+    // Nor does its row give the moment it was seen done as a duration (issue 35: "23s" for a 12 s task).
+    const row = ctx.api.sidebar.tasks.getChildren().find(n => n.kind === 'task' && n.task.id === task.id)!;
+    assert.doesNotMatch(String(ctx.api.sidebar.tasks.getTreeItem(row).description), /\d+s/);
 
     // Nothing left to check again: a passing note says so (issue 26), not an error with tasks listed.
     const shown = ctx.user.shown.length;

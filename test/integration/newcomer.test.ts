@@ -92,7 +92,10 @@ describe('issue 20: what a newcomer trips over', function () {
       await vscode.commands.executeCommand('multiAgent.stopTracking', task.id);
       const row = rowOf(task.id);
       assert.strictEqual(row.contextValue, 'task prompt source runAgain checkAgain remove', 'the menu offers Check Again');
-      assert.match(String(row.description), /^no longer followed — still running on the service · \d+s$/);
+      // No time: it did not end when it was let go (issue 35: "Took 4s"); the tooltip says until when it was followed.
+      assert.strictEqual(String(row.description), 'no longer followed — still running on the service');
+      assert.match(plainText(row.tooltip), /Followed until /);
+      assert.doesNotMatch(plainText(row.tooltip), /Took/);
       assert.strictEqual(iconOf(row), 'eye-closed');
       assert.match(plainText(row.tooltip), /Status: no longer followed — still running on the service/);
       assert.doesNotMatch(plainText(row.tooltip), /canceled/);
@@ -339,6 +342,30 @@ describe('issue 20: what a newcomer trips over', function () {
         assert.strictEqual(await vscode.commands.executeCommand('multiAgent.applyToSource', task.id), 'applied');
         assert.deepStrictEqual(ctx.user.shown.find(s => s.message.startsWith('Applied to math.ts'))?.actions, ['Undo']);
         await waitFor(() => document.getText() === before, 'Undo to restore the code');
+      } finally {
+        await restore(document, before);
+      }
+    });
+
+    it('"Applied"\'s Undo after Ctrl+Z in the editor says the change was already undone (issue 35), and changes nothing', async () => {
+      ctx.emulator.setNextTask({ result: ANSWER });
+      const task = (await orchestrate(ctx, 'Apply, Ctrl+Z, then Undo'))!;
+      await waitFor(() => ctx.api.store.get(task.id)?.status === 'completed', 'the answer');
+      const document = await vscode.workspace.openTextDocument(workspaceUri('src', 'math.ts'));
+      const before = document.getText();
+      let clickUndo!: (button: string) => void;
+      const later = new Promise<string>(resolve => (clickUndo = resolve));
+      ctx.user.onMessage = s => (s.message.startsWith('Review the proposed change') ? 'Accept' : s.message.startsWith('Applied to math.ts') ? (later as unknown as string) : undefined);
+      try {
+        assert.strictEqual(await vscode.commands.executeCommand('multiAgent.applyToSource', task.id), 'applied');
+        assert.notStrictEqual(document.getText(), before);
+        await vscode.window.showTextDocument(document);
+        await vscode.commands.executeCommand('undo');
+        await waitFor(() => document.getText() === before, 'Ctrl+Z in the editor');
+        clickUndo('Undo');
+        await waitFor(() => ctx.user.messages('note').includes('The change was already undone.'), 'the note');
+        assert.strictEqual(document.getText(), before);
+        assert.ok(!ctx.user.messages('warn').some(m => m.includes('changed since the change was applied')), JSON.stringify(ctx.user.shown));
       } finally {
         await restore(document, before);
       }

@@ -12,7 +12,7 @@ import { readOptionsOf } from '../../documents/answers';
 import type { AnswerBlock } from '../../review';
 import { type TrackedTask, displayLines, isAwaitingApproval, isFinished, modelNameOf, tookMs } from '../../tasks/model';
 import { type TaskOffer, applyWayOf, offersOf } from '../../tasks/offers';
-import { agentStatusLabel, agentWords } from '../../vocabulary';
+import { agentStatusLabel, agentWords, notFollowed } from '../../vocabulary';
 import { escapeHtml, renderMarkdown } from './markdown';
 import { RENDERED_PAGE_STYLE } from './pageStyle';
 import { FOLLOW_UP_MAX_CHARS } from './resultMessages';
@@ -79,7 +79,11 @@ export function renderResultHtml(task: TrackedTask, result: string | undefined, 
   meta.push(`<dt>${t(vscode.l10n.t('Model'))}</dt><dd id="model">${t(modelNameOf(task) ?? vscode.l10n.t('service default'))}</dd>`);
   meta.push(`<dt>${t(vscode.l10n.t('Agents'))}</dt><dd id="agent-count">${t(String(task.agents?.length ?? task.agentCount ?? '—'))}</dd>`);
   const took = tookMs(task);
-  if (!running && took === undefined && task.finishedAt !== undefined) {
+  if (!running && task.trackingStopped && task.finishedAt !== undefined) {
+    // No longer followed: it took no known time, and may still be running (issue 35: it said "Took 4s").
+    const until = new Date(task.finishedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+    meta.push(`<dt>${t(vscode.l10n.t('Followed'))}</dt><dd id="elapsed">${t(vscode.l10n.t('until {0}', until))}</dd>`);
+  } else if (!running && took === undefined && task.finishedAt !== undefined) {
     // Followed again after Stop Tracking: the service does not say when it ended.
     const by = new Date(task.finishedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
     meta.push(`<dt>${t(vscode.l10n.t('Finished'))}</dt><dd id="elapsed">${t(vscode.l10n.t('by {0} (not followed the whole time)', by))}</dd>`);
@@ -112,7 +116,8 @@ export function renderResultHtml(task: TrackedTask, result: string | undefined, 
       read: readOptionsOf(task),
       blockHeader: block => blockBar(task, block),
     });
-  } else body = `<p class="error" role="alert">${t(task.error ?? vscode.l10n.t('No result is stored for this task.'))}</p>`;
+  } else if (task.trackingStopped) body = `<p role="status">${t(task.error ?? notFollowed('sentence'))}</p>`; // the user's choice, no error
+  else body = `<p class="error" role="alert">${t(task.error ?? vscode.l10n.t('No result is stored for this task.'))}</p>`;
 
   return webviewPage({
     csp,

@@ -170,7 +170,10 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     const state = task.trackingStopped ? 'stopped' : waiting ? 'waiting' : isAwaitingApproval(task) ? task.status : statusKey(task);
     const [icon, color] = STATUS_ICONS[state] ?? STATUS_ICONS.running;
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-    const elapsed = formatDuration((task.finishedAt ?? Date.now()) - task.submittedAt);
+    // A time only where it is known: running, or followed the whole way (a task followed again showed the moment it
+    // was seen done, "23s" for a 12 s task; one no longer followed, the moment it was let go: issue 35).
+    const took = running ? Date.now() - task.submittedAt : tookMs(task);
+    const elapsed = took === undefined ? undefined : formatDuration(took);
     const pct = running && task.progress !== undefined && !isAwaitingApproval(task) ? `${Math.round(task.progress * 100)}%` : undefined;
     // Progress first: the row is narrow. The model is in the tooltip.
     const said = waiting ? taskWaiting() : running ? (isAwaitingApproval(task) ? taskStatusText(task) : undefined) : task.status === 'completed' ? undefined : taskStatusText(task);
@@ -179,7 +182,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     // What the menus offer is the table of tasks/offers.ts: the task's capability words, which package.json's menus match.
     const opening = openingOf(this.config.settings);
     item.contextValue = capabilityWords(task, opening);
-    item.accessibilityInformation = { label: `${task.title}, ${waiting ? taskWaiting() : taskStatusText(task)}, ${elapsed}` };
+    item.accessibilityInformation = { label: [task.title, waiting ? taskWaiting() : taskStatusText(task), elapsed].filter(Boolean).join(', ') };
     // A click opens the result where Open is offered (a running task only where results render).
     const open = offersOf(task, 'tree', opening).find(o => o.id === 'open');
     if (open) item.command = { command: open.command, title: vscode.l10n.t(open.label), arguments: [task.id] };
@@ -223,6 +226,7 @@ function agentItem(task: TrackedTask, agent: AgentProgress): vscode.TreeItem {
 function finishedLine(task: TrackedTask): string {
   const took = tookMs(task);
   if (took !== undefined) return vscode.l10n.t('Took: {0}', formatDuration(took));
+  if (task.trackingStopped && task.finishedAt !== undefined) return vscode.l10n.t('Followed until {0}', new Date(task.finishedAt).toLocaleTimeString());
   if (task.finishedAt !== undefined) return vscode.l10n.t('Finished by {0} (not followed the whole time)', new Date(task.finishedAt).toLocaleTimeString());
   return vscode.l10n.t('Running for: {0}', formatDuration(Date.now() - task.submittedAt));
 }
