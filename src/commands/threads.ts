@@ -79,7 +79,9 @@ export async function hideThread(d: ThreadDeps, arg: unknown): Promise<void> {
     vscode.l10n.t('"{0}" is hidden from this list. The service keeps the thread (a key cannot delete threads); Show Hidden Threads brings it back.', threadTitle(thread)),
     undo,
   );
-  if (choice === undo) await d.threads.showHidden([id]);
+  if (choice !== undo) return;
+  // The toast outlives Show Hidden Threads: a thread listed again already is said so, not silently "undone" (issue 35).
+  if (!(await d.threads.showHidden([id]))) d.ui.note(vscode.l10n.t('"{0}" is already listed again.', threadTitle(thread)));
 }
 
 /** Lists the hidden threads again. */

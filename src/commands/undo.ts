@@ -29,13 +29,18 @@ export function changeBetween(document: vscode.TextDocument, before: string, aft
 }
 
 /** Shows `message` with Undo; not awaited by the caller (the command is done). Resolves once answered (tests). */
-export function offerUndo(ui: UserInterface, message: string, changes: readonly AppliedChange[]): Promise<'undone' | 'changed' | undefined> {
+export function offerUndo(ui: UserInterface, message: string, changes: readonly AppliedChange[]): Promise<'undone' | 'alreadyUndone' | 'changed' | undefined> {
   // Every reviewed change that lands passes here: the walkthrough's "Review a change" step is done.
   void vscode.commands.executeCommand('setContext', ContextKeys.hasAppliedChange, true);
   const undo = vscode.l10n.t('Undo');
   return Promise.resolve(ui.info(message, undo))
     .then(async choice => {
       if (choice !== undo) return undefined;
+      // The toast outlives Ctrl+Z in the editor: a change undone there already is said so, not taken for an edit (issue 35).
+      if (await alreadyUndone(changes)) {
+        ui.note(vscode.l10n.t('The change was already undone.'));
+        return 'alreadyUndone' as const;
+      }
       const changed = await undoChanges(changes);
       if (changed) {
         void ui.warn(vscode.l10n.t('{0} changed since the change was applied: use Undo (Ctrl+Z) in the editor instead.', path.posix.basename(changed.path)));
@@ -44,6 +49,21 @@ export function offerUndo(ui: UserInterface, message: string, changes: readonly 
       return 'undone' as const;
     })
     .catch(() => undefined);
+}
+
+/** Whether every file holds again what was there before the change (Ctrl+Z in the editor, or a file created then deleted). */
+async function alreadyUndone(changes: readonly AppliedChange[]): Promise<boolean> {
+  for (const c of changes) {
+    if ('created' in c) {
+      if ((await textOf(c.uri)) !== undefined) return false;
+      continue;
+    }
+    const document = await vscode.workspace.openTextDocument(c.uri);
+    const from = document.getText().slice(document.offsetAt(c.range.start));
+    // What was there is back, and what the change wrote is gone (an insertion's `before` is empty: its text decides).
+    if (!from.startsWith(c.before) || (c.after && from.startsWith(c.after) && !c.before.startsWith(c.after))) return false;
+  }
+  return changes.length > 0;
 }
 
 /** Undoes every change as one edit; returns the first file that no longer holds what the change left (then nothing is undone). */

@@ -73,7 +73,7 @@ describe('sidebar', () => {
         assert.deepStrictEqual(roots.map(n => (n.task as { id: string }).id), [task.id, 'task_elsewhere']);
         const running = sidebar().tasks.getTreeItem(roots[0] as never);
         assert.strictEqual(iconOf(running), 'sync~spin');
-        assert.strictEqual(running.contextValue, 'task prompt trace source runAgain cancel stopFollowing remove', 'no Open: these suites open results as markdown, which has nothing to show yet');
+        assert.strictEqual(running.contextValue, 'task prompt trace source cancel stopFollowing remove', 'no Open: these suites open results as markdown, which has nothing to show yet');
         assert.strictEqual(sidebar().views.tasks.badge?.value, 1);
         assert.strictEqual(iconOf(sidebar().tasks.getTreeItem(roots[1] as never)), 'error');
 
@@ -209,7 +209,12 @@ describe('sidebar', () => {
       const ids = async () => ((await sidebar().threads.getChildren()) as Node[]).map(n => (n.thread as { id: number } | undefined)?.id);
       assert.ok((await ids()).includes(thread.id));
       const before = ctx.user.shown.length;
-      await vscode.commands.executeCommand('multiAgent.hideThread', String(thread.id));
+      // Its Undo is clicked only after Show Hidden Threads (below): the toast outlives it.
+      let clickUndo!: (button: string) => void;
+      const later = new Promise<string>(resolve => (clickUndo = resolve));
+      ctx.user.onMessage = s => (s.message.includes('is hidden from this list') ? (later as unknown as string) : undefined);
+      const hiding = vscode.commands.executeCommand('multiAgent.hideThread', String(thread.id));
+      await waitFor(() => ctx.user.shown.slice(before).some(s => s.kind === 'info'), 'the toast');
       assert.ok(!(await ids()).includes(thread.id), 'gone from the list');
       assert.ok(!(await ctx.api.threads.threads()).some(t => t.id === thread.id), 'and from the pickers');
       const told = ctx.user.shown.slice(before).find(s => s.kind === 'info');
@@ -222,6 +227,10 @@ describe('sidebar', () => {
       assert.strictEqual(shown, 1);
       assert.ok((await ids()).includes(thread.id), 'listed again');
       assert.deepStrictEqual(ctx.api.context.globalState.get('multiAgent.hiddenThreads.v1'), []);
+      // The stale toast's Undo says so (issue 35).
+      clickUndo('Undo');
+      await hiding;
+      assert.ok(ctx.user.messages('note').includes('"Thread to hide" is already listed again.'), JSON.stringify(ctx.user.shown));
     });
 
     it('says "No threads yet" only after a list that found none, never on the way to a list with threads', async () => {
