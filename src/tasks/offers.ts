@@ -217,7 +217,8 @@ export const TASK_OFFERS = [
   { id: 'trace', command: Commands.showTrace, label: 'Show How the Team Worked', when: t => t.status !== 'canceled', surfaces: ['chat', 'picker', 'tree'] },
   { id: 'continue', command: Commands.continueInThread, label: 'Continue in Thread…', when: completedTask, surfaces: ['view', 'picker', 'tree'] },
   { id: 'source', command: Commands.revealSource, label: 'Reveal Source', detail: 'Reveal the code that was sent', when: t => !!t.source, surfaces: ['view', 'tree'] },
-  { id: 'runAgain', command: Commands.runAgain, label: 'Run Again', when: t => !!t.source, surfaces: ['failureNotification', 'tree'] },
+  // In the view too: a failed or canceled task's view had nothing to go on with (issue 35).
+  { id: 'runAgain', command: Commands.runAgain, label: 'Run Again', when: t => !!t.source && isFinished(t), surfaces: ['view', 'failureNotification', 'tree'] },
   {
     id: 'cancel',
     command: Commands.cancelTask,

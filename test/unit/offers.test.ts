@@ -84,8 +84,8 @@ describe('offers: what a task offers, per state and surface (the table, issue 28
   it('a running task: Cancel Task and Stop Following; Open only where results render', () => {
     const task = record('processing', { source });
     assert.deepEqual(ids(task, 'view'), ['prompt', 'source', 'cancel']);
-    assert.deepEqual(ids(task, 'tree'), ['open', 'prompt', 'trace', 'source', 'runAgain', 'cancel', 'stopFollowing', 'remove']);
-    assert.deepEqual(ids(task, 'tree', markdown), ['prompt', 'trace', 'source', 'runAgain', 'cancel', 'stopFollowing', 'remove'], 'raw markdown has nothing to show yet');
+    assert.deepEqual(ids(task, 'tree'), ['open', 'prompt', 'trace', 'source', 'cancel', 'stopFollowing', 'remove']);
+    assert.deepEqual(ids(task, 'tree', markdown), ['prompt', 'trace', 'source', 'cancel', 'stopFollowing', 'remove'], 'raw markdown has nothing to show yet');
     assert.deepEqual(ids(task, 'treeInline'), ['open', 'cancel']);
     assert.deepEqual(ids(task, 'status'), ['cancel']);
     assert.deepEqual(ids(task, 'picker'), ['open', 'prompt', 'trace', 'cancel', 'stopFollowing']);
@@ -97,7 +97,7 @@ describe('offers: what a task offers, per state and surface (the table, issue 28
     const task = record('completed', { source }, [diff, code].join('\n\n'));
     assert.deepEqual(ids(task, 'notification'), ['open', 'copy', 'review']);
     assert.deepEqual(ids(task, 'chat'), ['open', 'review', 'trace']);
-    assert.deepEqual(ids(task, 'view'), ['copy', 'review', 'allChanges', 'raw', 'prompt', 'continue', 'source']);
+    assert.deepEqual(ids(task, 'view'), ['copy', 'review', 'allChanges', 'raw', 'prompt', 'continue', 'source', 'runAgain']);
     assert.deepEqual(ids(task, 'treeInline'), ['open', 'review']);
     assert.equal(capabilityWords(task, rendered), 'task open copy review allChanges insert prompt trace continue source runAgain remove');
     assert.deepEqual(offersOf(task, 'view').filter(o => o.primary).map(o => o.id), ['review']);
@@ -121,13 +121,14 @@ describe('offers: what a task offers, per state and surface (the table, issue 28
     assert.ok(!capabilityWords(task, rendered).split(' ').some(w => ['apply', 'insert', 'review', 'allChanges'].includes(w)));
   });
 
-  it('a failed task: Run Again in its toast when it came from code; Open only where results render', () => {
+  it('a failed task: Run Again in its toast and its view when it came from code; Open only where results render', () => {
     const task = record('failed', { source, error: 'boom' });
     assert.deepEqual(ids(task, 'failureNotification'), ['runAgain']);
     assert.deepEqual(ids(record('failed', { error: 'boom' }), 'failureNotification'), []);
     assert.deepEqual(ids(task, 'notification'), ['open'], 'the done toast is not shown for it; nothing of an answer is offered');
     assert.deepEqual(ids(task, 'treeInline', markdown), []);
-    assert.deepEqual(ids(task, 'view'), ['prompt', 'source']);
+    assert.deepEqual(ids(task, 'view'), ['prompt', 'source', 'runAgain'], 'the view goes on from a failure (issue 35)');
+    assert.deepEqual(ids(record('canceled', { source }), 'view'), ['prompt', 'source', 'runAgain']);
   });
 
   it('a task no longer followed: Check Again in its menu, its inline buttons and the status bar; no trace', () => {
