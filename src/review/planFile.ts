@@ -57,7 +57,7 @@ export function planFile(path: string, proposals: Proposal[], files: ReviewFiles
       return planRange(path, options.source!, snippet, state, sentText, t, skipAt, budget);
     }
     // A named block replaces the file only when it is shown to be that file's new text (issue 34).
-    if (!keepsEnough(theirs.map(withoutNoEol), reference.map(withoutNoEol))) return skip('unproven');
+    if (!keepsEnough(theirs.map(withoutNoEol), reference.map(withoutNoEol), true)) return skip('unproven');
     return finish({ path, from: first.kind, blocks, line: first.line, current, ours: ours.keys, base, changes, coarseDiff: coarse, t, budget, shown: 'all' });
   }
 
@@ -134,6 +134,8 @@ export function planFile(path: string, proposals: Proposal[], files: ReviewFiles
     const ends: number[] = [];
     const kept: Placed[] = [];
     for (const p of [...list].sort((a, b) => b.block - a.block || a.hunk - b.hunk)) {
+      // A hunk of context alone changes nothing: nothing to keep or clash.
+      if (!p.changes.length) continue;
       let lo = p.changes[0].start;
       let hi = p.changes[0].end;
       for (const c of p.changes) {
@@ -274,18 +276,6 @@ export function planRange(
     // The block replaces the range only when it is shown to be its new code; a block that defines something the
     // file has once elsewhere replaces that; anything else has no proven place (Insert or Copy, issue 34).
     const lastLine = range.endCharacter === 0 && range.endLine > range.startLine ? range.endLine : range.endLine + 1;
-    const sent = reference.slice(range.startLine, lastLine).map(withoutNoEol);
-    if (!proven && !keepsEnough(blockKeys, sent)) {
-      const defined = definitionOf(blockKeys);
-      const at = defined && findDefinition(reference.map(withoutNoEol), defined.name);
-      const others = defined && [...defined.names].filter(n => n !== defined.name && findDefinition(reference.map(withoutNoEol), n));
-      if (!at || others?.length || !keepsEnough(blockKeys, reference.slice(at.start, at.end).map(withoutNoEol))) {
-        return skipAt('', 'unnamed', [block.block], block.line, 'noPath');
-      }
-      const definition: RangeRecord = { startLine: at.start, startCharacter: 0, endLine: at.end, endCharacter: 0 };
-      return planRange(path, { ...source, range: base ? definition : source.range, currentRange: base ? source.currentRange : definition }, block, state, sentText, t, skipAt, budget, true);
-    }
-    shown = new Set(sent.map(l => l.trim()));
     // The block replaces the range's characters; it keeps the range's own final line break (as Apply does).
     const text = joinLines(reference, '\n');
     const starts = lineStarts(text);
@@ -296,6 +286,21 @@ export function planRange(
     };
     const s = offset(range.startLine, range.startCharacter);
     const e = Math.max(s, offset(range.endLine, range.endCharacter));
+    // A selection inside one line (a word, an expression) takes a one-line block: the line is shown changed.
+    const inLine = range.startLine === range.endLine && !text.slice(s, e).includes('\n') && (s > starts[range.startLine] || e < offset(range.startLine, Number.MAX_SAFE_INTEGER));
+    const oneLineBlock = blockKeys.filter(l => l.trim()).length <= 1;
+    if (!proven && !(inLine && oneLineBlock) && !keepsEnough(blockKeys, text.slice(s, e).split('\n'))) {
+      const defined = definitionOf(blockKeys);
+      const at = defined && findDefinition(reference.map(withoutNoEol), defined.name);
+      const others = defined && [...defined.names].filter(n => n !== defined.name && findDefinition(reference.map(withoutNoEol), n));
+      if (!at || others?.length || !keepsEnough(blockKeys, reference.slice(at.start, at.end).map(withoutNoEol))) {
+        return skipAt('', 'unnamed', [block.block], block.line, 'noPath');
+      }
+      const definition: RangeRecord = { startLine: at.start, startCharacter: 0, endLine: at.end, endCharacter: 0 };
+      return planRange(path, { ...source, range: base ? definition : source.range, currentRange: base ? source.currentRange : definition }, block, state, sentText, t, skipAt, budget, true);
+    }
+    // The lines the range touches are what it may change (a cut line is the agents' whole).
+    shown = new Set(reference.slice(range.startLine, lastLine).map(l => withoutNoEol(l).trim()));
     let code = block.code;
     if (!text.slice(s, e).endsWith('\n') && code.endsWith('\n')) code = code.slice(0, -1);
     theirs = toLines(text.slice(0, s) + code + text.slice(e)).keys;

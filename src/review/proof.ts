@@ -29,13 +29,16 @@ function words(lines: readonly string[]): Map<string, number> {
 }
 
 /**
- * Whether `next` (a block's lines) is shown to replace `old` (a range's or a file's lines): `old` is at most
- * one line of text, or `next` declares what `old` declares first, or keeps half of its lines, or three fifths of
+ * Whether `next` (a block's lines) is shown to replace `old` (a range's or a file's lines): `old` is blank,
+ * or `next` declares what `old` declares first, or keeps half of its lines, or three fifths of
  * its words (counted with repeats).
  */
-export function keepsEnough(next: readonly string[], old: readonly string[]): boolean {
+export function keepsEnough(next: readonly string[], old: readonly string[], named = false): boolean {
   const before = nonBlank(old);
-  if (before.length <= 1 && (before[0] ?? '').length < 8) return true;
+  // Nothing to lose (a blank range): any block may go there. A file the block names (its naming targets it) of
+  // one line is that file's new text too.
+  if (!before.length) return true;
+  if (before.length === 1 && named) return true;
   const after = nonBlank(next);
   if (!after.length) return false;
   const declared = declarationIn(before);

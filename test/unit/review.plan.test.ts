@@ -130,7 +130,7 @@ describe('review: the plan', () => {
       const keep = crlf ? keepLf.replace(/\n/g, '\r\n') : keepLf;
       const wholePlan = file(buildPlan(fence('txt path=p.txt', text(b), '````'), ws()), 'p.txt');
       // Issue 34: a whole file that keeps too little of the file is not shown to be its new text: listed, nothing lost.
-      if (!keepsEnough(b, a)) {
+      if (!keepsEnough(b, a, true)) {
         assert.equal(wholePlan.reasonCode, 'unproven', `whole, round ${round}: ${JSON.stringify(aText)} → ${JSON.stringify(bText)}`);
         continue;
       }
