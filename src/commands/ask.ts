@@ -57,13 +57,21 @@ export function selectedCode(editor: vscode.TextEditor | undefined): CodeChoice 
 
 /**
  * Asks what the agents should do, offering the last instruction to reuse or edit. `code` names what goes
- * with it ("src/math.ts, lines 1–10"); without code the question does not speak of code.
+ * with it ("src/math.ts, lines 1–10"); without code the question does not speak of code. `attached`: the names
+ * of the attached files that go with it.
  */
-export async function askInstruction(ui: UserInterface, recent: RecentInstructions, code?: CodeContext): Promise<string | undefined> {
+export async function askInstruction(ui: UserInterface, recent: RecentInstructions, code?: CodeContext, attached: readonly string[] = []): Promise<string | undefined> {
   const last = recent.latest();
+  const question = code ? vscode.l10n.t('What should the agents do with {0}?', codePlace(code)) : vscode.l10n.t('What should the agents do? (No code goes with this task.)');
+  // The attached files go too: the box says so, as the Tasks view does (issue 35).
+  const withFiles = !attached.length
+    ? ''
+    : attached.length === 1
+      ? vscode.l10n.t('{0} is attached and goes too.', attached[0])
+      : vscode.l10n.t('{0} attached files go too: {1}.', attached.length, attached.slice(0, 3).join(', ') + (attached.length > 3 ? ', …' : ''));
   const value = await ui.input({
     title: vscode.l10n.t('Multi-Agent Tasks'),
-    prompt: code ? vscode.l10n.t('What should the agents do with {0}?', codePlace(code)) : vscode.l10n.t('What should the agents do? (No code goes with this task.)'),
+    prompt: withFiles ? `${question} ${withFiles}` : question,
     placeHolder: vscode.l10n.t('e.g. Review for bugs and suggest a fix'),
     value: last,
     valueSelection: last ? [0, last.length] : undefined,

@@ -87,7 +87,7 @@ export function commandHandlers(d: CommandDeps): Record<ActionCommandId, Command
   keys.askForKeyWith(() => askAndSaveApiKey({ ui, keys, api: d.api, check: d.checkKey }, keyNeeded('prompt')));
   const results = { ui, store, resultView, config: d.config };
   const apply = { ui, store, tracker, proposals, activeResult: () => resultView?.activeTaskId() };
-  const orchestrate = { ui, keys, pipeline, recent, editors: d.editors };
+  const orchestrate = { ui, keys, pipeline, recent, editors: d.editors, basket };
   // Sent from the editor: the result view opens beside the code at once (multiAgent.openResultOnSubmit).
   const submitted = <T extends TrackedTask | undefined>(task: T) => openOnSubmit(results, task);
   const review = { ui, store, tracker, reviews: d.reviews, log: d.log, activeResult: apply.activeResult };

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { KeyStore } from '../auth/keyStore';
 import { UserFacingError } from '../errors';
+import type { AttachmentBasket } from '../tasks/sending/attachments';
 import type { CodeEditors } from '../tasks/sending/codeEditors';
 import type { TrackedTask } from '../tasks/model';
 import type { RecentInstructions } from '../tasks/store/recentInstructions';
@@ -18,6 +19,8 @@ export interface OrchestrateDeps {
   recent: RecentInstructions;
   /** The editor whose code goes (the last one holding code when a webview has the focus). */
   editors: Pick<CodeEditors, 'current'>;
+  /** The attached files, which go with the task: the instruction box names them. */
+  basket?: Pick<AttachmentBasket, 'list'>;
 }
 
 export async function orchestrateSelection(d: OrchestrateDeps): Promise<TrackedTask | undefined> {
@@ -62,7 +65,8 @@ export async function orchestrateFile(d: OrchestrateDeps, uri?: unknown): Promis
 async function orchestrate(d: OrchestrateDeps, code: ReturnType<typeof codeFrom>): Promise<TrackedTask | undefined> {
   const settings = d.pipeline.settings(); // a bad setting fails before the user types anything
   if (!(await d.keys.ensureApiKey())) return undefined;
-  const instruction = await askInstruction(d.ui, d.recent, code.context);
+  const attached = (d.basket?.list() ?? []).map(uri => vscode.workspace.asRelativePath(uri));
+  const instruction = await askInstruction(d.ui, d.recent, code.context, attached);
   if (!instruction) return undefined;
   return sendOrOfferAttachment(d.ui, d.pipeline, { instruction, code, withBasket: true }, settings);
 }

@@ -44,6 +44,19 @@ describe('orchestrate from the editor', () => {
     assert.strictEqual(cached, document.getText());
   });
 
+  it('the instruction box names the attached files that go with the task (issue 35)', async () => {
+    await ctx.api.attachments.add([workspaceUri('src', 'greet.py')]);
+    try {
+      await openAndSelect('src/math.ts', 0, 3);
+      ctx.user.inputs = [undefined as unknown as string]; // Escape: nothing is sent
+      await vscode.commands.executeCommand('multiAgent.orchestrateSelection');
+      const asked = ctx.user.shown.find(s => s.kind === 'input');
+      assert.match(asked?.message ?? '', /^What should the agents do with src\/math\.ts, lines 1–3\? src\/greet\.py is attached and goes too\.$/);
+    } finally {
+      ctx.api.attachments.clear();
+    }
+  });
+
   it('with no selection offers the whole file', async () => {
     await openAndSelect('src/greet.py');
     ctx.user.onMessage = s => (s.message.includes('No code is selected') ? 'Send Whole File' : undefined);
