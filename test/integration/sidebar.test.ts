@@ -309,7 +309,10 @@ describe('sidebar', () => {
       assert.strictEqual(binItem.description, '200 KB');
       assert.ok(plainText(binItem.tooltip).includes(`Id: ${uploaded[0].id}`), plainText(binItem.tooltip));
 
-      const editor = await vscode.commands.executeCommand<vscode.TextEditor>('multiAgent.openFile', txtNode);
+      // A click on the row opens it (issue 35): the row's own command, with its arguments.
+      const click = sidebar().files.getTreeItem(txtNode as never).command!;
+      assert.strictEqual(click.command, 'multiAgent.openFile');
+      const editor = await vscode.commands.executeCommand<vscode.TextEditor>(click.command, ...(click.arguments ?? []));
       assert.strictEqual(editor?.document.getText(), text);
       assert.strictEqual(editor.document.uri.scheme, 'multi-agent-file');
 

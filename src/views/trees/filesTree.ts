@@ -80,6 +80,8 @@ export class FilesTreeProvider extends Disposable implements vscode.TreeDataProv
       vscode.l10n.t('Id: {0}', file.id),
     ]);
     item.contextValue = 'file';
+    // A click opens it, as a row of the Tasks view does (issue 35: the row opened nothing).
+    item.command = { command: Commands.openFile, title: vscode.l10n.t('Open'), arguments: [element] };
     // A screen reader hears what the row is, not only its name (issue 26).
     item.accessibilityInformation = { label: vscode.l10n.t('{0}, file stored on the service, {1}', shownFileName(file.filename), item.description || vscode.l10n.t('no details')) };
     return item;
