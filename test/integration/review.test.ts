@@ -110,7 +110,10 @@ describe('review and apply', () => {
 
   it('review: applies to a file that is not open, and asks which block when there are several', async () => {
     const uri = workspaceUri('src', 'math.ts');
-    ctx.emulator.setNextTask({ result: `Two options:\n\n\`\`\`ts\n// option A\n\`\`\`\n\n\`\`\`ts\n// option B\nexport const x = 1;\n\`\`\`\n` });
+    // Option B is the file's new text (it keeps the file's declarations): the file was sent whole, so it replaces
+    // the file. Option A, a lone comment, shows no place (issue 34) and is not the one picked.
+    const optionB = `// option B\n${original}export const x = 1;\n`;
+    ctx.emulator.setNextTask({ result: `Two options:\n\n\`\`\`ts\n// option A\n\`\`\`\n\n\`\`\`ts\n${optionB}\`\`\`\n` });
     ctx.user.inputs = ['Rewrite the file'];
     const task = await vscode.commands.executeCommand<{ id: string }>('multiAgent.orchestrateFile', uri);
     assert.ok(task);
@@ -120,9 +123,31 @@ describe('review and apply', () => {
     ctx.user.picks = [(_s: unknown, items: unknown) => ((offered = items as typeof offered), offered[1])];
     ctx.user.onMessage = s => (s.message.includes('Review the proposed change') ? 'Accept' : undefined);
     assert.strictEqual(await vscode.commands.executeCommand('multiAgent.applyToSource', task.id), 'applied');
-    assert.deepStrictEqual(offered.map(o => o.detail), ['// option A', '// option B ⏎ export const x = 1;']);
+    assert.deepStrictEqual(offered.map(o => o.detail), ['// option A', '// option B ⏎ export function add(a: number, b: number): number {']);
     const doc = await vscode.workspace.openTextDocument(uri);
-    assert.strictEqual(doc.getText(), '// option B\nexport const x = 1;\n', 'the whole file was replaced (it was sent whole)');
+    assert.strictEqual(doc.getText(), optionB, 'the whole file was replaced (it was sent whole)');
+  });
+
+  it('review: Apply… replaces the selection only with its proven new code: a usage example is offered to insert or copy, a block redefining add() goes to add() (issue 34)', async () => {
+    // A one-line usage example for mean(): no declaration or line of the selection kept, so no proven place.
+    const { id, editor } = await sendMean('Use it like this:\n\n```ts\nconsole.log(mean([1, 2, 3]));\n```\n');
+    ctx.user.onMessage = s => (s.message.includes('does not show that it replaces') ? 'Copy Block' : undefined);
+    assert.strictEqual(await vscode.commands.executeCommand('multiAgent.applyToSource', id), 'discarded');
+    const asked = ctx.user.shown.find(s => s.message.includes('does not show that it replaces'));
+    assert.deepStrictEqual(asked?.actions, ['Insert at Cursor', 'Copy Block'], 'no Replace, no Accept');
+    assert.match(asked!.message, /math\.ts lines 5–10/);
+    assert.strictEqual(await vscode.env.clipboard.readText(), 'console.log(mean([1, 2, 3]));\n');
+    assert.strictEqual(editor.document.getText(), original, 'nothing replaced');
+    assert.strictEqual(diffTabs().length, 0, 'no diff offered');
+
+    // A block that redefines add() while mean() was selected: proposed for add(), found once by its name.
+    const newAdd = 'export function add(a: number, b: number): number {\n  return b + a;\n}\n';
+    const second = await sendMean(`Make add() commutative-looking:\n\n\`\`\`ts\n${newAdd}\`\`\`\n`);
+    ctx.user.onMessage = s => (s.message.includes('Review the proposed change') ? 'Accept' : undefined);
+    assert.strictEqual(await vscode.commands.executeCommand('multiAgent.applyToSource', second.id), 'applied');
+    const review = ctx.user.shown.find(s => s.message.includes('Review the proposed change'));
+    assert.match(review!.message, /math\.ts \(lines 1–3\)/, 'the diff is of add(), not of the selection');
+    assert.strictEqual(editor.document.getText(), original.replace('  return a + b;', '  return b + a;'), 'mean() kept, add() replaced');
   });
 
   it('review: Insert at Cursor never replaces the selection', async () => {
