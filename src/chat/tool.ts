@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { LIMITS, promptLength } from '../api/requests';
 import { describeError, inert } from '../errors';
+import { refuseSensitiveFiles } from '../tasks/sending/delegate';
 import { keyNeeded, noReasonGiven, promptTooLong } from '../vocabulary';
 import { type ChatDeps, type TaskCode, codeOf, describeAgents, runTask, withExtraCode } from './delegation';
 import { Chat } from './ids';
@@ -87,6 +88,8 @@ export class MultiAgentTool implements vscode.LanguageModelTool<ToolInput> {
     if (!(await this.deps.keys.getApiKey())) {
       throw new Error(keyNeeded('tool'));
     }
+    // A file that may hold secrets is never sent by a tool call (the editor's Attach Files… asks about it).
+    refuseSensitiveFiles(input.files ?? []);
     const code = await Promise.all((input.files ?? []).map(readWorkspaceFile));
     const [first, ...rest] = code;
     try {

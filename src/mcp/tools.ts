@@ -16,7 +16,7 @@ import { threadTitle } from '../stores/threadStore';
 import type { TraceStore } from '../stores/traceStore';
 import { AttachmentBasket } from '../tasks/sending/attachments';
 import type { TaskCanceller } from '../tasks/tracking/canceller';
-import { describeAgents, taskData } from '../tasks/sending/delegate';
+import { describeAgents, refuseSensitiveFiles, taskData } from '../tasks/sending/delegate';
 import { type TrackedTask, isFinished, modelOf } from '../tasks/model';
 import type { SubmissionPipeline, TaskRequest } from '../tasks/sending/submission';
 import type { TaskStore } from '../tasks/store/taskStore';
@@ -206,6 +206,7 @@ export class McpTools implements ToolHost {
    * question for files that look like secrets). Only paths inside a workspace folder, following no link out.
    */
   private async basketOf(names: string[]): Promise<AttachmentBasket> {
+    refuseSensitiveFiles(names);
     const uris: vscode.Uri[] = [];
     for (const name of names) uris.push(await workspaceFile(name));
     const basket = new AttachmentBasket(this.deps.ui as UserInterface);

@@ -1,6 +1,6 @@
 /**
  * Workspace files waiting to go with the next task. Checked when added (at most LIMITS.maxAttachments, each
- * one the service takes as an attachment; a confirmation for files that look like secrets). `plan()` decides what goes inline and what is uploaded;
+ * one the service takes as an attachment; a confirmation for files that may hold secrets, `sensitiveFiles.ts`). `plan()` decides what goes inline and what is uploaded;
  * the submission pipeline sends them.
  */
 import * as vscode from 'vscode';
@@ -9,24 +9,13 @@ import { Disposable } from '../../disposable';
 import type { UserInterface } from '../../ui';
 import { labelOf, looksBinary } from './code';
 import { inlineFiles } from './prompt';
+import { isSensitivePath } from './sensitiveFiles';
 import { checkOutgoingFile } from './uploadCheck';
 import { UserFacingError } from '../../errors';
 import { tooManyAttachments } from '../../vocabulary';
 
 /** Text files up to this size may be inlined in the prompt instead of uploaded. */
 const INLINE_MAX_BYTES = 16 * 1024;
-
-const SECRET_PATTERNS = [
-  /^\.env(\..*)?$/i,
-  /\.(pem|key|p12|pfx|keystore|jks|ppk)$/i,
-  /^id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$/i,
-  /^\.(npmrc|netrc|pgpass|htpasswd)$/i,
-  /^(credentials|secrets?)(\.[a-z]+)?$/i,
-];
-
-function looksLikeSecret(fileName: string): boolean {
-  return SECRET_PATTERNS.some(p => p.test(fileName));
-}
 
 export interface AttachmentPlan {
   /** The prompt with the inlined files appended. */
@@ -69,7 +58,7 @@ export class AttachmentBasket extends Disposable {
       // A small file may go inline in the prompt as text, where its type does not matter: its type is
       // judged when it is sent, if it is uploaded then.
       const { name } = await checkOutgoingFile(uri, 'attachment', { sizeOnlyUpTo: INLINE_MAX_BYTES });
-      if (looksLikeSecret(name)) {
+      if (isSensitivePath(vscode.workspace.asRelativePath(uri, false))) {
         const ok = await this.ui.confirm(
           vscode.l10n.t('{0} looks like it holds secrets. Attach it anyway?', name),
           vscode.l10n.t('Its content will be sent to the service with your next task.'),

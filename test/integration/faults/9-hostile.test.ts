@@ -1,8 +1,12 @@
 // Case 9: a hostile or broken server can neither leak the key nor trick the user through the UI.
 import * as assert from 'assert';
-import { useExtensionWithEmulator } from '../helpers';
+import * as fs from 'fs';
+import * as vscode from 'vscode';
+import { describeError } from '../../../src/errors';
+import { McpTools, type McpToolDeps } from '../../../src/mcp/tools';
+import { useExtensionWithEmulator, waitFor } from '../helpers';
 import { historyChart } from '../../../src/views/pages/usagePanel';
-import { GATEWAY_KEY, finished, noKeyIn, orchestrate, shownMessage, sleep, useSettings } from './common';
+import { GATEWAY_KEY, finished, noKeyIn, orchestrate, requestsTo, shownMessage, sleep, useSettings } from './common';
 import { kase } from './table';
 
 /** What VS Code's notifications turn into a clickable link: `[label](target)`. */
@@ -64,6 +68,62 @@ describe('faults: 9 hostile server', () => {
     const done = await finished(ctx, task.id);
     assert.strictEqual(done.status, 'completed', done.error);
     for (const s of ctx.user.shown) noKeyIn(s.message, ctx.emulator.apiKey, GATEWAY_KEY);
+  });
+
+  kase('9 a service that echoes the key into everything it says of a task (issue 35): the trace cache on disk, the result view, read_trace, the task kept hold none of it', async () => {
+    const key = ctx.emulator.apiKey;
+    ctx.emulator.setNextTask({ echoKey: true, files: 2 });
+    const task = await orchestrate(ctx, 'Echo everywhere');
+    assert.ok(task);
+    const done = await finished(ctx, task.id);
+    assert.strictEqual(done.status, 'completed', done.error);
+    assert.ok(ctx.emulator.task(task.id)?.result?.includes(key), 'the emulator echoes the key');
+    const kept = await waitFor(() => {
+      const t = ctx.api.store.get(task.id);
+      return t?.files?.length && t.sources?.length ? t : undefined;
+    }, 'the files and sources of the task');
+    assert.ok(kept.files!.every(f => f.filename.startsWith('[redacted]-')), JSON.stringify(kept.files));
+    noKeyIn(JSON.stringify(kept), key);
+    noKeyIn((await ctx.api.store.readResult(task.id)) ?? '', key);
+    // The trace cache on disk.
+    await vscode.commands.executeCommand('multiAgent.showTrace', task.id);
+    const cache = fs.readFileSync(ctx.api.traces.uriOf(task.id).fsPath, 'utf8');
+    assert.match(cache, /Key: \[redacted\]/, 'the cached trace holds the agents’ answers');
+    noKeyIn(cache, key);
+    // What the result view's trace section gets.
+    ctx.api.resultPanels.panelOf(task.id)?.dispose();
+    await ctx.api.resultPanels.show(ctx.api.store.get(task.id)!);
+    const html = ctx.api.resultPanels.panelOf(task.id)!.webview.html;
+    const trace = html.slice(html.indexOf('<details id="trace"'));
+    assert.match(trace, /\[redacted\]/, 'the trace section shows the agents’ answers');
+    noKeyIn(html, key);
+    ctx.api.resultPanels.panelOf(task.id)?.dispose();
+    // What the MCP server's read_trace returns (the tools over the same stores).
+    const tools = new McpTools({ store: ctx.api.store, traces: ctx.api.traces } as unknown as McpToolDeps);
+    const reply = await tools.readTrace(task.id);
+    assert.ok(!reply.isError, reply.text);
+    assert.match(reply.text, /\[redacted\]/);
+    noKeyIn(`${reply.text}${JSON.stringify(reply.data)}`, key);
+  });
+
+  kase('9 a tool call that names a file that may hold secrets (.git/config, .envrc, .pypirc, .git-credentials) is refused with the reason; nothing is sent', async () => {
+    const tools = new McpTools({
+      log: ctx.api.log,
+      keys: ctx.api.keys,
+      ui: ctx.api.ui,
+      store: ctx.api.store,
+      pipeline: ctx.api.pipeline,
+      describeError,
+    } as unknown as McpToolDeps);
+    const before = requestsTo(ctx, 'POST', /\/run$/).length;
+    const asked = ctx.user.shown.filter(m => m.kind === 'confirm').length;
+    for (const file of ['.git/config', '.envrc', '.pypirc', '.git-credentials', '.git./config']) {
+      const reply = await tools.runTask({ instruction: 'Review this', files: [file] }, { signal: new AbortController().signal });
+      assert.strictEqual(reply.isError, true, `${file}: ${reply.text}`);
+      assert.match(reply.text, /may hold secrets.*Attach Files….*Nothing was sent/s, file);
+    }
+    assert.strictEqual(requestsTo(ctx, 'POST', /\/run$/).length, before, 'no task was sent');
+    assert.strictEqual(ctx.user.shown.filter(m => m.kind === 'confirm').length, asked, 'no question a tool call cannot answer');
   });
 
   kase('9 a flood of progress events costs a bounded number of state writes', async () => {

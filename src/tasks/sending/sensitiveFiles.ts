@@ -1,0 +1,34 @@
+/**
+ * The one list of files that may hold secrets (keys, passwords, tokens), declared once (issue 35): Attach
+ * Files… asks before such a file joins the next task (`attachments.ts`); a tool call, which cannot answer a
+ * question, refuses it (`delegate.ts`: the MCP server's run_task, the `#multiAgent` tool). Each segment of the
+ * path is judged as Windows opens it (trailing dots and spaces dropped, an alternate data stream cut off, any
+ * letter case), on every platform. No vscode: unit-tested in plain Node.
+ */
+
+/** A file name (the last segment) that holds secrets. */
+const SENSITIVE_NAMES: readonly RegExp[] = [
+  /^\.env(\..*)?$/,
+  /^\.envrc$/,
+  /\.(pem|key|p12|pfx|keystore|jks|ppk|kdbx)$/,
+  /^id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$/,
+  /^(\.|_)(npmrc|netrc|pgpass|htpasswd|pypirc|git-credentials|dockercfg|s3cfg|boto|vault-token)$/,
+  /^(credentials|secrets?)(\.[a-z]+)?$/,
+];
+
+/** A folder whose every file may hold secrets: a repository's settings (remote URLs with tokens), SSH, cloud CLIs. */
+const SENSITIVE_FOLDERS: ReadonlySet<string> = new Set(['.git', '.ssh', '.aws', '.gnupg', '.docker', '.kube', '.azure']);
+
+/** A segment as Windows resolves it: no trailing dots or spaces, no `:stream`, one letter case. */
+function asOpened(segment: string): string {
+  const colon = segment.indexOf(':');
+  return (colon >= 0 ? segment.slice(0, colon) : segment).replace(/[. ]+$/, '').toLowerCase();
+}
+
+/** Whether a path (workspace-relative, `/` or `\` separated, or a bare name) names a file that may hold secrets. */
+export function isSensitivePath(path: string): boolean {
+  const segments = path.split(/[\\/]+/).map(asOpened).filter(s => s && s !== '.');
+  const name = segments.pop();
+  if (!name) return false;
+  return SENSITIVE_NAMES.some(p => p.test(name)) || segments.some(s => SENSITIVE_FOLDERS.has(s));
+}
