@@ -47,3 +47,13 @@ export function formatUsd(amount: number): string {
   const decimals = Math.min(4, Math.max(2, (String(rounded).split('.')[1] ?? '').length));
   return `$${rounded.toFixed(decimals)}`;
 }
+
+/**
+ * How much of a file an upload has sent, from the request's own counts: its body is the file wrapped in a form
+ * (`sent` of `total` bytes, the headers and boundaries included), so the file's share of it, never past its size.
+ * The upload toast said "205 KB of 205 KB" for a 200 KB file (issue 35).
+ */
+export function fileBytesSent(sent: number, total: number | undefined, fileBytes: number): number {
+  if (!total || total <= 0) return Math.min(sent, fileBytes);
+  return Math.min(fileBytes, Math.round((sent / total) * fileBytes));
+}

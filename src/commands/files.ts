@@ -12,7 +12,7 @@ import { type FileDocumentProvider, MAX_TEXT_DOCUMENT_BYTES, decodeText, downloa
 import { codeColumn, extensionColumn } from '../documents/editorGroups';
 import { fileDocumentUri, fileIdOfDocument } from '../documents/uris';
 import { UserFacingError } from '../errors';
-import { formatBytes } from '../format';
+import { fileBytesSent, formatBytes } from '../format';
 import type { Logger } from '../log';
 import type { FileStore } from '../stores/fileStore';
 import { activeFolder } from '../tasks/sending/code';
@@ -69,7 +69,8 @@ export class FileActions {
             const onProgress = (sent: number, total: number | undefined) => {
               const pct = Math.min(100, (sent / (total || sizes[i] || 1)) * 100);
               if (pct > reported) {
-                progress.report({ increment: pct - reported, message: vscode.l10n.t('{0} of {1}', formatBytes(sent), formatBytes(total || sizes[i])) });
+                // The file's bytes, not the request body's (the form around it is not the user's file).
+                progress.report({ increment: pct - reported, message: vscode.l10n.t('{0} of {1}', formatBytes(fileBytesSent(sent, total, sizes[i])), formatBytes(sizes[i])) });
                 reported = pct;
               }
             };
