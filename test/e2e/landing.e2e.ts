@@ -255,5 +255,57 @@ for (const version of ['1.100', 'newest']) {
       assert.strictEqual(read('src', 'stats.ts'), before.stats);
       assert.strictEqual(read('src', 'greet.py'), before.greet);
     });
+
+    it('an aider search/replace answer lands as an edit where its SEARCH text is, once; a SEARCH not in the file is listed, never forced (issue 34)', async () => {
+      await wb!.runCommand('View: Close All Editors');
+      emulator.setTaskDuration(1_000);
+      const before = read('src', 'stats.ts');
+      const answer = [
+        'Two edits:',
+        '',
+        'src/stats.ts',
+        '```ts',
+        '<<<<<<< SEARCH',
+        'export const v10 = 10;',
+        '=======',
+        'export const v10 = 100; // scaled',
+        '>>>>>>> REPLACE',
+        '```',
+        '',
+        'src/stats.ts',
+        '```ts',
+        '<<<<<<< SEARCH',
+        'export const v99 = 99;',
+        '=======',
+        'export const v99 = 990;',
+        '>>>>>>> REPLACE',
+        '```',
+        '',
+      ].join('\n');
+      emulator.setNextTask({ result: answer });
+      await sendStats('Scale v10');
+      await reviewFromTitle('Scale v10');
+      await wb!.waitForNotification(/cannot be applied/, 10_000);
+      await page().waitForTimeout(600);
+      await shot('landing-edit-blocks');
+      assert.strictEqual(read('src', 'stats.ts'), before, 'nothing written before Apply');
+      await applyPreview();
+      await wb!.waitForNotification(/Applied the reviewed changes/, 20_000);
+      await open('stats.ts');
+      await page().keyboard.press('Control+S');
+      await page().locator('.tabs-container .tab.dirty[data-resource-name="stats.ts"]').waitFor({ state: 'detached', timeout: 10_000 });
+      await waitUntil(() => read('src', 'stats.ts') !== before, 'src/stats.ts written', 10_000);
+      const after = read('src', 'stats.ts');
+      assert.strictEqual(after, before.replace('export const v10 = 10;\n', 'export const v10 = 100; // scaled\n'), 'exactly the one edit, no markers written');
+      assert.ok(!/<<<<<<<|=======|>>>>>>>/.test(after));
+    });
+
+    /** Review Changes… from the completion toast, for an answer whose rows are not the emulator's landing hunks. */
+    async function reviewFromTitle(title: string): Promise<void> {
+      const toast = await wb!.waitForNotification(new RegExp(`task done: ${title}`), 60_000);
+      await toast.locator('.monaco-button', { hasText: 'Review Changes…' }).click();
+      await panel().waitFor({ state: 'visible', timeout: 20_000 });
+      await editRows().first().waitFor({ timeout: 20_000 });
+    }
   });
 }
