@@ -133,7 +133,10 @@ describe('live service', () => {
     assert.strictEqual(stopped.trackingStopped, true);
     assert.strictEqual(ctx.emulator.task(task.id)?.canceledAt, undefined, 'the service was not asked to cancel');
     // Let go, it took no known time and is no error (issue 35: "Took 4s" in error red).
-    const let_go = await ctx.api.resultPanels.show(stopped);
+    const opening = ctx.api.resultPanels.show(stopped);
+    // Drawn at once, in the theme's colours, before anything is read (issue 35: blank white for about 2.5 s).
+    assert.match(ctx.api.resultPanels.panelOf(task.id)?.webview.html ?? '', /<p role="status">Opening…<\/p>/);
+    const let_go = await opening;
     assert.match(let_go.webview.html, /<dt>Followed<\/dt><dd id="elapsed">until [^<]+<\/dd>/);
     assert.doesNotMatch(let_go.webview.html, /<dt>Took<\/dt>|class="error"/);
     let_go.dispose();

@@ -14,7 +14,8 @@ import { readTaskAnswer } from '../../documents/answers';
 import type { AnswerBlock } from '../../review';
 import { applyWayOf, offer, offersOf } from '../../tasks/offers';
 import type { TaskChange, TaskStore } from '../../tasks/store/taskStore';
-import { nonce } from './webviewPage';
+import { nonce, webviewPage } from './webviewPage';
+import { escapeHtml } from './markdown';
 import { validMessage } from './resultMessages';
 import type { TraceReading, TraceStore } from '../../stores/traceStore';
 import { type TeamAction, validTeamMessage } from './teamMessages';
@@ -109,6 +110,8 @@ export class ResultPanels extends Disposable implements ResultView {
     // Known as open at once: a task that ends while the trace is read must not be told as "not open" (its toast would offer Open).
     const entry: Open = { panel, blocks: [] };
     this.open.set(task.id, entry);
+    // At once, before anything is read: a new view was blank white while its answer was read (issue 35).
+    panel.webview.html = openingHtml(task);
     entry.trace = await this.traces?.cached(task.id);
     panel.onDidDispose(() => {
       if (this.open.get(task.id)?.panel === panel) this.open.delete(task.id);
@@ -214,6 +217,19 @@ const TEAM_FORWARDED: Record<Exclude<TeamAction, 'loadTrace'>, string> = {
   attachFile: Commands.attachProducedFile,
   openSource: Commands.openSource,
 };
+
+/** What a view shows the moment it opens, until its page is drawn: its title and a word, in the theme's colours. */
+function openingHtml(task: TrackedTask): string {
+  const once = nonce();
+  return webviewPage({
+    csp: `default-src 'none'; style-src 'nonce-${once}'; script-src 'nonce-${once}'`,
+    nonce: once,
+    title: titleOf(task),
+    style: 'body { font-family: var(--vscode-font-family); background: var(--vscode-editor-background); color: var(--vscode-descriptionForeground); padding: 0 20px; }',
+    body: `<h1>${escapeHtml(task.title)}</h1><p role="status">${escapeHtml(vscode.l10n.t('Opening…'))}</p>`,
+    script: '',
+  });
+}
 
 /**
  * Posts to a view's page. A view closed while the message was on its way rejects it ("Webview is disposed"):
