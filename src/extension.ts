@@ -15,7 +15,7 @@ import { FILE_SCHEME, PROMPT_SCHEME, PROPOSAL_SCHEME, RESULT_SCHEME, RESULT_VIEW
 import type * as CoreModule from './core';
 import { SourceRangeTracker } from './documents/sourceRanges';
 import { messageOf } from './format';
-import { lazy } from './lazy';
+import { buildOnce, lazy } from './lazy';
 import { createLog } from './log';
 import { McpServerProvider } from './mcp/index';
 import { registerStandIns } from './standIns';
@@ -47,22 +47,17 @@ export function activate(context: vscode.ExtensionContext, loaded?: LoadCost): C
 
   let core: CoreModule.Core | undefined;
   // A core that failed to build is not built again (half of it would stay behind each time): the error stands.
-  let failed: { error: unknown } | undefined;
-  const loadCore = (): CoreModule.Core => {
-    if (failed) throw failed.error;
-    if (!core) {
-      const started = performance.now();
-      try {
-        core = coreModule().buildCore({ context, ui, log, keys, redact, trust, config, tracker, mcp, views, started: startUp });
-      } catch (e) {
-        failed = { error: e };
-        log.error(`the team's core could not load: ${messageOf(e)}`);
-        throw e;
-      }
-      log.info(`the team's core loaded in ${(performance.now() - started).toFixed(1)} ms`);
+  const loadCore = buildOnce((): CoreModule.Core => {
+    const started = performance.now();
+    try {
+      core = coreModule().buildCore({ context, ui, log, keys, redact, trust, config, tracker, mcp, views, started: startUp });
+    } catch (e) {
+      log.error(`the team's core could not load: ${messageOf(e)}`);
+      throw e;
     }
+    log.info(`the team's core loaded in ${(performance.now() - started).toFixed(1)} ms`);
     return core;
-  };
+  });
   const mcp = new McpServerProvider({ log, config, version: String(context.extension.packageJSON.version ?? '0'), tools: () => loadCore().mcpTools });
   const { views, disposable: standIns } = registerStandIns({
     log,

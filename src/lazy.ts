@@ -34,3 +34,25 @@ export function lazy<T>(part: LazyPart): () => T {
     return loaded.get(part) as T;
   };
 }
+
+/**
+ * `build` run once, on the first call; later calls return what it built. A build that threw is not run again
+ * (half of what it made would stay behind each time): every later call throws its error. The shell builds the
+ * team's core through it (extension.ts).
+ */
+export function buildOnce<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  let failed: { error: unknown } | undefined;
+  return () => {
+    if (failed) throw failed.error;
+    if (!built) {
+      try {
+        built = { value: build() };
+      } catch (e) {
+        failed = { error: e };
+        throw e;
+      }
+    }
+    return built.value;
+  };
+}
