@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { Config } from '../config';
 import { Disposable } from '../disposable';
 import { messageOf } from '../format';
-import { MCP_PATH, type RunningServer, TOKEN_HEADER } from './protocol';
+import { MCP_PATH, MCP_SERVER_LABEL, type RunningServer, TOKEN_HEADER } from './protocol';
 
 /** What `dist/mcp.js` exports (bundle.ts); named here, where it is loaded, so protocol.ts imports nothing of ours. */
 type McpModule = typeof import('./bundle');
@@ -19,7 +19,7 @@ import type { McpToolDeps } from './tools';
 
 /** The provider's id, as in package.json `contributes.mcpServerDefinitionProviders`. */
 export const MCP_PROVIDER_ID = 'multiAgent.team';
-export const MCP_SERVER_LABEL = 'Multi-Agent Tasks';
+export { MCP_SERVER_LABEL };
 
 /** The part of VS Code 1.101's `McpHttpServerDefinition` used here (`@types/vscode` is 1.100's). */
 export interface HttpServerDefinition {

@@ -52,6 +52,13 @@ export interface ToolHost {
 /** The header VS Code sends the per-window token in (given to it only in the resolved server definition). */
 export const TOKEN_HEADER = 'x-multi-agent-token';
 
+/**
+ * The server's name where VS Code shows it: its definition's label (MCP: List Servers) and the SDK server's
+ * title (the Configure Tools row of its tools, confirmations). Not the extension's display name, which names
+ * the row of the `#multiAgent` tool: two rows of one name told the user nothing.
+ */
+export const MCP_SERVER_LABEL = 'Multi-Agent Tasks (MCP server)';
+
 /** The one path the server answers on. */
 export const MCP_PATH = '/mcp';
 
@@ -71,12 +78,33 @@ export interface ServerOptions {
   log: { info(line: string): void; warn(line: string): void };
   /** At most this many MCP sessions at once (the least recently used one is closed beyond). */
   maxSessions?: number;
+  /** How long a connection may take or idle, and how many may be open (defaults in server.ts; tests shorten them). */
+  connections?: Partial<ConnectionLimits>;
+}
+
+/**
+ * What bounds a connection before it carries a token: nobody holds a socket by sending nothing, headers a
+ * byte at a time, or a body that never ends, and a flood of sockets is refused beyond `maxSockets`.
+ */
+export interface ConnectionLimits {
+  /** A request's headers must be complete within this, ms. */
+  headersMs: number;
+  /** A request (headers and body) must be complete within this, ms; the answer may take as long as its task. */
+  requestMs: number;
+  /** A connection with no request in flight (one that sends nothing, or between requests) closes after this, ms. */
+  idleMs: number;
+  /** A kept-alive connection closes this long after its last answer, ms. */
+  keepAliveMs: number;
+  /** Open connections at most: more are closed at once. */
+  maxSockets: number;
 }
 
 export interface RunningServer {
   /** `http://127.0.0.1:<port>/mcp` */
   url: string;
   port: number;
+  /** The address the socket really listens on (`server.address()`): 127.0.0.1. */
+  readonly address: { address: string; family: string; port: number };
   /** Open sessions (for tests and the log). */
   readonly sessions: number;
   close(): Promise<void>;

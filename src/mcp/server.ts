@@ -15,26 +15,44 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { type CallContext, MCP_PATH, type RunningServer, type ServerOptions, TASK_RESOURCE_SCHEME, TOKEN_HEADER, type ToolHost, type ToolReply, taskResourceUri } from './protocol';
+import { type CallContext, type ConnectionLimits, MCP_PATH, MCP_SERVER_LABEL, type RunningServer, type ServerOptions, TASK_RESOURCE_SCHEME, TOKEN_HEADER, type ToolHost, type ToolReply, taskResourceUri } from './protocol';
 
 /** Largest request body read (a tool call's arguments: an instruction and a few paths). */
 const MAX_BODY_BYTES = 256 * 1024;
 const DEFAULT_MAX_SESSIONS = 16;
 
+/**
+ * A connection's bounds (ConnectionLimits): headers in 10 s, a whole request (its body is at most 256 KB) in 30 s,
+ * an idle connection (one that sends nothing, or nothing more) closed after 10 s, 64 sockets at most. VS Code's
+ * client opens a handful (a call's POST, its notifications stream, a cancel) and sends at once.
+ */
+const DEFAULT_CONNECTIONS: ConnectionLimits = { headersMs: 10_000, requestMs: 30_000, idleMs: 10_000, keepAliveMs: 5_000, maxSockets: 64 };
+
 export async function startMcpServer(options: ServerOptions): Promise<RunningServer> {
   const sessions = new Map<string, Session>();
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const limits = { ...DEFAULT_CONNECTIONS, ...options.connections };
   let port = 0;
-  const http = createServer((req, res) => {
+  // Node checks the headers and request timeouts this often (its default, 30 s, would let them run late).
+  const http = createServer({ connectionsCheckingInterval: Math.min(1000, limits.headersMs) }, (req, res) => {
+    // A request in flight is never idle: a tool call that waits for its task sends nothing for minutes.
+    req.socket.setTimeout(0);
     handle(req, res).catch(e => {
       options.log.warn(`mcp: ${(e as Error).message}`);
       if (!res.headersSent) refuse(res, 500, 'Internal error');
       else res.end();
     });
   });
-  // Headers and bodies are small; a slow client does not hold a socket for long.
-  http.headersTimeout = 10_000;
-  http.requestTimeout = 0; // a tool call that waits for its task streams for minutes
+  // Headers and bodies are small; a slow client does not hold a socket for long. The timeout of the whole
+  // request covers receiving it only, not the answer (which streams for as long as the task runs).
+  http.headersTimeout = limits.headersMs;
+  http.requestTimeout = limits.requestMs;
+  // A socket with no request in flight (armed by Node at connection and again when a request comes after a
+  // kept-alive one) is closed when idle: a connection that sends nothing holds nothing.
+  http.timeout = limits.idleMs;
+  http.keepAliveTimeout = limits.keepAliveMs;
+  // Beyond this many sockets, Node closes a new one at once.
+  http.maxConnections = limits.maxSockets;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const denied = refusal(req, port, options.token);
@@ -99,6 +117,10 @@ export async function startMcpServer(options: ServerOptions): Promise<RunningSer
   return {
     url,
     port,
+    get address() {
+      const { address, family, port } = http.address() as AddressInfo;
+      return { address, family, port };
+    },
     get sessions() {
       return sessions.size;
     },
@@ -162,7 +184,7 @@ const INSTRUCTIONS =
   'Use read_task for a task started with wait=false instead of starting it again.';
 
 function buildServer(host: ToolHost, version: string, clientName: () => string | undefined): McpServer {
-  const mcp = new McpServer({ name: 'multi-agent-tasks', title: 'Multi-Agent Tasks', version }, { instructions: INSTRUCTIONS });
+  const mcp = new McpServer({ name: 'multi-agent-tasks', title: MCP_SERVER_LABEL, version }, { instructions: INSTRUCTIONS });
   const { limits } = host;
   // The service's ids never hold these (api/requests.ts checkId refuses them too).
   const id = (what: string) => z.string().regex(/^[^/\\%?#\s]{1,200}$/, `a ${what} as the tools return it`).describe(`The ${what}.`);

@@ -5,9 +5,11 @@
  * extension host (test/integration/mcp.test.ts).
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { TOKEN_HEADER, type RunInput, type RunningServer, type ToolHost } from '../../src/mcp/protocol';
+import { MCP_SERVER_LABEL, TOKEN_HEADER, type RunInput, type RunningServer, type ToolHost } from '../../src/mcp/protocol';
 import { refusal, startMcpServer } from '../../src/mcp/server';
 
 const TOKEN = 'a-token-of-the-window-0123456789abcdefghijk';
@@ -31,6 +33,8 @@ describe('mcp server (protocol half)', () => {
       assert.equal(refusal(req({ headers: { host: '127.0.0.1:4001' } }), 4000, TOKEN)?.status, 403);
       assert.equal(refusal(req({ headers: { origin: 'https://evil.example' } }), 4000, TOKEN)?.status, 403);
       assert.equal(refusal(req({ headers: { [TOKEN_HEADER]: '' } }), 4000, TOKEN)?.status, 401);
+      const { [TOKEN_HEADER]: _, ...noTokenHeader } = req({}).headers;
+      assert.equal(refusal({ ...req({}), headers: noTokenHeader }, 4000, TOKEN)?.status, 401, 'no token header at all');
       assert.equal(refusal(req({ headers: { [TOKEN_HEADER]: `${TOKEN}x` } }), 4000, TOKEN)?.status, 401);
       assert.equal(refusal(req({ url: '/other' }), 4000, TOKEN)?.status, 404);
       assert.equal(refusal(req({ headers: { 'content-length': String(10 * 1024 * 1024) } }), 4000, TOKEN)?.status, 413);
@@ -67,6 +71,8 @@ describe('mcp server (protocol half)', () => {
 
     it('listens on 127.0.0.1 and answers a tool call with text, data, a link to the task and rising progress', async () => {
       assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      // The socket itself, not only the URL it names: bound to the loopback address (not '::' or 0.0.0.0).
+      assert.deepEqual(server.address, { address: '127.0.0.1', family: 'IPv4', port: server.port });
       const client = await connect('unit-client');
       const progress: number[] = [];
       const result = await client.callTool({ name: 'run_task', arguments: { instruction: '  Review it  ', agentCount: 2 } }, undefined, { onprogress: p => progress.push(p.progress) });
@@ -79,6 +85,59 @@ describe('mcp server (protocol half)', () => {
       assert.deepEqual(progress, [10, 10.01, 50, 100]);
       const resource = await client.readResource({ uri: 'multi-agent-task:///t1' });
       assert.equal((resource.contents[0] as { text: string }).text, 'the task');
+      await client.close();
+    });
+
+    it('refuses a request with no token header at all (401), before the protocol reads it', async () => {
+      const before = calls.length;
+      const response = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'run_task', arguments: { instruction: 'x' } } }),
+      });
+      assert.equal(response.status, 401);
+      assert.equal(response.headers.get('www-authenticate'), null, 'no sign-in to offer');
+      assert.equal(calls.length, before);
+    });
+
+    it('refuses a body over 256 KB sent without a declared length (chunked): 413, nothing read as a message', async () => {
+      const initialize = (pad: number) =>
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'big', version: '1' }, pad: 'p'.repeat(pad) } });
+      const chunked = (text: string) => {
+        const bytes = new TextEncoder().encode(text);
+        // Streamed in 16 KB chunks: fetch sends it chunked, with no content-length the guard could read.
+        return new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (let at = 0; at < bytes.length; at += 16_384) controller.enqueue(bytes.slice(at, at + 16_384));
+            controller.close();
+          },
+        });
+      };
+      const post = async (text: string) => {
+        const response = await fetch(server.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', [TOKEN_HEADER]: TOKEN },
+          body: chunked(text),
+          duplex: 'half',
+        } as RequestInit);
+        await response.body?.cancel();
+        return response.status;
+      };
+      const sessions = server.sessions;
+      assert.equal(await post(initialize(300 * 1024)), 413);
+      assert.equal(server.sessions, sessions, 'no session opened');
+      // The same message under the cap is read (the refusal is the size, not the chunking).
+      assert.equal(await post(initialize(200 * 1024)), 200);
+    });
+
+    it('names itself apart from the extension (Configure Tools, MCP: List Servers)', async () => {
+      const client = await connect('unit-client');
+      const info = client.getServerVersion();
+      assert.equal(info?.title, MCP_SERVER_LABEL);
+      const nls = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.nls.json'), 'utf8')) as Record<string, string>;
+      const names = [nls.displayName, nls['tool.runTask.displayName'], nls['mcpServerDefinitionProvider.label'], MCP_SERVER_LABEL];
+      assert.equal(new Set(names).size, names.length, `four distinct names: ${names.join(' | ')}`);
+      assert.ok(client.getInstructions()?.includes('run_task'));
       await client.close();
     });
 
