@@ -28,7 +28,7 @@ import { firstElision } from './elisions';
 import { type RawBlock, scanFences } from './fences';
 import { type Named, commentNaming, isPathLike, namingLine, readInfo } from './namings';
 import { parseUnifiedDiff } from './patch';
-import { stripGutter } from './proof';
+import { definitionOf, keepsEnough, stripGutter } from './proof';
 import { checkPath, displayPath } from './paths';
 import type { AnswerBlock, BlockProblem, BlockSection, BlockTarget, ReadAnswer, ReadOptions, WorkspaceFolderName } from './readerTypes';
 
@@ -41,6 +41,8 @@ export function readAnswer(text: string, options: ReadOptions = {}): ReadAnswer 
   const unclosed = rawUnclosed && readBlock(rawUnclosed, blocks.length, resolve);
   const out: ReadAnswer = { blocks, lineCount };
   if (unclosed) out.unclosed = unclosed;
+
+  laterVersions(blocks);
 
   // The range block: with a source file that no block names, the one unnamed code block (output blocks do not
   // count, unless it is the only unnamed block of all).
@@ -314,4 +316,28 @@ function readEdits(block: AnswerBlock, infoTargets: BlockTarget[], infoRefused: 
     block.sections = [{ diff, target }];
   }
   return block;
+}
+
+/**
+ * A draft then "the final version" without a name: an unnamed code block that declares first what the named
+ * whole file before it declares first, and keeps enough of it, is a later version of that file. It takes the
+ * file's name, so the plan lands it and lists the draft as superseded (never the draft over the file and the
+ * final version over the selection).
+ */
+function laterVersions(blocks: AnswerBlock[]): void {
+  let last: AnswerBlock | undefined;
+  for (const b of blocks) {
+    if (b.kind === 'file' && b.targets.length === 1) {
+      last = b;
+      continue;
+    }
+    if (!last || b.kind !== 'snippet' || b.targets.length || b.problems.length) continue;
+    const mine = b.code.split('\n');
+    const theirs = last.code.split('\n');
+    const declared = definitionOf(theirs);
+    if (!declared || definitionOf(mine)?.name !== declared.name || !keepsEnough(mine, theirs) || !keepsEnough(theirs, mine)) continue;
+    b.kind = 'file';
+    b.targets.push({ ...last.targets[0], naming: 'sameAs' });
+    b.path = last.path;
+  }
 }

@@ -32,7 +32,9 @@ export type Naming =
   /** `*** Update File:` / `*** Add File:` / `*** Delete File:` */
   | 'patchHeader'
   /** An edit block that names no file, taken for the task's source file (its SEARCH text must be found there once). */
-  | 'source';
+  | 'source'
+  /** An unnamed block that is a later version of the named whole file before it (the same first declaration). */
+  | 'sameAs';
 
 export interface BlockTarget {
   /**
