@@ -8,9 +8,17 @@ const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028-\u202
 /** What a tab's file name cannot hold besides: path and URI separators, Windows' reserved characters. */
 const UNSAFE_IN_TITLE = /[\\/:*?"<>|#%]/g;
 
+/**
+ * Server text shown on one line (a thread's title, a message's first line, a tab title): the characters that
+ * hide or reorder what it shows (HIDDEN, as in file names) and line breaks become spaces; spaces collapse.
+ */
+export function shownText(text: string): string {
+  return text.replace(HIDDEN, ' ').replace(/\s+/g, ' ').trim();
+}
+
 /** Server text (a task title, a file name) as a short tab title: hidden characters and separators become spaces. */
 export function readableName(text: string, fallback: string, max = 60): string {
-  return text.replace(HIDDEN, ' ').replace(UNSAFE_IN_TITLE, ' ').replace(/\s+/g, ' ').trim().slice(0, max).trim() || fallback;
+  return shownText(shownText(text).replace(UNSAFE_IN_TITLE, ' ')).slice(0, max).trim() || fallback;
 }
 
 /** Reads the file name of a Content-Disposition header: RFC 5987 `filename*` first, then `filename`. */

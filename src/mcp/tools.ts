@@ -72,7 +72,8 @@ export class McpTools implements ToolHost {
     const task = this.deps.store.get(taskId);
     if (!task) return unknownTask(taskId);
     const result = task.status === 'completed' ? await this.deps.store.readResult(task.id) : undefined;
-    return { text: describeTask(task, result), data: dataOf(task), taskId: task.id };
+    const running = isFinished(task) ? undefined : vscode.l10n.t('Still running: read it again later.');
+    return { text: describeTask(task, result), data: dataOf(task, result === undefined ? { message: running } : { answer: result }), taskId: task.id };
   }
 
   taskResource(taskId: string): Promise<string | undefined> {
@@ -84,12 +85,12 @@ export class McpTools implements ToolHost {
     return this.guarded(async () => {
       const task = this.deps.store.get(taskId);
       if (!task) return unknownTask(taskId);
-      if (isFinished(task)) return { text: vscode.l10n.t('Task {0} had already ended as "{1}"; nothing was canceled.', task.id, task.status), data: dataOf(task), taskId: task.id };
+      if (isFinished(task)) return said(vscode.l10n.t('Task {0} had already ended as "{1}"; nothing was canceled.', task.id, task.status), task);
       const outcome = await this.deps.canceller.cancel(task.id);
       const now = this.deps.store.get(task.id) ?? task;
-      if (outcome === 'unsupported') return { text: cannotCancelOnEarlierForm(), data: dataOf(now), taskId: task.id, isError: true };
-      if (outcome === 'alreadyFinished') return { text: vscode.l10n.t('Task {0} had already finished on the service; read it with read_task.', task.id), data: dataOf(now), taskId: task.id };
-      return { text: `${serviceEndReason('canceled')} (${task.id})`, data: dataOf(now), taskId: task.id };
+      if (outcome === 'unsupported') return { ...said(cannotCancelOnEarlierForm(), now), isError: true };
+      if (outcome === 'alreadyFinished') return said(vscode.l10n.t('Task {0} had already finished on the service; read it with read_task.', task.id), now);
+      return said(`${serviceEndReason('canceled')} (${task.id})`, now);
     });
   }
 
@@ -100,10 +101,9 @@ export class McpTools implements ToolHost {
       if (listing.kind === 'unavailable') return { text: threadsNeedCurrentForm(), isError: true };
       const threads = listing.threads.slice(0, MAX_THREADS).map(t => ({ threadId: String(t.id), title: threadTitle(t), model: t.model ?? undefined, when: t.timestamp }));
       const lines = threads.map(t => `- ${t.threadId}: ${t.title}${t.model ? ` (${t.model})` : ''}${t.when ? ` · ${t.when}` : ''}`);
-      const text = threads.length
-        ? `${vscode.l10n.t('The most recent threads (continue one with continue_thread):')}\n${lines.join('\n')}`
-        : vscode.l10n.t('There are no threads yet: each completed task is saved to one.');
-      return { text, data: { threads } };
+      const head = vscode.l10n.t('The most recent threads (continue one with continue_thread):');
+      if (!threads.length) return { text: vscode.l10n.t('There are no threads yet: each completed task is saved to one.') };
+      return { text: `${head}\n${lines.join('\n')}`, data: { message: head, threads } };
     });
   }
 
@@ -113,9 +113,10 @@ export class McpTools implements ToolHost {
     const reading = await this.deps.traces.load(task.id);
     if (reading.kind === 'unavailable') return { text: reading.message, taskId: task.id, isError: true };
     const { trace, partial } = reading;
-    const data = { taskId: task.id, partial, goal: trace.goal, plan: trace.plan, steps: trace.steps, report: trace.report, finalAnswer: trace.finalAnswer, cut: trace.cut };
+    const trail = { taskId: task.id, partial, goal: trace.goal, plan: trace.plan, steps: trace.steps, report: trace.report, finalAnswer: trace.finalAnswer, cut: trace.cut };
     const head = partial ? vscode.l10n.t('The trace so far (the task is still running; agents add steps as they end):') : vscode.l10n.t('How the team worked:');
-    return { text: `${head}\n\n${JSON.stringify(data, null, 2)}`, data, taskId: task.id };
+    // The text is the head and the same data: the structured result carries both (VS Code hands a model only that).
+    return { text: `${head}\n\n${JSON.stringify(trail, null, 2)}`, data: { message: head, ...trail }, taskId: task.id };
   }
 
   /** Any failure as a tool error in the words the editor would use (never a protocol error the model cannot read). */
@@ -136,28 +137,23 @@ export class McpTools implements ToolHost {
     if (outcome.kind === 'tooLong') return { text: promptTooLong(outcome.length, 'chat'), isError: true };
     const task = outcome.task;
     this.deps.log.info(`mcp: task ${task.id} sent for ${context.client ?? 'an MCP client'}`);
-    if (wait === false) {
-      return {
-        text: vscode.l10n.t('Task {0} was sent and runs on the service. Read it with read_task; the user also sees it in the Tasks view.', task.id),
-        data: dataOf(task),
-        taskId: task.id,
-      };
-    }
+    if (wait === false) return said(vscode.l10n.t('Task {0} was sent and runs on the service. Read it with read_task; the user also sees it in the Tasks view.', task.id), task);
     const end = await this.follow(task, context);
-    if (end === 'canceled') return { text: vscode.l10n.t('The call was canceled, and so was task {0}.', task.id), data: dataOf(this.deps.store.get(task.id) ?? task), taskId: task.id, isError: true };
+    if (end === 'canceled') return { ...said(vscode.l10n.t('The call was canceled, and so was task {0}.', task.id), this.deps.store.get(task.id) ?? task), isError: true };
     if (end === 'removed') return { text: vscode.l10n.t('Task {0} was removed from the Tasks view before it finished.', task.id), taskId: task.id, isError: true };
     // No wait for the thread the service saves the task to (a moment later): read_task has it then.
     const known = this.deps.store.get(end.id) ?? end;
     const result = known.status === 'completed' ? await this.deps.store.readResult(known.id) : undefined;
     if (result === undefined) {
       const why = inert(known.error ?? noReasonGiven());
-      return { text: vscode.l10n.t('The multi-agent task ended as "{0}": {1}', known.status, why), data: dataOf(known), taskId: known.id, isError: true };
+      return { ...said(vscode.l10n.t('The multi-agent task ended as "{0}": {1}', known.status, why), known), isError: true };
     }
     const note = vscode.l10n.t(
       'Task {0}. Nothing was written to the workspace: the user lands any changes proposed above with "Review Changes…" on the task in the Tasks view.',
       known.id,
     );
-    return { text: `${result}\n\n---\n${note}`, data: dataOf(known), taskId: known.id };
+    // The answer first, in the structured result too: VS Code hands a model that instead of the text.
+    return { text: `${result}\n\n---\n${note}`, data: dataOf(known, { answer: result, note }), taskId: known.id };
   }
 
   /**
@@ -251,13 +247,25 @@ async function staysInside(folder: string, file: string): Promise<boolean> {
   }
 }
 
+/** A sentence about a task: the same words in the text and first in the data. */
+function said(text: string, task: TrackedTask): ToolReply {
+  return { text, data: dataOf(task, { message: text }), taskId: task.id };
+}
+
 function unknownTask(taskId: string): ToolReply {
   return { text: vscode.l10n.t('There is no task "{0}" in the Tasks view: the tools read and cancel only the tasks listed there.', taskId.slice(0, 100)), isError: true };
 }
 
-/** What a task is, as data (structured content beside the text). */
-function dataOf(task: TrackedTask): Record<string, unknown> {
+/**
+ * What a task is, as data: the structured content beside the text. VS Code (1.139) hands a model this data
+ * *instead of* the text content when a result has it, so whatever the text tells comes first here: the
+ * agents' answer (the same redacted text as the text content) or the sentence the tool said, then the state.
+ */
+function dataOf(task: TrackedTask, first: { answer?: string; note?: string; message?: string } = {}): Record<string, unknown> {
   return {
+    ...(first.answer !== undefined ? { answer: first.answer } : {}),
+    ...(first.message !== undefined ? { message: first.message } : {}),
+    ...(first.note !== undefined ? { note: first.note } : {}),
     ...taskData(task),
     title: task.title,
     progress: task.progress,

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { Thread, ThreadMessage } from '../api';
+import { shownText } from '../api/filenames';
 import type { ApiService } from '../apiService';
 import type { KeyStore } from '../auth/keyStore';
 import type { Config } from '../config';
@@ -31,7 +32,9 @@ export interface ThreadChange {
 }
 
 export function threadTitle(thread: Pick<Thread, 'id' | 'title' | 'user_input'>): string {
-  return firstLine(thread.title, 60) || firstLine(thread.user_input, 60) || vscode.l10n.t('Thread {0}', thread.id);
+  // Server text: no bidi override or control character reorders or hides what the title shows (as file names).
+  const line = (text: string | null | undefined) => shownText(firstLine(text, 60));
+  return line(thread.title) || line(thread.user_input) || vscode.l10n.t('Thread {0}', thread.id);
 }
 
 /** When a finished run's messages are read again (the service saves them a moment after the completion), ms. */

@@ -21,6 +21,24 @@ function textOf(result: unknown): string {
   return ((result as CallToolResult).content ?? []).map(c => (c.type === 'text' ? c.text : '')).join('');
 }
 
+/**
+ * What a model reads of a tool result when VS Code's own MCP client calls the tool (VS Code 1.139's
+ * McpToolImplementation.invoke, workbench.js): a text content item goes to the model only when the result
+ * has no `structuredContent`; with one, the model gets `JSON.stringify(structuredContent)` instead (and a
+ * resource link as a reference, no text). Replicated here: `vscode.lm.invokeTool` of an MCP tool outside a
+ * chat request fails inside VS Code (test/e2e/mcp.e2e.ts), so the rule is applied to the SDK client's result.
+ */
+function asVsCodeHandsIt(result: unknown): string {
+  const r = result as CallToolResult;
+  const parts: string[] = [];
+  for (const c of r.content ?? []) {
+    const audience = (c as { annotations?: { audience?: string[] } }).annotations?.audience;
+    if (c.type === 'text' && (!audience || audience.includes('assistant')) && !r.structuredContent) parts.push(c.text);
+  }
+  if (r.structuredContent) parts.push(JSON.stringify(r.structuredContent));
+  return parts.join('\n');
+}
+
 /** One raw POST of an initialize request: how a client without the token, or a web page, would try. */
 async function rawInitialize(url: string, headers: Record<string, string>): Promise<number> {
   const response = await fetch(url, {
@@ -166,6 +184,11 @@ describe('mcp: the team as an MCP server', function () {
       assert.match(textOf(result), /Review Changes…/);
       assert.ok((result.content as { type: string; uri?: string }[]).some(c => c.type === 'resource_link' && c.uri === `multi-agent-task:///${task.id}`));
       assert.strictEqual((result.structuredContent as { taskId?: string }).taskId, task.id);
+      // Through VS Code's client the model reads the structured result only: the answer first, then the state.
+      const handed = asVsCodeHandsIt(result);
+      assert.ok(handed.includes(JSON.stringify(answer).slice(1, -1)), `the answer reaches a model through VS Code: ${handed.slice(0, 300)}`);
+      assert.ok(handed.startsWith('{"answer":'), handed.slice(0, 100));
+      assert.match(handed, /Review Changes…/);
       // The same rules as the editor's: the file went with it, the agent count was sent.
       assert.strictEqual(runs().length, 1);
       assert.match((runs()[0].body as { prompt: string }).prompt, /export function mean/);
@@ -183,6 +206,7 @@ describe('mcp: the team as an MCP server', function () {
       assert.match(textOf(read), /Status: completed/);
       assert.ok(textOf(read).includes(answer));
       assert.strictEqual((read.structuredContent as { status?: string }).status, 'completed');
+      assert.ok(asVsCodeHandsIt(read).startsWith(`{"answer":${JSON.stringify(answer)}`), asVsCodeHandsIt(read).slice(0, 200));
       const resource = await client.readResource({ uri: `multi-agent-task:///${task.id}` });
       assert.ok((resource.contents[0] as { text: string }).text.includes(answer));
       assert.strictEqual(runs().length, 1, 'reading sends nothing');
@@ -194,6 +218,7 @@ describe('mcp: the team as an MCP server', function () {
       const started = await client.callTool({ name: 'run_task', arguments: { instruction: 'A long review', wait: false } });
       const taskId = (started.structuredContent as { taskId: string }).taskId;
       assert.ok(ctx.api.store.get(taskId), textOf(started));
+      assert.match(asVsCodeHandsIt(started), /was sent and runs on the service\. Read it with read_task/);
       assert.strictEqual(ctx.api.store.get(taskId)?.status, 'processing');
       const canceled = await client.callTool({ name: 'cancel_task', arguments: { taskId } });
       assert.ok(!canceled.isError, textOf(canceled));
@@ -201,6 +226,7 @@ describe('mcp: the team as an MCP server', function () {
       assert.ok(ctx.emulator.task(taskId)?.canceledAt !== undefined, 'the emulator recorded the cancel');
       const again = await client.callTool({ name: 'cancel_task', arguments: { taskId } });
       assert.match(textOf(again), /already ended as "canceled"/);
+      assert.match(asVsCodeHandsIt(again), /already ended as \\"canceled\\"/);
     });
 
     it('cancelling a waiting call cancels its task on the service', async () => {
@@ -218,7 +244,7 @@ describe('mcp: the team as an MCP server', function () {
       const bad = await client.callTool({ name: 'run_task', arguments: { instruction: 'x', agentCount: 12, colour: 'red' } });
       assert.ok(bad.isError);
       assert.match(textOf(bad), /agentCount|colour/);
-      const outside = await client.callTool({ name: 'run_task', arguments: { instruction: 'x', files: ['../secrets.txt'] } });
+      const outside = await client.callTool({ name: 'run_task', arguments: { instruction: 'x', files: ['../notes.txt'] } });
       assert.ok(outside.isError);
       assert.match(textOf(outside), /Only workspace-relative paths/);
       const missing = await client.callTool({ name: 'run_task', arguments: { instruction: 'x', files: ['src/nope.ts'] } });
@@ -254,12 +280,15 @@ describe('mcp: the team as an MCP server', function () {
       const next = await client.callTool({ name: 'continue_thread', arguments: { threadId, instruction: 'And for an empty array?' } });
       assert.ok(!next.isError, textOf(next));
       assert.match(textOf(next), /And for an empty array\?/);
+      assert.match(asVsCodeHandsIt(next), /^\{"answer":".*And for an empty array\?/);
+      assert.match(asVsCodeHandsIt(listed), /continue one with continue_thread/);
       const continued = ctx.api.store.get((next.structuredContent as { taskId: string }).taskId);
       assert.strictEqual(continued?.threadId, threadId);
       assert.strictEqual(continued?.origin?.kind, 'mcp');
       const trace = await client.callTool({ name: 'read_trace', arguments: { taskId } });
       assert.ok(!trace.isError, textOf(trace));
       assert.ok(((trace.structuredContent as { steps: unknown[] }).steps ?? []).length > 0);
+      assert.match(asVsCodeHandsIt(trace), /^\{"message":"How the team worked:"/);
     });
 
     it('turning the setting off lists no server and closes it; on again, a new one starts', async () => {

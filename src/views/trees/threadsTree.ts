@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { ThreadMessage, Thread } from '../../api';
+import { shownText } from '../../api/filenames';
 import { Commands } from '../../constants';
 import { Disposable } from '../../disposable';
 import { roleIcon, roleName } from '../../documents/transcripts';
@@ -82,7 +83,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
           [
             vscode.l10n.t('Thread {0}', thread.id),
             thread.timestamp && vscode.l10n.t('Started {0}', new Date(thread.timestamp).toLocaleString()),
-            thread.model && vscode.l10n.t('Model {0}', thread.model),
+            thread.model && vscode.l10n.t('Model {0}', shownText(thread.model)),
           ]
             .filter(Boolean)
             .join(' · '),
@@ -96,15 +97,17 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
       case 'message': {
         const { message } = element;
         // Who said it, then what, in words: "You: Make mean() total", "Agents: Proposal" (not "# Proposal").
-        const said = plainFirstLine(message.content) || (message.error ? firstLine(message.error) : vscode.l10n.t('(empty)'));
-        const label = message.error ? vscode.l10n.t('{0}, failed: {1}', roleName(message.role), said) : vscode.l10n.t('{0}: {1}', roleName(message.role), said);
+        // Server text, cleaned as file names are: no bidi override or control character reorders or hides it.
+        const who = shownText(roleName(message.role)) || '?';
+        const said = shownText(plainFirstLine(message.content)) || (message.error ? shownText(firstLine(message.error)) : '') || vscode.l10n.t('(empty)');
+        const label = message.error ? vscode.l10n.t('{0}, failed: {1}', who, said) : vscode.l10n.t('{0}: {1}', who, said);
         const item = new vscode.TreeItem(label);
         item.id = `thread:${element.threadId}:message:${message.id ?? message.message_id ?? element.index}`;
         item.iconPath = new vscode.ThemeIcon(message.error ? 'error' : roleIcon(message.role));
         item.description = message.created_at ? formatWhen(new Date(message.created_at)) : undefined;
         const md = new vscode.MarkdownString();
-        md.appendMarkdown(`**${escapeMd(roleName(message.role))}**\n\n`);
-        md.appendText((message.content ?? message.error ?? '').slice(0, 2000));
+        md.appendMarkdown(`**${escapeMd(who)}**\n\n`);
+        md.appendText((message.content ?? message.error ?? '').slice(0, 2000).split(/\r?\n/).map(shownText).join('\n'));
         item.tooltip = md;
         item.contextValue = 'threadMessage';
         item.accessibilityInformation = { label };
