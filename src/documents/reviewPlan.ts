@@ -15,6 +15,7 @@ import type {
   Placement,
   PathResolver,
   PlanFiles,
+  ReadBudget,
   ReviewPlan,
   SentSource,
   WorkspaceFolderName,
@@ -104,12 +105,16 @@ function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find(d => key(d.uri.toString()) === wanted);
 }
 
-/** The file now: its open document, else the disk (decoded as UTF-8, or as VS Code decodes it when it is not). */
-async function readNow(uri: vscode.Uri): Promise<FileState> {
+/**
+ * The file now: its open document, else the disk (decoded as UTF-8, or as VS Code decodes it when it is not);
+ * undefined when the review's read budget is spent (the plan says the file is too large to review here).
+ */
+async function readNow(uri: vscode.Uri, budget: ReadBudget): Promise<FileState | undefined> {
   const open = openDocument(uri);
   if (open) return { kind: 'file', text: open.getText() };
   const stat = await vscode.workspace.fs.stat(uri);
   if (stat.size > MAX_MERGE_BYTES) return { kind: 'refused', reason: vscode.l10n.t('not applied: the file is too large to merge here') };
+  if (!budget.take(stat.size)) return undefined;
   const bytes = await vscode.workspace.fs.readFile(uri);
   if (looksBinary(bytes)) return { kind: 'refused', reason: vscode.l10n.t('not applied: the file is binary') };
   try {
@@ -185,7 +190,8 @@ export async function prepareReview(
   const uris = new Map<string, vscode.Uri>();
   const confine = (f: vscode.WorkspaceFolder, path: string) => reviewCore().confinePath(path, resolvers.get(f)!, caseless);
   /** Every path the plan will ask about (the planner's thread parsed the answer), resolved before it plans. */
-  const readFiles = async (paths: string[], targets: NamedTarget[]): Promise<PlanFiles> => {
+  const overBudget: string[] = [];
+  const readFiles = async (paths: string[], targets: NamedTarget[], budget: ReadBudget): Promise<PlanFiles> => {
     let wanted: (Located & { planPath: string })[];
     let placements: Placement[] | undefined;
     if (folders.length > 1) {
@@ -220,7 +226,12 @@ export async function prepareReview(
         const uri = fileUri(folder, confined.absolute);
         uris.set(key(p), uri);
         try {
-          state = confined.exists ? await readNow(uri) : { kind: 'missing' };
+          const read = confined.exists ? await readNow(uri, budget) : { kind: 'missing' as const };
+          if (!read) {
+            overBudget.push(p);
+            continue;
+          }
+          state = read;
         } catch {
           state = { kind: 'refused', reason: vscode.l10n.t('not applied: the file cannot be read') };
         }
@@ -246,7 +257,7 @@ export async function prepareReview(
         }
       }
     }
-    return placements ? { states, sent: sentTexts, source, placements } : { states, sent: sentTexts, source };
+    return placements ? { states, sent: sentTexts, source, placements, overBudget } : { states, sent: sentTexts, source, overBudget };
   };
 
   // Parsing and planning run on the planner's thread: no answer blocks the extension host (issue 25).

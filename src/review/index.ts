@@ -20,7 +20,7 @@ export { type Eol, eolOf, toLines } from './lines';
 export { type Change, type MergedHunk, type MergeResult, changesBetween, merge3 } from './merge';
 export { type DiffHunk, type FileDiff, parseUnifiedDiff } from './patch';
 export { type NamedTarget, type Placement, placeProposals, placeTargets, qualified, targetsOf } from './folders';
-export { PlanCancelled, type PlanFiles, planOffThread, workerScript } from './offThread';
+export { PlanCancelled, type PlanFiles, REVIEW_READ_BYTES, ReadBudget, planOffThread, workerScript } from './offThread';
 export { type Confined, type EntryKind, type PathResolver, RUNS_CODE, checkPath, confinePath, isSensitive, runsCode } from './paths';
 export {
   type FileState,

@@ -8,10 +8,29 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { NamedTarget, Placement } from './folders';
 import type { FileState, ReviewPlan, SentSource } from './plan';
-import type { WorkerAnswerPart, WorkerFiles, WorkerHello, WorkerMessage, WorkerStart } from './worker';
+import type { WorkerAnswerPart, WorkerFilePart, WorkerFiles, WorkerHello, WorkerMessage, WorkerStart } from './worker';
 
-/** Characters of the answer per message: copying 256 K characters takes about a millisecond. */
+/** Characters of the answer, or of a file's text, per message: copying 256 K characters takes about a millisecond. */
 const ANSWER_SLICE = 256 * 1024;
+
+/**
+ * What one review reads of the workspace at most, all files together (issue 35): an answer naming a hundred 7 MB
+ * files reads 32 MB of them, not 700 MB; the files past it are listed as too large to review here.
+ */
+export const REVIEW_READ_BYTES = 32 * 1024 * 1024;
+
+/** The bytes one review may still read: the host's reader takes a file's size before it reads the file. */
+export class ReadBudget {
+  private used = 0;
+  constructor(readonly limitBytes: number = REVIEW_READ_BYTES) {}
+
+  /** Whether `bytes` more fit; they are counted when they do. */
+  take(bytes: number): boolean {
+    if (this.used + bytes > this.limitBytes) return false;
+    this.used += bytes;
+    return true;
+  }
+}
 
 /** What the host answers for the paths the answer names (it reads the files meanwhile, asynchronously). */
 export interface PlanFiles {
@@ -20,6 +39,8 @@ export interface PlanFiles {
   source?: SentSource;
   /** With several folders: where each target goes (aligned with `targets`); `states` and `sent` are keyed by these paths. */
   placements?: Placement[];
+  /** Paths not read because the review's budget was spent (`ReadBudget`): planned as too large to review here. */
+  overBudget?: string[];
 }
 
 export class PlanCancelled extends Error {
@@ -41,8 +62,10 @@ export function planOffThread(
   script: string,
   start: WorkerStart,
   /** `paths`: as the answer names them; `targets`: the same with the folder a path's first segment named. */
-  files: (paths: string[], targets: NamedTarget[]) => Promise<PlanFiles>,
+  files: (paths: string[], targets: NamedTarget[], budget: ReadBudget) => Promise<PlanFiles>,
   signal?: AbortSignal,
+  /** Bytes of the workspace this review may read (tests and the benchmark set less). */
+  readBytes: number = REVIEW_READ_BYTES,
 ): Promise<ReviewPlan> {
   return new Promise<ReviewPlan>((resolve, reject) => {
     if (signal?.aborted) return reject(new PlanCancelled());
@@ -72,15 +95,62 @@ export function planOffThread(
       if (m.type === 'error') finish(() => reject(new Error(m.message)));
       else if (m.type === 'plan') finish(() => resolve(m.plan));
       else if (m.type === 'paths') {
-        files(m.paths, m.targets).then(
-          f => {
-            if (settled) return;
-            const message: WorkerFiles = { type: 'files', states: [...f.states], sent: [...f.sent], source: f.source, placements: f.placements };
-            worker.postMessage(message);
-          },
+        files(m.paths, m.targets, new ReadBudget(readBytes)).then(
+          f => handOver(f, readBytes, worker, () => settled),
           e => finish(() => reject(e)),
-        );
+        ).catch(e => finish(() => reject(e)));
       }
     });
   });
+}
+
+/**
+ * Hands the files' texts to the planner's thread in slices, one per turn of the host's loop (as the answer goes),
+ * then the states without their texts: one message of every text at once copied them in one step that blocked
+ * the host for a second and more. Bounded whatever the reader did: texts past `readBytes` (open documents, kept
+ * sent texts) are not handed over, and their paths are planned as too large to review here.
+ */
+async function handOver(f: PlanFiles, readBytes: number, worker: Worker, settled: () => boolean): Promise<void> {
+  const overBudget = new Set(f.overBudget ?? []);
+  let handed = 0;
+  const fits = (chars: number) => {
+    if (handed + chars > readBytes) return false;
+    handed += chars;
+    return true;
+  };
+  const send = async (kind: WorkerFilePart['kind'], path: string, text: string) => {
+    for (let at = 0; at < text.length && !settled(); at += ANSWER_SLICE) {
+      worker.postMessage({ type: 'filePart', kind, path, part: text.slice(at, at + ANSWER_SLICE) } satisfies WorkerFilePart);
+      await new Promise<void>(next => setImmediate(next));
+    }
+  };
+  const states: [string, FileState][] = [];
+  const sent: [string, string][] = [];
+  for (const [path, state] of f.states) {
+    if (settled()) return;
+    const sentText = f.sent.get(path);
+    if (state.kind === 'file') {
+      if (overBudget.has(path) || !fits(state.text.length + (sentText?.length ?? 0))) {
+        overBudget.add(path);
+        continue;
+      }
+      await send('state', path, state.text);
+      states.push([path, { kind: 'file', text: '' }]);
+    } else {
+      states.push([path, state]);
+      if (sentText !== undefined && !fits(sentText.length)) continue;
+    }
+    if (sentText !== undefined) {
+      await send('sent', path, sentText);
+      sent.push([path, '']);
+    }
+  }
+  for (const [path, text] of f.sent) {
+    if (f.states.has(path) || overBudget.has(path) || !fits(text.length)) continue;
+    await send('sent', path, text);
+    sent.push([path, '']);
+  }
+  if (settled()) return;
+  const message: WorkerFiles = { type: 'files', states, sent, source: f.source, placements: f.placements, overBudget: [...overBudget], readMB: Math.round(readBytes / 1024 / 1024) };
+  worker.postMessage(message);
 }

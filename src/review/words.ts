@@ -52,7 +52,8 @@ export type SkipCode =
   | 'noFolder'
   | 'partial'
   | 'fragment'
-  | 'unproven';
+  | 'unproven'
+  | 'tooLargeToReview';
 
 /** Why one hunk of a diff is listed but not offered. */
 export type HunkSkipCode = 'doesNotApply' | 'superseded' | 'overlaps' | 'tooMany' | 'notFound' | 'ambiguous' | 'unproven' | 'editSyntax';
@@ -84,6 +85,7 @@ const SKIP: Record<SkipCode, string> = {
   partial: 'not applied: the block shows only parts of the file ("{0}") and they could not be placed by their unchanged lines',
   fragment: 'not applied: the block ({0} lines) is a fragment of the file ({1} lines) and its lines could not be placed, so it does not replace the file',
   unproven: 'not applied: the block does not show that it replaces this file (it keeps none of its declarations and few of its lines); copy or insert it instead',
+  tooLargeToReview: 'not applied: too large to review here (the files this answer names pass {0} MB together)',
 };
 
 const HUNK_SKIP: Record<HunkSkipCode, string> = {

@@ -5,8 +5,9 @@
  *
  * Messages: the host starts it with `{ answerLength, sourcePath, folders, home, caseless, bundle }` and sends
  * the answer in parts (`{ type: 'answer' }`); it answers `{ type: 'paths' }` (every path the plan will ask
- * about, and each with the folder its first segment named), gets `{ type: 'files' }` (their states and sent
- * texts; with several folders, where each one goes), answers
+ * about, and each with the folder its first segment named), gets the files' texts in slices (`{ type: 'filePart' }`)
+ * and `{ type: 'files' }` (their states and sent texts, the paths past the review's read budget; with several
+ * folders, where each one goes), answers
  * `{ type: 'plan' }` and is terminated. Any failure is `{ type: 'error', message }`.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -14,7 +15,7 @@ import { parseAnswer, parseAnswerBlock } from './answer';
 import { type NamedTarget, type Placement, placeProposals, targetsOf } from './folders';
 import { type FileState, type SentSource, buildPlan } from './plan';
 import type { WorkspaceFolderName } from './readerTypes';
-import { plain } from './words';
+import { plain, skipReason } from './words';
 
 export interface WorkerStart {
   answer: string;
@@ -45,6 +46,15 @@ export interface WorkerAnswerPart {
   part: string;
 }
 
+/** A slice of a file's text (its state now, or the text kept when it was sent), in order; `files` follows. */
+export interface WorkerFilePart {
+  type: 'filePart';
+  kind: 'state' | 'sent';
+  path: string;
+  part: string;
+}
+
+/** The files' states and sent texts; a text handed over in `filePart` slices is '' here. */
 export interface WorkerFiles {
   type: 'files';
   states: [string, FileState][];
@@ -52,6 +62,10 @@ export interface WorkerFiles {
   source?: SentSource;
   /** With several folders: where each target goes (aligned with the `paths` message's `targets`), keys of `states`. */
   placements?: Placement[];
+  /** Paths past the review's read budget: planned as too large to review here. */
+  overBudget?: string[];
+  /** The budget, MB (for the sentence). */
+  readMB?: number;
 }
 
 export type WorkerMessage =
@@ -68,15 +82,33 @@ function run(start: WorkerStart, port: NonNullable<typeof parentPort>): void {
   if (start.sourcePath !== undefined) paths.add(start.sourcePath);
   const targets = targetsOf(parsed, start.sourcePath !== undefined ? { folder: start.home, path: start.sourcePath } : undefined);
   port.postMessage({ type: 'paths', paths: [...paths], targets } satisfies WorkerMessage);
-  port.once('message', (files: WorkerFiles) => {
+  // The texts come in slices (offThread.ts), then the states.
+  const parts = new Map<string, string[]>();
+  const textOf = (kind: WorkerFilePart['kind'], path: string, text: string) => parts.get(`${kind}\0${path}`)?.join('') ?? text;
+  const onMessage = (m: WorkerFilePart | WorkerFiles) => {
+    if (m.type === 'filePart') {
+      const id = `${m.kind}\0${m.path}`;
+      const list = parts.get(id);
+      if (list) list.push(m.part);
+      else parts.set(id, [m.part]);
+      return;
+    }
+    port.off('message', onMessage);
+    planWith(m);
+  };
+  port.on('message', onMessage);
+  const planWith = (files: WorkerFiles) => {
     try {
       if (files.placements) parsed = placeProposals(parsed, targets, files.placements);
-      const states = new Map(files.states.map(([p, s]) => [key(p), s]));
-      const sent = new Map(files.sent.map(([p, s]) => [key(p), s]));
+      const states = new Map(files.states.map(([p, s]) => [key(p), s.kind === 'file' ? { kind: 'file' as const, text: textOf('state', p, s.text) } : s]));
+      const sent = new Map(files.sent.map(([p, s]) => [key(p), textOf('sent', p, s)]));
+      parts.clear();
+      const overBudget = new Set((files.overBudget ?? []).map(key));
+      const tooLarge: FileState = { kind: 'refused', reason: skipReason(translate, 'tooLargeToReview', files.readMB ?? 0) };
       const plan = buildPlan(
         parsed,
         {
-          current: p => states.get(key(p)) ?? { kind: 'refused', reason: translate('not applied: the file cannot be read') },
+          current: p => (overBudget.has(key(p)) ? tooLarge : (states.get(key(p)) ?? { kind: 'refused', reason: translate('not applied: the file cannot be read') })),
           sent: p => sent.get(key(p)),
         },
         {
@@ -92,7 +124,7 @@ function run(start: WorkerStart, port: NonNullable<typeof parentPort>): void {
     } catch (e) {
       port.postMessage({ type: 'error', message: e instanceof Error ? e.message : String(e) } satisfies WorkerMessage);
     }
-  });
+  };
 }
 
 /** Gathers the answer's parts, then plans. */

@@ -8,13 +8,18 @@
  * host's longest event-loop stall measured around the call): 20,000 insertions at one place, 1,000,000 hunk
  * headers (15 MB), 20 hunks at line 999,999,999, a 100,000-line file changed on every line. Target: each
  * under 1 s, no stall over 50 ms.
+ * Issue 35's bounded reads: an answer of about 108 KB naming 100 existing 7 MB files, read as Review Changes
+ * reads them (stat, the review's read budget, an asynchronous read, a UTF-8 decode), handed to the planner in
+ * slices: the host's longest stall (< 50 ms) and the peak memory growth.
  * `node out/test/bench/review.js [runs]`
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseAnswer } from '../../src/review/answer';
 import { readAnswer } from '../../src/review/reader';
-import { planOffThread, workerScript } from '../../src/review/offThread';
+import { REVIEW_READ_BYTES, type ReadBudget, planOffThread, workerScript } from '../../src/review/offThread';
 import { type FileState, type ReviewFiles, buildPlan } from '../../src/review/plan';
 import { HOST_READ_CHARS } from '../../src/constants';
 import { answerShapeOf } from '../../src/tasks/offers';
@@ -315,7 +320,85 @@ async function hostile(): Promise<void> {
 main();
 readerRows();
 hostRows();
-void hostile().catch(e => {
+/** The workspace's per-file bound of a review (documents/reviewPlan.ts: MAX_MERGE_BYTES). */
+const MAX_MERGE_BYTES = 8 * 1024 * 1024;
+
+/** 100 named 7 MB files: one file on disk under 100 names (hard links), so the bench needs 7 MB of disk. */
+async function namedFiles(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'review-bench-'));
+  try {
+    const line = (i: number) => `line ${i} ${'x'.repeat(60)}\n`;
+    const lines: string[] = [];
+    let size = 0;
+    for (let i = 0; size < 7 * 1024 * 1024; i++) {
+      lines.push(line(i));
+      size += lines[lines.length - 1].length;
+    }
+    const first = path.join(dir, 'big0.txt');
+    fs.writeFileSync(first, lines.join(''));
+    const names = numbered(100, i => `big${i}.txt`);
+    for (const name of names.slice(1)) fs.linkSync(first, path.join(dir, name));
+    const blocks = names.map(name =>
+      ['```diff', `--- a/${name}`, `+++ b/${name}`, '@@ -1,3 +1,3 @@', ` ${line(0).trimEnd()}`, `-${line(1).trimEnd()}`, `+${line(1).trimEnd()} // changed`, ` ${line(2).trimEnd()}`, '```', '', `Why ${name} changes: ${'the agents explain the change at some length. '.repeat(17)}`, ''].join('\n'),
+    );
+    const answer = ['# The change', '', ...blocks].join('\n');
+    // What reviewPlan.ts does per named file: its size first, the budget, then an asynchronous read and a decode.
+    const read = async (paths: string[], _targets: unknown, budget: ReadBudget) => {
+      const states = new Map<string, FileState>();
+      const overBudget: string[] = [];
+      for (const p of paths) {
+        const file = path.join(dir, p);
+        const stat = await fs.promises.stat(file);
+        if (stat.size > MAX_MERGE_BYTES) states.set(p, { kind: 'refused', reason: 'too large to merge' });
+        else if (!budget.take(stat.size)) overBudget.push(p);
+        else states.set(p, { kind: 'file', text: new TextDecoder('utf-8', { fatal: true }).decode(await fs.promises.readFile(file)) });
+      }
+      return { states, sent: new Map<string, string>(), overBudget };
+    };
+    const script = workerScript(path.join(__dirname, '../../src/review'));
+    const runs: { ms: number; stallMs: number; peakMb: number }[] = [];
+    let planned = 0;
+    let tooLarge = 0;
+    for (let run = 0; run < 3; run++) {
+      (globalThis as { gc?: () => void }).gc?.();
+      const base = process.memoryUsage().rss;
+      let peak = base;
+      const probe = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+      let last = performance.now();
+      let longest = 0;
+      const ticker = setInterval(() => {
+        const now = performance.now();
+        longest = Math.max(longest, now - last);
+        last = now;
+      }, 2);
+      const histogram = monitorEventLoopDelay({ resolution: 5 });
+      histogram.enable();
+      const t0 = performance.now();
+      last = t0;
+      const plan = await planOffThread(script, { answer, caseless: false }, read);
+      const ms = performance.now() - t0;
+      clearInterval(ticker);
+      clearInterval(probe);
+      histogram.disable();
+      peak = Math.max(peak, process.memoryUsage().rss);
+      runs.push({ ms, stallMs: Math.max(longest, histogram.max / 1e6), peakMb: (peak - base) / 1024 / 1024 });
+      planned = plan.files.filter(f => f.hunks.length > 0).length;
+      tooLarge = plan.files.filter(f => f.hunks.length === 0 && /too large to review here/.test(f.reason ?? '')).length;
+    }
+    const expected = Math.floor(REVIEW_READ_BYTES / fs.statSync(first).size);
+    if (planned !== expected || tooLarge !== 100 - expected) throw new Error(`100 named 7 MB files: ${planned} planned (want ${expected}), ${tooLarge} too large to review here`);
+    const ms = median(runs.map(r => r.ms));
+    const stall = Math.max(...runs.map(r => r.stallMs));
+    const peakMb = Math.max(...runs.map(r => r.peakMb));
+    const kb = Buffer.byteLength(answer) / 1024;
+    console.log(`bench-review-named-files: ${JSON.stringify({ answerKB: kb, files: 100, fileMB: 7, planned, tooLarge, medianMs: ms, longestStallMs: stall, peakRssGrowthMB: peakMb })}`);
+    console.log(`| review: a ${Math.round(kb)} KB answer naming 100 existing 7 MB files (read ${REVIEW_READ_BYTES / 1024 / 1024} MB at most: ${planned} planned, ${tooLarge} too large to review here), median of 3 | ${ms.toFixed(0)} ms, longest host stall ${stall.toFixed(1)} ms, peak memory +${peakMb.toFixed(0)} MB | stall < 50 ms | ${stall < 50 ? 'yes' : 'NO'} |`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void hostile().then(namedFiles).catch(e => {
   console.error(e);
   process.exit(1);
 });
