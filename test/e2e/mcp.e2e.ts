@@ -9,6 +9,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { MCP_SERVER_LABEL } from '../../src/mcp/protocol';
 import { type Emulator, startEmulator } from '../emulator/server';
 import { REPO_ROOT, type Workbench, openWorkbenchOn, packageFixture, screenshotFailures } from './harness';
 
@@ -39,8 +40,10 @@ describe('e2e: mcp (newest VS Code)', function () {
   it('"MCP: List Servers" lists the team\'s server', async () => {
     const page = wb!.page;
     await wb!.runCommand('MCP: List Servers');
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Multi-Agent Tasks' }).first();
+    // Its own name under the provider's line that says what it is (not the extension's name twice).
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: MCP_SERVER_LABEL }).first();
     await row.waitFor({ timeout: 30_000 });
+    await page.locator('.quick-input-list', { hasText: "Multi-Agent Tasks: the team's tools for VS Code's agents" }).first().waitFor({ timeout: 5_000 });
     await wb!.screenshot('mcp-list-servers');
     await page.keyboard.press('Escape');
   });
@@ -49,7 +52,7 @@ describe('e2e: mcp (newest VS Code)', function () {
     const page = wb!.page;
     // As a user does: MCP: List Servers → the server → Start Server (VS Code calls resolveMcpServerDefinition).
     await wb!.runCommand('MCP: List Servers');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Multi-Agent Tasks' }).first().click();
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: MCP_SERVER_LABEL }).first().click();
     const start = page.locator('.quick-input-list .monaco-list-row', { hasText: /Start Server/ }).first();
     await start.waitFor({ timeout: 15_000 });
     await start.click();
@@ -64,7 +67,7 @@ describe('e2e: mcp (newest VS Code)', function () {
     assert.strictEqual(runs.length, 0, 'starting the server and listing its tools sends no task');
     // Listed again, it runs.
     await wb!.runCommand('MCP: List Servers');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: /Multi-Agent Tasks.*Running/ }).first().waitFor({ timeout: 15_000 });
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: /Multi-Agent Tasks \(MCP server\).*Running/ }).first().waitFor({ timeout: 15_000 });
     await page.keyboard.press('Escape');
   });
 });
