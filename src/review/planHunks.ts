@@ -107,12 +107,14 @@ export function finish(input: FinishInput): PlanFile {
   /** Lines each hunk takes out and puts in, as the answer changes them (for its label). */
   const sizes: { removed: number; inserted: number }[] = [];
   let position = 0;
+  let plainLines: string[] | undefined;
+  const fileLines = () => (plainLines ??= ours.map(withoutNoEol));
   for (const h of kept) {
     position++;
     // The guards (issue 34): a hunk that loses a line the answer does not show removed, or writes edit syntax
     // the file does not have, is held back with its reason, never offered. A conflict is offered unchecked.
     const old = ours.slice(h.oursStart, h.oursEnd);
-    const guard = h.conflict ? undefined : shown !== 'all' && lostLines(old, h.lines).some(l => !shown.has(l)) ? 'unproven' : writesEditSyntax(h.lines.map(withoutNoEol), ours.map(withoutNoEol)) ? 'editSyntax' : undefined;
+    const guard = h.conflict ? undefined : shown !== 'all' && lostLines(old, h.lines).some(l => !shown.has(l)) ? 'unproven' : writesEditSyntax(h.lines.map(withoutNoEol), fileLines) ? 'editSyntax' : undefined;
     if (guard) {
       const from = direct?.origin.get(h.groups[0]);
       const header = from?.header ?? `lines ${h.oursStart + 1}–${Math.max(h.oursStart + 1, h.oursEnd)}`;

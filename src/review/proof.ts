@@ -34,6 +34,8 @@ function words(lines: readonly string[]): Map<string, number> {
  * its words (counted with repeats).
  */
 export function keepsEnough(next: readonly string[], old: readonly string[], named = false): boolean {
+  // The usual whole file keeps most lines where they were: counted from both ends, nothing hashed.
+  if (alignedHalf(next, old)) return true;
   const before = nonBlank(old);
   // Nothing to lose (a blank range): any block may go there. A file the block names (its naming targets it) of
   // one line is that file's new text too.
@@ -41,10 +43,12 @@ export function keepsEnough(next: readonly string[], old: readonly string[], nam
   if (before.length === 1 && named) return true;
   const after = nonBlank(next);
   if (!after.length) return false;
-  const declared = declarationIn(before);
-  if (declared !== undefined && declarationsIn(after).has(declared)) return true;
   const kept = new Set(after);
   if (before.filter(l => kept.has(l)).length * 2 >= before.length) return true;
+  // Only lines that hold the name can declare it: the regexes run on those alone.
+  const declared = declarationIn(before);
+  const bare = declared?.replace(/^#+ /, '');
+  if (declared !== undefined && after.some(l => l.includes(bare!) && declaredOn(l) === declared)) return true;
   const a = words(before);
   const b = words(after);
   let total = 0;
@@ -54,6 +58,21 @@ export function keepsEnough(next: readonly string[], old: readonly string[], nam
     common += Math.min(count, b.get(w) ?? 0);
   }
   return total > 0 && common * 5 >= total * 3;
+}
+
+/** Whether half of `old`'s non-blank lines are equal (trimmed) in `next` at the same place from its start or its end. */
+function alignedHalf(next: readonly string[], old: readonly string[]): boolean {
+  let text = 0;
+  let same = 0;
+  const n = old.length;
+  const m = next.length;
+  for (let i = 0; i < n; i++) {
+    const o = old[i].trim();
+    if (!o) continue;
+    text++;
+    if ((i < m && next[i].trim() === o) || (m - n + i >= 0 && next[m - n + i].trim() === o)) same++;
+  }
+  return text > 0 && same * 2 >= text;
 }
 
 /** A declaration's name on one line (a function, class, method, type, Python def, Go func, a markdown heading, a CSS rule), or undefined. */
@@ -85,15 +104,6 @@ function declarationIn(lines: readonly string[]): string | undefined {
     if (!/^(?:\/\/|#(?!#* )|\/\*|\*|@|import\b|from\b|use\b|package\b|"use |'use )/.test(l.trim())) return undefined;
   }
   return undefined;
-}
-
-function declarationsIn(lines: readonly string[]): Set<string> {
-  const out = new Set<string>();
-  for (const l of lines) {
-    const name = declaredOn(l);
-    if (name !== undefined) out.add(name);
-  }
-  return out;
 }
 
 const indentOf = (s: string) => /^[ \t]*/.exec(s)![0].length;
@@ -178,6 +188,9 @@ const GUTTER = /^[ \t]*(\d{1,7})(?:[ \t]*\|[ \t]?|:[ \t]|\t)/;
 
 /** Line-numbered code without its numbers, when every line (two at least) has one and they count up by one; else undefined. */
 export function stripGutter(code: string): string | undefined {
+  // Most blocks fail on their first line: nothing is split for them.
+  const firstEnd = code.indexOf('\n');
+  if (!GUTTER.test(firstEnd < 0 ? code : code.slice(0, Math.min(firstEnd, 200)))) return undefined;
   const lines = code.split('\n');
   const last = lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
   if (last < 2) return undefined;
@@ -208,28 +221,39 @@ const EDIT_SYNTAX: RegExp[] = [
 ];
 
 /**
- * Whether `added` (a hunk's new lines) writes edit syntax that `file` does not already have: a conflict or
+ * Whether `added` (a hunk's new lines) writes edit syntax that the file does not already have: a conflict or
  * search marker, a diff or patch header, or a gutter of line numbers on every added line (three at least).
+ * `file` is read only when an added line is such syntax (most hunks cost their own lines only).
  */
-export function writesEditSyntax(added: readonly string[], file: readonly string[]): boolean {
+export function writesEditSyntax(added: readonly string[], file: () => readonly string[]): boolean {
   const kinds = new Set<number>();
   for (const l of added) {
     if (l.length > MAX_LINE) continue;
+    const c = l.charCodeAt(0);
+    // Every pattern starts with one of < = > - + @ d * or a blank: the rest are ruled out without a regex.
+    if (c !== 60 && c !== 61 && c !== 62 && c !== 45 && c !== 43 && c !== 64 && c !== 100 && c !== 42 && c !== 32 && c !== 9) continue;
     EDIT_SYNTAX.forEach((re, k) => {
       if (re.test(l)) kinds.add(k);
     });
   }
   if (kinds.size) {
-    for (const l of file) {
+    for (const l of file()) {
       if (l.length > MAX_LINE) continue;
       for (const k of kinds) if (EDIT_SYNTAX[k].test(l)) kinds.delete(k);
       if (!kinds.size) break;
     }
     if (kinds.size) return true;
   }
-  const text = added.filter(l => l.trim());
-  if (text.length >= 3 && stripGutter(`${text.join('\n')}\n`) !== undefined && stripGutter(`${file.filter(l => l.trim()).slice(0, 3).join('\n')}\n`) === undefined) return true;
-  return false;
+  let text = 0;
+  for (const l of added) if (l.trim()) text++;
+  if (text < 3 || stripGutter(`${added.filter(l => l.trim()).join('\n')}\n`) === undefined) return false;
+  // The file's own first lines numbered the same way: its gutter is content.
+  const head: string[] = [];
+  for (const l of file()) {
+    if (l.trim()) head.push(l);
+    if (head.length === 3) break;
+  }
+  return stripGutter(`${head.join('\n')}\n`) === undefined;
 }
 
 /** Where an unnamed block goes in a file when Apply… takes it alone (the same rules as the plan's range block). */
