@@ -188,6 +188,7 @@ describe('sidebar', () => {
         // Who said it, then what, in words (issue 26): the question, then the agents' answer without its markup.
         assert.strictEqual(labelOf(items[0]), 'You: Summarize greet');
         assert.match(labelOf(items[1]), /^Agents: [^#*`\s]/);
+        assert.ok(!labelOf(items[1]).includes('Synthesized answer'), labelOf(items[1]));
         assert.ok(items[0].description, 'time in the description');
       } finally {
         sub.dispose();
@@ -200,6 +201,28 @@ describe('sidebar', () => {
       const text = editor.document.getText();
       assert.ok(text.startsWith('# Thread for a run'), text);
       assert.ok(text.includes('## You') && text.includes('Summarize greet') && text.includes('## Agents'), text);
+    });
+
+    it('a thread saved from a task starts with its instruction; an answer is labelled by what it says (issue 35 item 9)', async () => {
+      const res = await fetch(`${ctx.emulator.baseUrl}/run`, { method: 'POST', headers: { 'x-api-key': ctx.emulator.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'Explain the greet helper' }) });
+      const { taskId } = (await res.json()) as { taskId: string };
+      let threadId: string | undefined;
+      await waitFor(async () => {
+        threadId = (await serviceGet<{ conversationId?: string | number }>(`${ctx.emulator.baseUrl}/status/${taskId}`)).conversationId?.toString();
+        return !!threadId;
+      }, 'the task to be saved as a thread');
+      const listed = await serviceGet<{ conversations: { id: number; user_input: string }[] }>(`${ctx.emulator.baseUrl}/threads`);
+      const thread = listed.conversations.find(t => String(t.id) === threadId);
+      assert.ok(thread, 'the saved thread is listed');
+      let labels: string[] = [];
+      await waitFor(async () => {
+        const rows = (await sidebar().threads.getChildren({ kind: 'thread', thread } as never)) as Node[];
+        labels = rows.map(n => labelOf(sidebar().threads.getTreeItem(n as never)));
+        return rows.every(n => n.kind === 'message') && rows.length >= 1;
+      }, 'the saved messages to show');
+      assert.strictEqual(labels[0], 'You: Explain the greet helper', labels.join(' | '));
+      assert.match(labels[1], /^Agents: /);
+      assert.ok(!labels[1].includes('Synthesized answer'), `a heading every answer has is not what this one says: ${labels[1]}`);
     });
 
     it('hides a thread from the list and the pickers, says the service keeps it, and shows it again (issue 26)', async () => {

@@ -66,7 +66,7 @@ describe('review: markdown rendering of server text', () => {
 describe('review: one-line labels of markdown', () => {
   it('plainFirstLine: the first line in words, markup off (a thread message row: "Agents: Proposal")', () => {
     assert.equal(plainFirstLine('# Proposal\n\nReturn NaN.'), 'Proposal');
-    assert.equal(plainFirstLine('\n\n**Summary**\nmore'), 'Summary');
+    assert.equal(plainFirstLine('\n\n**Plan**\nmore'), 'Plan');
     assert.equal(plainFirstLine('```ts\nconst a = 1;\n```'), 'const a = 1;', 'a fence line is not words');
     assert.equal(plainFirstLine('> quoted\n'), 'quoted');
     assert.equal(plainFirstLine('- first item'), 'first item');
@@ -75,6 +75,11 @@ describe('review: one-line labels of markdown', () => {
     assert.equal(plainFirstLine(`## ${'x'.repeat(100)}`, 10), `${'x'.repeat(9)}…`);
     assert.equal(plainFirstLine(undefined), '');
     assert.equal(plainFirstLine('\n\n   \n'), '');
+    // A heading that names only the kind of text is not what the message says (issue 35 item 9).
+    assert.equal(plainFirstLine('# Synthesized answer\n\n3 agents collaborated on this task.'), '3 agents collaborated on this task.');
+    assert.equal(plainFirstLine('**Final answer:**\n- Return NaN for an empty list'), 'Return NaN for an empty list');
+    assert.equal(plainFirstLine('## Summary'), 'Summary', 'alone, it is still the words there are');
+    assert.equal(plainFirstLine('# Answer to the question\nmore'), 'Answer to the question', 'a heading with its own words stays');
   });
 });
 

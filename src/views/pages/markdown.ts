@@ -218,12 +218,15 @@ function codeBlockHtml(language: string, body: string[], header: string): string
 /**
  * The first line of a markdown text as words, for a one-line label: fence lines skipped (the reader's rule),
  * a heading's `#`, a quote's `>`, a list marker and whole-line bold or code marks taken off ("# Proposal" →
- * "Proposal"). Reads the first 4 KB only.
+ * "Proposal"). A heading that names only the kind of text ("# Synthesized answer", "## Summary", "**Result**")
+ * says nothing of this one: the line after it is taken (issue 35 item 9: every agent message of a thread read
+ * "Agents: Synthesized answer"). Reads the first 4 KB only.
  */
 export function plainFirstLine(text: string | null | undefined, max = 80): string {
   const head = (text ?? '').slice(0, 4096);
   const fences = reviewCore().fenceMask(head);
   const lines = head.split(/\r?\n/);
+  let generic = '';
   for (let i = 0; i < lines.length; i++) {
     if (fences[i] === 1) continue;
     const line = lines[i]
@@ -231,7 +234,15 @@ export function plainFirstLine(text: string | null | undefined, max = 80): strin
       .replace(/^(?:#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)/, '')
       .replace(/^(\*\*|__|`)(.*)\1$/, '$2')
       .trim();
-    if (line) return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
+    if (!line) continue;
+    if (!generic && GENERIC_HEADING.test(line)) {
+      generic = line;
+      continue;
+    }
+    return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
   }
-  return '';
+  return generic;
 }
+
+/** A heading naming only the kind of text, not what it says (the one line skipped by plainFirstLine). */
+const GENERIC_HEADING = /^(?:(?:the|our|final|synthesi[sz]ed|combined|merged|team(?:'s)?|agents'?)\s+)*(?:answer|result|response|reply|output|summary|synthesis)s?:?$/i;

@@ -65,7 +65,14 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         this.changed.fire(element);
       }
       if (!messages.length) return [notice(vscode.l10n.t('No messages yet'))];
-      return messages.map((message, index) => ({ kind: 'message', threadId: id, message, index }));
+      // A thread saved from a task holds the team's answer only, its instruction is the thread's user_input:
+      // the instruction's row comes first, so a thread starts with what was asked, not "Agents: …" (issue 35).
+      const thread = fresh ?? element.thread;
+      const rows: ThreadMessage[] =
+        messages[0].role !== 'user' && thread.user_input
+          ? [{ role: 'user', message_id: 'instruction', content: thread.user_input, created_at: thread.timestamp ?? null }, ...messages]
+          : messages;
+      return rows.map((message, index) => ({ kind: 'message', threadId: id, message, index }));
     } catch (e) {
       return [errorNotice(vscode.l10n.t('Could not load the messages'), e)];
     }
