@@ -37,6 +37,9 @@ export interface BlockFacts {
 export type ApplyWay = 'review' | 'range' | undefined;
 
 export function applyWayOf(block: BlockFacts, task: { source?: unknown }): ApplyWay {
+  // A block whose every naming was refused (`.git/config`, a path out of the folder…) has nothing Apply could
+  // land, here or in the source: no Apply (issue 35 item 9); Review Changes… still lists it with why not.
+  if (!block.targets.length && block.problems.length) return undefined;
   switch (block.kind) {
     case 'output':
       return undefined;
@@ -51,7 +54,7 @@ export function applyWayOf(block: BlockFacts, task: { source?: unknown }): Apply
       return namesFile(block) || task.source ? 'review' : undefined;
     default:
       // A block without a target goes where the code was sent from, or nowhere.
-      return block.targets.length || block.problems.length ? 'review' : task.source ? 'range' : undefined;
+      return block.targets.length ? 'review' : task.source ? 'range' : undefined;
   }
 }
 

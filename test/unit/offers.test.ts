@@ -46,6 +46,17 @@ describe('offers: what an answer offers', () => {
     assert.equal(applyWayOf(diff, fromChat), undefined);
   });
 
+  it('no Apply… on a block whose every naming was refused: nothing to land there or in the source (issue 35 item 9)', () => {
+    for (const answer of [fence('ts .git/config', 'x\n'), fence('ts ../../etc/passwd', 'x\n'), fence('text .git/hooks/pre-commit', 'x\n')]) {
+      const [block] = readAnswer(answer, { sourcePath: 'src/math.ts' }).blocks;
+      assert.ok(block.problems.length && !block.targets.length, `${answer}: refused`);
+      assert.equal(applyWayOf(block, fromFile), undefined, answer);
+      assert.equal(applyWayOf(block, fromChat), undefined, answer);
+      assert.equal(answerShapeOf(fromFile, answer).applicableBlocks, 0, 'the view counts no block to apply');
+      assert.equal(answerShapeOf(fromFile, answer).namedFiles, 1, 'Review Changes… still lists it, with why not');
+    }
+  });
+
   it('per task: Review Changes… for named files, Apply… only with code to apply, Insert only with code to insert', () => {
     const done = (text: string, task: { source?: unknown } = fromFile) => answerOffersOf({ status: 'completed', ...task, ...answerShapeOf(task, text) });
     assert.deepEqual(done(answer), { review: true, apply: false, insert: true, copy: true });
