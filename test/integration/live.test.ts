@@ -124,6 +124,24 @@ describe('live service', () => {
     }
   });
 
+  it('result views do not pile up: past five the oldest hidden ones close, the one shown and a revealed one stay (issue 35 item 9)', async () => {
+    const now = Date.now();
+    const ids = Array.from({ length: 8 }, (_, i) => `cap-view-${i}`);
+    for (const [i, id] of ids.entries()) {
+      await ctx.api.store.add({ id, title: `Cap view ${i}`, instruction: 'x', promptChars: 1, submittedAt: now, updatedAt: now, status: 'failed', error: 'x' });
+    }
+    try {
+      for (const id of ids.slice(0, 6)) await ctx.api.resultPanels.show(ctx.api.store.get(id)!);
+      await ctx.api.resultPanels.show(ctx.api.store.get(ids[0])!); // revealed again: the newest now
+      for (const id of ids.slice(6)) await ctx.api.resultPanels.show(ctx.api.store.get(id)!);
+      const open = ids.filter(id => ctx.api.resultPanels.panelOf(id));
+      assert.deepStrictEqual(open, [ids[0], ids[4], ids[5], ids[6], ids[7]], 'the five newest stay, the revealed one among them');
+    } finally {
+      for (const id of ids) ctx.api.resultPanels.panelOf(id)?.dispose();
+      for (const id of ids) await ctx.api.store.remove(id);
+    }
+  });
+
   it('Stop Tracking stops following a task; Check Again fetches its result later', async () => {
     ctx.emulator.setTaskDuration(1500);
     const task = (await orchestrate(ctx, 'Stop and check again'))!;

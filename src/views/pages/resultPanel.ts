@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { Commands, RESULT_VIEW_TYPE } from '../../constants';
-import { extensionColumn } from '../../documents/editorGroups';
+import { extensionColumn, isExtensionTab } from '../../documents/editorGroups';
 import { Disposable } from '../../disposable';
 import type { ResultView } from '../../tasks/resultView';
 import { type TrackedTask, isFinished } from '../../tasks/model';
@@ -38,6 +38,9 @@ interface Open {
   /** What the running page was last sent in place (tests read it, as they read the html). */
   lastProgress?: ProgressMessage;
 }
+
+/** How many result views stay open; the oldest hidden, unpinned ones beyond it close (issue 35 item 9). */
+export const MAX_RESULT_VIEWS = 5;
 
 export class ResultPanels extends Disposable implements ResultView {
   private readonly open = new Map<string, Open>();
@@ -91,6 +94,9 @@ export class ResultPanels extends Disposable implements ResultView {
   async show(task: TrackedTask, options: { preserveFocus?: boolean } = {}): Promise<vscode.WebviewPanel> {
     const existing = this.open.get(task.id);
     if (existing) {
+      // The newest again, for the cap below.
+      this.open.delete(task.id);
+      this.open.set(task.id, existing);
       existing.panel.reveal(undefined, options.preserveFocus);
       return existing.panel;
     }
@@ -101,7 +107,29 @@ export class ResultPanels extends Disposable implements ResultView {
       { enableScripts: true, enableCommandUris: false, localResourceRoots: [], enableFindWidget: true },
     );
     await this.adopt(panel, task);
+    this.closeOldest(task.id);
     return panel;
+  }
+
+  /**
+   * Result views do not pile up (issue 35 item 9: 16 tabs after an hour): past MAX_RESULT_VIEWS the oldest are
+   * closed, never the one just shown, a visible one or one the user pinned. Each opens again from its task.
+   */
+  private closeOldest(keep: string): void {
+    let extra = this.open.size - MAX_RESULT_VIEWS;
+    if (extra <= 0) return;
+    const pinned = new Set(
+      vscode.window.tabGroups.all
+        .flatMap(group => group.tabs)
+        .filter(tab => tab.isPinned && tab.input instanceof vscode.TabInputWebview && isExtensionTab(tab))
+        .map(tab => tab.label),
+    );
+    for (const [id, o] of [...this.open]) {
+      if (extra <= 0) break;
+      if (id === keep || o.panel.visible || pinned.has(o.panel.title)) continue;
+      o.panel.dispose();
+      extra--;
+    }
   }
 
   private async adopt(panel: vscode.WebviewPanel, task: TrackedTask): Promise<void> {
