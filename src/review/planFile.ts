@@ -9,7 +9,7 @@ import { create, finish } from './planHunks';
 import { elidedLine } from './planPartials';
 import type { FileState, PlanFile, PlanOptions, RangeRecord, ReviewFiles, SentSource, Skip, SkippedHunk } from './planTypes';
 import { checkPath } from './paths';
-import { definitionOf, findDefinition, keepsEnough } from './proof';
+import { keepsEnough, redefined } from './proof';
 import { type HunkSkipCode, type SkipCode, type Translate, hunkSkipReason } from './words';
 
 function isSource(path: string, options: PlanOptions): boolean {
@@ -264,9 +264,8 @@ export function planRange(
     // The whole file was sent: the block is its new text when it keeps enough of it, unless it is one definition
     // of the file (found once by its name) and much shorter than the file: then it replaces that definition.
     const whole = reference.map(withoutNoEol);
-    const defined = definitionOf(blockKeys);
-    const at = defined && blockKeys.length * 5 < whole.length * 4 ? findDefinition(whole, defined.name) : undefined;
-    if (at && ![...defined!.names].some(n => n !== defined!.name && findDefinition(whole, n))) {
+    const at = blockKeys.length * 5 < whole.length * 4 ? redefined(blockKeys, whole) : undefined;
+    if (at) {
       const definition: RangeRecord = { startLine: at.start, startCharacter: 0, endLine: at.end, endCharacter: 0 };
       return planRange(path, { ...source, range: definition, currentRange: definition }, block, state, sentText, t, skipAt, budget, true);
     }
@@ -290,12 +289,8 @@ export function planRange(
     const inLine = range.startLine === range.endLine && !text.slice(s, e).includes('\n') && (s > starts[range.startLine] || e < offset(range.startLine, Number.MAX_SAFE_INTEGER));
     const oneLineBlock = blockKeys.filter(l => l.trim()).length <= 1;
     if (!proven && !(inLine && oneLineBlock) && !keepsEnough(blockKeys, text.slice(s, e).split('\n'))) {
-      const defined = definitionOf(blockKeys);
-      const at = defined && findDefinition(reference.map(withoutNoEol), defined.name);
-      const others = defined && [...defined.names].filter(n => n !== defined.name && findDefinition(reference.map(withoutNoEol), n));
-      if (!at || others?.length || !keepsEnough(blockKeys, reference.slice(at.start, at.end).map(withoutNoEol))) {
-        return skipAt('', 'unnamed', [block.block], block.line, 'noPath');
-      }
+      const at = redefined(blockKeys, reference.map(withoutNoEol));
+      if (!at) return skipAt('', 'unnamed', [block.block], block.line, 'noPath');
       const definition: RangeRecord = { startLine: at.start, startCharacter: 0, endLine: at.end, endCharacter: 0 };
       return planRange(path, { ...source, range: base ? definition : source.range, currentRange: base ? source.currentRange : definition }, block, state, sentText, t, skipAt, budget, true);
     }

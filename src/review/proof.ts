@@ -268,9 +268,17 @@ export function placeUnnamed(code: string, text: string, startLine: number, endL
   const keys = code.split('\n').map(l => l.replace(/\r$/, ''));
   const file = text.split('\n').map(l => l.replace(/\r$/, ''));
   if (keepsEnough(keys, file.slice(startLine, Math.max(startLine + 1, endLine)))) return { kind: 'range' };
-  const defined = definitionOf(keys);
+  const at = redefined(keys, file);
+  return at ? { kind: 'definition', name: at.name, startLine: at.start, endLine: at.end } : { kind: 'none' };
+}
+
+/**
+ * The one definition of `file` that `block` redefines: its first declared name found once in the file, nothing
+ * else it declares already there, and enough of that definition kept. The plan and Apply… both ask this.
+ */
+export function redefined(block: readonly string[], file: readonly string[]): { name: string; start: number; end: number } | undefined {
+  const defined = definitionOf(block);
   const at = defined && findDefinition(file, defined.name);
-  if (!at || [...defined!.names].some(n => n !== defined!.name && findDefinition(file, n))) return { kind: 'none' };
-  if (!keepsEnough(keys, file.slice(at.start, at.end))) return { kind: 'none' };
-  return { kind: 'definition', name: defined!.name, startLine: at.start, endLine: at.end };
+  if (!at || [...defined!.names].some(n => n !== defined!.name && findDefinition(file, n))) return undefined;
+  return keepsEnough(block, file.slice(at.start, at.end)) ? { name: defined!.name, ...at } : undefined;
 }
