@@ -137,4 +137,19 @@ describe('e2e: review and apply', function () {
     assert.strictEqual(fs.readFileSync(mathPath(), 'utf8'), original, 'Copy wrote nothing');
     await page.keyboard.press('Escape');
   });
+
+  it('Apply… on a usage example offers Insert at Cursor or Copy Block, never a replacement of the selection (issue 34)', async () => {
+    const page = wb!.page;
+    await wb!.runCommand('Notifications: Clear All Notifications');
+    emulator.setNextTask({ result: 'Use it like this:\n\n```ts\nconsole.log(mean([1, 2, 3]));\n```\n' });
+    await wb!.orchestrateSelection('math.ts', 'Show a usage example');
+    const toast = await wb!.waitForNotification(/task done: Show a usage example/, 40_000);
+    await toast.locator('.monaco-button', { hasText: 'Apply to Source…' }).click();
+    const asked = await wb!.waitForNotification(/does not show that it replaces/, 20_000);
+    assert.deepStrictEqual((await asked.locator('.monaco-button').allInnerTexts()).map(b => b.trim()), ['Insert at Cursor', 'Copy Block']);
+    await page.waitForTimeout(600);
+    await wb!.screenshot('review-no-proven-place');
+    assert.strictEqual(await diffTab().count(), 0, 'no diff offered');
+    assert.strictEqual(fs.readFileSync(mathPath(), 'utf8'), original, 'nothing replaced');
+  });
 });
