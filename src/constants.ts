@@ -80,6 +80,12 @@ export const ContextKeys = {
   hasAttachments: 'multiAgent.hasAttachments',
   /** Some threads are hidden from the Threads view: Show Hidden Threads is offered. */
   hasHiddenThreads: 'multiAgent.hasHiddenThreads',
+  /** Code was selected in an editor (a walkthrough step: `editorHasSelection` is per editor, see walkthrough.ts). */
+  hasSelectedCode: 'multiAgent.hasSelectedCode',
+  /** A task was sent (a walkthrough step). */
+  hasSentTask: 'multiAgent.hasSentTask',
+  /** Flipped when a page the API cannot name opens: the walkthrough's steps tick after it registers (walkthrough.ts). */
+  walkthroughPulse: 'multiAgent.walkthroughPulse',
   /** A task has completed with a result (a walkthrough step). */
   hasResult: 'multiAgent.hasResult',
   /** A change from an answer was applied after its review (the walkthrough's last step). */

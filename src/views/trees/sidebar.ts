@@ -61,10 +61,15 @@ export function createSidebar(d: SidebarDeps): Sidebar {
         .filter(Boolean)
         .join(' · ') || undefined;
   };
-  // The walkthrough's "See the result" step is done once a task completed (a context key, not a click).
+  // The walkthrough's "Send" and "See the result" steps are done once a task was sent, and once one completed
+  // (context keys, not clicks: a task sent from chat or before a reload counts too).
+  let hasTask = false;
   let hasResult = false;
   const noteResults = () => {
-    const now = d.store.all().some(t => t.status === 'completed' && !t.error);
+    const tasks = d.store.all();
+    if (tasks.length && !hasTask) void vscode.commands.executeCommand('setContext', ContextKeys.hasSentTask, true);
+    hasTask ||= tasks.length > 0;
+    const now = tasks.some(t => t.status === 'completed' && !t.error);
     if (now && !hasResult) void vscode.commands.executeCommand('setContext', ContextKeys.hasResult, true);
     hasResult ||= now;
   };

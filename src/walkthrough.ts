@@ -1,0 +1,28 @@
+/**
+ * Keeps the getting-started walkthrough's ticks true. VS Code ticks a step when a context key of the window
+ * turns true, with two gaps this closes:
+ * - `editorHasSelection` belongs to each editor, never to the window: "Select some code" could never tick, so a
+ *   window-wide key says it instead, set on the first selection in a file.
+ * - VS Code registers the walkthrough only once its page is first needed (at once with the Welcome page on start,
+ *   much later with `workbench.startupEditor: none`, as in the demo), and a key already true at that moment is
+ *   taken as seen but never ticks the step. So every step also listens with the key ANDed with a pulse, both
+ *   ways (`pulse` and `!pulse`, package.json); flipping the pulse when a page the API cannot name (the
+ *   walkthrough's) opens makes the other half turn true after the registration, and the step ticks.
+ */
+import * as vscode from 'vscode';
+import { ContextKeys } from './constants';
+
+export function keepWalkthroughTicked(): vscode.Disposable {
+  let pulse = false;
+  const selection = vscode.window.onDidChangeTextEditorSelection(event => {
+    if (event.textEditor.document.uri.scheme === 'output' || event.selections.every(s => s.isEmpty)) return;
+    void vscode.commands.executeCommand('setContext', ContextKeys.hasSelectedCode, true);
+    selection.dispose();
+  });
+  const tabs = vscode.window.tabGroups.onDidChangeTabs(event => {
+    if (!event.opened.some(tab => tab.input === undefined)) return;
+    pulse = !pulse;
+    void vscode.commands.executeCommand('setContext', ContextKeys.walkthroughPulse, pulse);
+  });
+  return vscode.Disposable.from(selection, tabs);
+}
