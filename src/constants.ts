@@ -68,9 +68,6 @@ export const VIEW_COMMANDS = [Commands.refreshTasks, Commands.refreshThreads, Co
 
 export type ActionCommandId = Exclude<CommandId, (typeof VIEW_COMMANDS)[number]>;
 
-/** Every action command: registered at activation, its handler loaded on the first call (commands/onFirstUse.ts). */
-export const ACTION_COMMANDS = Object.values(Commands).filter((id): id is ActionCommandId => !(VIEW_COMMANDS as readonly string[]).includes(id));
-
 export const ContextKeys = {
   hasApiKey: 'multiAgent.hasApiKey',
   /** Set once the stored key was read: until then the views say "Loading…", not "Set an API key". */
@@ -120,22 +117,39 @@ export const Views = {
  */
 export const SENT_TEXT_LIMITS = { fileMaxBytes: 1024 * 1024, taskMaxBytes: 4 * 1024 * 1024 } as const;
 
-/** URI scheme of the read-only result documents. */
-export const RESULT_SCHEME = 'multi-agent-result';
-/** URI scheme of the read-only thread transcripts. */
-export const THREAD_SCHEME = 'multi-agent-thread';
-/** URI scheme of service files opened as read-only text. */
-export const FILE_SCHEME = 'multi-agent-file';
-/** URI scheme of the two sides of an "Apply to Source" diff. */
-export const PROPOSAL_SCHEME = 'multi-agent-proposal';
-/** URI scheme of Review Changes' read-only documents: each file now and proposed, and the review's notes. */
-export const REVIEW_SCHEME = 'multi-agent-review';
-/** URI scheme of the "Show Prompt Sent" documents. */
-export const PROMPT_SCHEME = 'multi-agent-prompt';
-/** View type of the rendered result webview. */
-export const RESULT_VIEW_TYPE = 'multiAgent.result';
-/** View type of the rendered thread transcript webview. */
-export const TRANSCRIPT_VIEW_TYPE = 'multiAgent.transcript';
+/**
+ * The URI schemes of the extension's read-only documents. The shell registers a stand-in for each row at
+ * activation (standIns.ts); the core answers each with its provider, a record keyed by this table (core.ts), so a
+ * scheme without a provider does not compile.
+ */
+export const DocumentSchemes = {
+  /** The read-only result documents. */
+  result: 'multi-agent-result',
+  /** The read-only thread transcripts. */
+  thread: 'multi-agent-thread',
+  /** Service files opened as read-only text. */
+  file: 'multi-agent-file',
+  /** The two sides of an "Apply to Source" diff. */
+  proposal: 'multi-agent-proposal',
+  /** Review Changes' read-only documents: each file now and proposed, and the review's notes. */
+  review: 'multi-agent-review',
+  /** The "Show Prompt Sent" documents. */
+  prompt: 'multi-agent-prompt',
+} as const;
+export type DocumentScheme = (typeof DocumentSchemes)[keyof typeof DocumentSchemes];
+
+/**
+ * The webview pages VS Code restores after a reload: the shell registers a serializer for each row (and
+ * package.json an `onWebviewPanel` activation event); the core restores each, a record keyed by this table.
+ */
+export const WebviewTypes = {
+  /** The rendered result of a task. */
+  result: 'multiAgent.result',
+  /** The rendered transcript of a thread. */
+  transcript: 'multiAgent.transcript',
+} as const;
+export type WebviewType = (typeof WebviewTypes)[keyof typeof WebviewTypes];
+
 export const OUTPUT_CHANNEL_NAME = 'Multi-Agent Tasks';
 
 /**

@@ -12,7 +12,7 @@ import { commandsOnFirstUse } from './commands/onFirstUse';
 import { guarded, showDescribed } from './commands/run';
 import type { Config, ScriptableTrust } from './config';
 import { describeError } from './errors';
-import { type CommandId, FILE_SCHEME, PROMPT_SCHEME, PROPOSAL_SCHEME, RESULT_SCHEME, RESULT_VIEW_TYPE, REVIEW_SCHEME, THREAD_SCHEME, VIEW_COMMANDS } from './constants';
+import { type CommandId, DocumentSchemes, WebviewTypes, VIEW_COMMANDS } from './constants';
 import { FileDocumentProvider } from './documents/files';
 import { PromptDocumentProvider } from './documents/prompts';
 import { ProposalDocuments } from './documents/proposals';
@@ -153,13 +153,13 @@ export function buildCore(shell: Shell): Core {
   const sidebar = createSidebar({ views: shell.views, store, threads, files, basket: attachments, config, models: services.models, polling: pollerStatus });
   const effortCheck = new EffortCheck({ config, models, ui, log, run: vscode.commands.executeCommand });
   const transcripts = new ThreadTranscriptProvider(threads);
-  const documents: Record<string, vscode.TextDocumentContentProvider> = {
-    [PROPOSAL_SCHEME]: proposals,
-    [REVIEW_SCHEME]: reviews,
-    [PROMPT_SCHEME]: new PromptDocumentProvider(store),
-    [RESULT_SCHEME]: new ResultDocumentProvider(store),
-    [FILE_SCHEME]: services.fileDocuments,
-    [THREAD_SCHEME]: transcripts,
+  const documents: CoreTargets['documents'] = {
+    [DocumentSchemes.proposal]: proposals,
+    [DocumentSchemes.review]: reviews,
+    [DocumentSchemes.prompt]: new PromptDocumentProvider(store),
+    [DocumentSchemes.result]: new ResultDocumentProvider(store),
+    [DocumentSchemes.file]: services.fileDocuments,
+    [DocumentSchemes.thread]: transcripts,
   };
   const actions = commandsOnFirstUse({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, transcripts: transcriptPanels, tracker, proposals, reviews, editors });
   const chat = chatParts({ log, ui, keys, store, pipeline, threads, editors });
@@ -221,9 +221,9 @@ export function buildCore(shell: Shell): Core {
     },
     checkEffort: () => void (effortCheck.checked = effortCheck.check()),
     mcpTools: { log, ui, keys, store, pipeline, canceller: services.canceller, threads, traces, describeError },
-    document: scheme => documents[scheme]!,
-    tree: view => sidebar[view] as ReturnType<CoreTargets['tree']>,
-    restoreWebview: (viewType, panel, state) => (viewType === RESULT_VIEW_TYPE ? resultPanels : transcriptPanels).restore(panel, state),
+    documents,
+    trees: { tasks: sidebar.tasks, threads: sidebar.threads, files: sidebar.files },
+    pages: { [WebviewTypes.result]: resultPanels, [WebviewTypes.transcript]: transcriptPanels },
     chatHandler: chat.handler,
     chatTool: chat.tool as unknown as vscode.LanguageModelTool<never>,
     testApi: {

@@ -11,7 +11,6 @@ import { WorkspaceAddressGuard } from './addressGuard';
 import { demoKey } from './auth/demoKey';
 import { KeyStore } from './auth/keyStore';
 import { Config, ScriptableTrust } from './config';
-import { FILE_SCHEME, PROMPT_SCHEME, PROPOSAL_SCHEME, RESULT_SCHEME, RESULT_VIEW_TYPE, REVIEW_SCHEME, THREAD_SCHEME, TRANSCRIPT_VIEW_TYPE } from './constants';
 import type * as CoreModule from './core';
 import { SourceRangeTracker } from './documents/sourceRanges';
 import { messageOf } from './format';
@@ -63,8 +62,6 @@ export function activate(context: vscode.ExtensionContext, loaded?: LoadCost): C
   const { views, disposable: standIns } = registerStandIns({
     log,
     extensionUri: context.extensionUri,
-    schemes: [PROPOSAL_SCHEME, REVIEW_SCHEME, PROMPT_SCHEME, RESULT_SCHEME, FILE_SCHEME, THREAD_SCHEME],
-    webviews: [RESULT_VIEW_TYPE, TRANSCRIPT_VIEW_TYPE],
     core: loadCore,
   });
 

@@ -17,7 +17,7 @@ import type { SubmissionPipeline } from './tasks/sending/submission';
 import type { TaskStore } from './tasks/store/taskStore';
 import type { SwappableUserInterface } from './ui';
 
-/** The models and services below the views, built once in activate(). Knows no view. */
+/** The models and services below the views, built once with the core on first use (core.ts). Knows no view. */
 export interface Services {
   context: vscode.ExtensionContext;
   log: Log;

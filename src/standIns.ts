@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { Chat } from './chat/ids';
-import { Commands, type CommandId, Views } from './constants';
+import { Commands, type CommandId, DocumentSchemes, type DocumentScheme, Views, WebviewTypes, type WebviewType } from './constants';
 import { messageOf } from './format';
 import type { Logger } from './log';
 
@@ -92,13 +92,21 @@ export interface SidebarViews {
   files: vscode.TreeView<unknown>;
 }
 
-/** What the core answers the stand-ins with. */
+/** A page VS Code restores after a reload (webviews' serializers). */
+export interface PageRestorer {
+  restore(panel: vscode.WebviewPanel, state: unknown): Thenable<void>;
+}
+
+/**
+ * What the core answers the stand-ins with: one target per row of each table the shell registers (commands,
+ * document schemes, trees, webview types), so a row without its target does not compile.
+ */
 export interface CoreTargets {
   /** The command's handler, which shows its own failures (commands/run.ts `guarded`). */
   command(id: CommandId): (...args: unknown[]) => unknown;
-  document(scheme: string): vscode.TextDocumentContentProvider;
-  tree(view: keyof SidebarViews): TreeProvider<unknown>;
-  restoreWebview(viewType: string, panel: vscode.WebviewPanel, state: unknown): Thenable<void>;
+  documents: Record<DocumentScheme, vscode.TextDocumentContentProvider>;
+  trees: Record<keyof SidebarViews, TreeProvider<unknown>>;
+  pages: Record<WebviewType, PageRestorer>;
   chatHandler: vscode.ChatRequestHandler;
   chatTool: vscode.LanguageModelTool<never>;
 }
@@ -106,8 +114,6 @@ export interface CoreTargets {
 export interface StandInsDeps {
   log: Logger;
   extensionUri: vscode.Uri;
-  schemes: readonly string[];
-  webviews: readonly string[];
   /** Loads the core on the first call, later calls return it. */
   core: () => CoreTargets;
 }
@@ -116,12 +122,12 @@ export function registerStandIns(d: StandInsDeps): { views: SidebarViews; dispos
   const { core } = d;
   const disposables: vscode.Disposable[] = [];
   for (const id of Object.values(Commands)) disposables.push(vscode.commands.registerCommand(id, (...args: unknown[]) => core().command(id)(...args)));
-  for (const scheme of d.schemes) {
-    const standIn = new DocumentStandIn(() => core().document(scheme));
+  for (const scheme of Object.values(DocumentSchemes)) {
+    const standIn = new DocumentStandIn(() => core().documents[scheme]);
     disposables.push(standIn, vscode.workspace.registerTextDocumentContentProvider(scheme, standIn));
   }
   const tree = (view: keyof SidebarViews, options: Omit<vscode.TreeViewOptions<unknown>, 'treeDataProvider'>) => {
-    const standIn = new TreeStandIn(() => core().tree(view));
+    const standIn = new TreeStandIn(() => core().trees[view]);
     const treeView = vscode.window.createTreeView(Views[view], { ...options, treeDataProvider: standIn });
     disposables.push(standIn, treeView);
     return treeView;
@@ -131,8 +137,8 @@ export function registerStandIns(d: StandInsDeps): { views: SidebarViews; dispos
     threads: tree('threads', { showCollapseAll: true }),
     files: tree('files', { canSelectMany: false }),
   };
-  for (const viewType of d.webviews) {
-    disposables.push(vscode.window.registerWebviewPanelSerializer(viewType, { deserializeWebviewPanel: (panel, state) => core().restoreWebview(viewType, panel, state) }));
+  for (const viewType of Object.values(WebviewTypes)) {
+    disposables.push(vscode.window.registerWebviewPanelSerializer(viewType, { deserializeWebviewPanel: (panel, state) => core().pages[viewType].restore(panel, state) }));
   }
   disposables.push(registerChat(d));
   return { views, disposable: vscode.Disposable.from(...disposables) };

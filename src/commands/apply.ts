@@ -10,7 +10,7 @@ import type { Proposal, ProposalDocuments } from '../documents/proposals';
 import { codeColumn, extensionColumn, openDiff } from '../documents/editorGroups';
 import { rangeRecordOf } from '../tasks/sending/code';
 import type { SourceRangeTracker } from '../documents/sourceRanges';
-import { RESULT_SCHEME } from '../constants';
+import { DocumentSchemes } from '../constants';
 import { type TrackedTask, displayLines } from '../tasks/model';
 import { placeUnnamedBlock, readTaskAnswer } from '../documents/answers';
 import type { AnswerBlock, ReadAnswer } from '../review';
@@ -165,7 +165,7 @@ function fitReplacement(before: string, code: string, eol: string): string {
 
 async function propose(d: ApplyDeps, task: TrackedTask, where: ApplyTarget, code: string): Promise<ApplyOutcome> {
   const { document, range } = where;
-  if (document.uri.scheme === RESULT_SCHEME) throw new UserFacingError(vscode.l10n.t('A result cannot be applied to a result.'));
+  if (document.uri.scheme === DocumentSchemes.result) throw new UserFacingError(vscode.l10n.t('A result cannot be applied to a result.'));
   const eol = document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
   const before = document.getText(range);
   const after = fitReplacement(before, code, eol);

@@ -1,8 +1,8 @@
 /**
  * The only place action commands are bound to their ids (views bind just their own refresh and load-more).
- * Each handler gets the part of the services it uses; every one runs through `registerCommand`, which
- * turns a failure into a message the user can act on. The handlers load on the first command (a part of its
- * own, lazy.ts); activation registers the ids only (`onFirstUse.ts`).
+ * Each handler gets the part of the services it uses. The shell registers every id at activation (standIns.ts);
+ * the first call builds the core, which wraps each handler in `guarded` (commands/run.ts: a failure becomes a
+ * message the user can act on). This module is a part of its own, loaded on the first command (lazy.ts).
  */
 import * as vscode from 'vscode';
 import type { ApiService } from '../apiService';
@@ -73,12 +73,12 @@ export interface CommandDeps {
   context: { globalStorageUri: vscode.Uri };
 }
 
-/** What runs a command: it gets the command's arguments; `commands/onFirstUse.ts` wraps it (`registerCommand`). */
+/** What runs a command: it gets the command's arguments; the core wraps it in `guarded` (commands/run.ts). */
 export type CommandHandler = (...args: never[]) => unknown;
 
 /**
  * Every action command's handler, by id: built on the first call of any of them (this module is a part loaded on
- * first use, lazy.ts); the ids were registered at activation, `ACTION_COMMANDS` (constants.ts).
+ * first use, lazy.ts); the ids were registered at activation (standIns.ts).
  */
 export function commandHandlers(d: CommandDeps): Record<ActionCommandId, CommandHandler> {
   const { ui, keys, store, poller, pipeline, recent, threads, basket, models } = d;

@@ -1,7 +1,7 @@
 /** Open, copy or insert a task's result; each takes a task id, a tree node, the active result tab or a pick. */
 import * as vscode from 'vscode';
 import type { Config } from '../config';
-import { RESULT_SCHEME } from '../constants';
+import { DocumentSchemes } from '../constants';
 import { showPrompt } from '../documents/prompts';
 import { showResult } from '../documents/results';
 import { UserFacingError } from '../errors';
@@ -93,7 +93,7 @@ export async function insertResult(d: ResultDeps & Partial<ApplyDeps>, arg?: unk
   if (!task) return undefined;
   const editor =
     vscode.window.visibleTextEditors.find(e => e.document.uri.toString() === task.source?.uri) ?? vscode.window.activeTextEditor;
-  if (!editor || editor.document.uri.scheme === RESULT_SCHEME || editor.document.uri.scheme === 'output') {
+  if (!editor || editor.document.uri.scheme === DocumentSchemes.result || editor.document.uri.scheme === 'output') {
     throw new UserFacingError(vscode.l10n.t('Open the file to insert into and place the cursor first.'));
   }
   const block = await chooseInsertable(d, readTaskAnswer(task, await readResult(d, task.id)).blocks);

@@ -4,10 +4,10 @@
  * code. And where code goes back to (Reveal Source, an applied change): a group that shows the code.
  */
 import * as vscode from 'vscode';
-import { FILE_SCHEME, PROMPT_SCHEME, PROPOSAL_SCHEME, RESULT_SCHEME, RESULT_VIEW_TYPE, REVIEW_SCHEME, THREAD_SCHEME, TRANSCRIPT_VIEW_TYPE } from '../constants';
+import { DocumentSchemes, WebviewTypes } from '../constants';
 
-const OUR_SCHEMES = new Set([RESULT_SCHEME, PROMPT_SCHEME, PROPOSAL_SCHEME, REVIEW_SCHEME, THREAD_SCHEME, FILE_SCHEME]);
-const OUR_VIEW_TYPES = [RESULT_VIEW_TYPE, TRANSCRIPT_VIEW_TYPE];
+const OUR_SCHEMES = new Set<string>(Object.values(DocumentSchemes));
+const OUR_VIEW_TYPES = Object.values(WebviewTypes);
 
 /** A tab of the extension's own: a result or transcript view, or one of its read-only documents or diffs. */
 export function isExtensionTab(tab: vscode.Tab): boolean {

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { promptLength } from '../api/requests';
-import { PROMPT_SCHEME } from '../constants';
+import { DocumentSchemes } from '../constants';
 import { type TrackedTask, modelNameOf } from '../tasks/model';
 import { fencedBlock } from '../tasks/sending/prompt';
 import type { TaskStore } from '../tasks/store/taskStore';
@@ -12,7 +12,7 @@ import { extensionColumn } from './editorGroups';
 import { readableName } from './uris';
 
 function promptUri(task: { id: string; title: string }): vscode.Uri {
-  return vscode.Uri.from({ scheme: PROMPT_SCHEME, path: `/${readableName(`Prompt sent - ${task.title}`, 'Prompt sent')}.md`, query: task.id });
+  return vscode.Uri.from({ scheme: DocumentSchemes.prompt, path: `/${readableName(`Prompt sent - ${task.title}`, 'Prompt sent')}.md`, query: task.id });
 }
 
 function renderPromptDocument(task: TrackedTask): string {

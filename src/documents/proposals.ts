@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { PROPOSAL_SCHEME } from '../constants';
+import { DocumentSchemes } from '../constants';
 import { Disposable } from '../disposable';
 
 export interface Proposal {
@@ -32,8 +32,8 @@ export class ProposalDocuments extends Disposable implements vscode.TextDocument
   create(p: Omit<Proposal, 'id' | 'left' | 'right'>, nowText: string, proposedText: string): Proposal {
     const id = `p${this.next++}`;
     const name = path.posix.basename(p.target.path) || 'file';
-    const left = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${id}/now/${name}` });
-    const right = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${id}/proposed/${name}` });
+    const left = vscode.Uri.from({ scheme: DocumentSchemes.proposal, path: `/${id}/now/${name}` });
+    const right = vscode.Uri.from({ scheme: DocumentSchemes.proposal, path: `/${id}/proposed/${name}` });
     const proposal: Proposal = { ...p, id, left, right };
     this.proposals.set(id, proposal);
     this.texts.set(left.toString(), nowText);
@@ -43,7 +43,7 @@ export class ProposalDocuments extends Disposable implements vscode.TextDocument
 
   /** The proposal a diff side belongs to, or the only one pending when `uri` is not one. */
   find(uri?: unknown): Proposal | undefined {
-    if (uri instanceof vscode.Uri && uri.scheme === PROPOSAL_SCHEME) return this.proposals.get(uri.path.split('/')[1]);
+    if (uri instanceof vscode.Uri && uri.scheme === DocumentSchemes.proposal) return this.proposals.get(uri.path.split('/')[1]);
     if (typeof uri === 'string') return this.proposals.get(uri);
     return this.proposals.size === 1 ? [...this.proposals.values()][0] : undefined;
   }

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { readableName } from '../api/filenames';
-import { FILE_SCHEME, RESULT_SCHEME, REVIEW_SCHEME, THREAD_SCHEME } from '../constants';
+import { DocumentSchemes } from '../constants';
 
 export { readableName };
 
@@ -17,20 +17,20 @@ function idOf(uri: vscode.Uri, scheme: string): string | undefined {
  * shows the readable name and no internal path.
  */
 export function resultUri(task: { id: string; title: string }): vscode.Uri {
-  return vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${readableName(task.title, 'Result')}.md`, query: task.id });
+  return vscode.Uri.from({ scheme: DocumentSchemes.result, path: `/${readableName(task.title, 'Result')}.md`, query: task.id });
 }
 /** The task id of a result URI (also of the older `/task_123/name.md` form, for tabs restored from before). */
 export function taskIdOfResult(uri: vscode.Uri): string | undefined {
-  if (uri.scheme !== RESULT_SCHEME) return undefined;
-  return uri.query || idOf(uri, RESULT_SCHEME);
+  if (uri.scheme !== DocumentSchemes.result) return undefined;
+  return uri.query || idOf(uri, DocumentSchemes.result);
 }
 
 /** `multi-agent-thread:/12/My thread.md` */
 export function transcriptUri(thread: { id: string | number }, title: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: THREAD_SCHEME, path: `/${thread.id}/${readableName(title, 'Thread')}.md` });
+  return vscode.Uri.from({ scheme: DocumentSchemes.thread, path: `/${thread.id}/${readableName(title, 'Thread')}.md` });
 }
 export function threadIdOfTranscript(uri: vscode.Uri): string | undefined {
-  return idOf(uri, THREAD_SCHEME);
+  return idOf(uri, DocumentSchemes.thread);
 }
 
 /**
@@ -42,12 +42,12 @@ export function fileDocumentUri(file: { id: string; filename: string }): vscode.
   const name = readableName(file.filename, file.id, 200);
   const dot = name.lastIndexOf('.');
   const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-  return vscode.Uri.from({ scheme: FILE_SCHEME, path: `/${stem} (${vscode.l10n.t('service copy')})${ext}`, query: file.id });
+  return vscode.Uri.from({ scheme: DocumentSchemes.file, path: `/${stem} (${vscode.l10n.t('service copy')})${ext}`, query: file.id });
 }
 /** The file id of a service file document (also of the older `/file_123/notes.txt` form, for tabs restored from before). */
 export function fileIdOfDocument(uri: vscode.Uri): string | undefined {
-  if (uri.scheme !== FILE_SCHEME) return undefined;
-  return uri.query || idOf(uri, FILE_SCHEME);
+  if (uri.scheme !== DocumentSchemes.file) return undefined;
+  return uri.query || idOf(uri, DocumentSchemes.file);
 }
 /** The file's name as the tab shows it. */
 export function fileNameOfDocument(uri: vscode.Uri): string {
@@ -65,10 +65,10 @@ export type ReviewSide = 'now' | 'proposed' | 'notes';
 
 export function reviewUri(taskId: string, side: ReviewSide, path: string): vscode.Uri {
   const name = side === 'notes' ? `${readableName(path, 'Review')}.md` : path.split('/').map(s => readableName(s, '_', 255)).join('/');
-  return vscode.Uri.from({ scheme: REVIEW_SCHEME, path: `/${name}`, query: `${side}/${taskId}` });
+  return vscode.Uri.from({ scheme: DocumentSchemes.review, path: `/${name}`, query: `${side}/${taskId}` });
 }
 export function parseReviewUri(uri: vscode.Uri): { taskId: string; side: ReviewSide } | undefined {
-  if (uri.scheme !== REVIEW_SCHEME) return undefined;
+  if (uri.scheme !== DocumentSchemes.review) return undefined;
   const slash = uri.query.indexOf('/');
   const side = uri.query.slice(0, slash);
   const taskId = uri.query.slice(slash + 1);

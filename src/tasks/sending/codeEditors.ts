@@ -5,11 +5,11 @@
  * one rule.
  */
 import * as vscode from 'vscode';
-import { FILE_SCHEME, PROMPT_SCHEME, PROPOSAL_SCHEME, RESULT_SCHEME, REVIEW_SCHEME, THREAD_SCHEME } from '../../constants';
+import { DocumentSchemes } from '../../constants';
 import { Disposable } from '../../disposable';
 
 /** Documents that hold no code of the user's: the extension's own, output, debug and comment inputs. */
-const NOT_CODE = new Set([RESULT_SCHEME, PROMPT_SCHEME, PROPOSAL_SCHEME, REVIEW_SCHEME, THREAD_SCHEME, FILE_SCHEME, 'output', 'debug', 'comment', 'vscode-scm', 'walkThroughSnippet']);
+const NOT_CODE = new Set([DocumentSchemes.result, DocumentSchemes.prompt, DocumentSchemes.proposal, DocumentSchemes.review, DocumentSchemes.thread, DocumentSchemes.file, 'output', 'debug', 'comment', 'vscode-scm', 'walkThroughSnippet']);
 
 export function isCodeDocument(document: vscode.TextDocument): boolean {
   return !NOT_CODE.has(document.uri.scheme) && !document.uri.scheme.startsWith('vscode-chat');

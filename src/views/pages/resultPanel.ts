@@ -5,7 +5,7 @@
  * this module loads on first use, lazy.ts), or close when their task is gone.
  */
 import * as vscode from 'vscode';
-import { Commands, RESULT_VIEW_TYPE } from '../../constants';
+import { Commands, WebviewTypes } from '../../constants';
 import { extensionColumn, isExtensionTab } from '../../documents/editorGroups';
 import { Disposable } from '../../disposable';
 import type { ResultView } from '../../tasks/resultView';
@@ -101,7 +101,7 @@ export class ResultPanels extends Disposable implements ResultView {
       return existing.panel;
     }
     const panel = vscode.window.createWebviewPanel(
-      RESULT_VIEW_TYPE,
+      WebviewTypes.result,
       titleOf(task),
       { viewColumn: extensionColumn(), preserveFocus: options.preserveFocus ?? false },
       { enableScripts: true, enableCommandUris: false, localResourceRoots: [], enableFindWidget: true },

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { Thread, ThreadMessage } from '../../api';
-import { Commands, TRANSCRIPT_VIEW_TYPE } from '../../constants';
+import { Commands, WebviewTypes } from '../../constants';
 import { Disposable } from '../../disposable';
 import { extensionColumn } from '../../documents/editorGroups';
 import { roleName } from '../../documents/transcripts';
@@ -66,7 +66,7 @@ export class TranscriptPanels extends Disposable {
       return existing;
     }
     const panel = vscode.window.createWebviewPanel(
-      TRANSCRIPT_VIEW_TYPE,
+      WebviewTypes.transcript,
       threadTitle({ id: thread.id, title: thread.title, user_input: thread.user_input }),
       { viewColumn: extensionColumn(), preserveFocus: options.preserveFocus ?? false },
       { enableScripts: true, enableCommandUris: false, localResourceRoots: [], enableFindWidget: true },
