@@ -3,24 +3,19 @@
  * The client code (axios, zod) is a second bundle, loaded the first time it is needed, so activation
  * stays small and does no network.
  */
-import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type * as Api from './api';
 import type { KeyStore } from './auth/keyStore';
 import type { Config } from './config';
 import type { Logger } from './log';
+import { apiPart } from './parts';
 
 export type ApiModule = typeof Api;
 export type Client = Api.DeveloperApiClient;
 
-let loaded: ApiModule | undefined;
-
-/** Loads dist/api.js (or the compiled sources when running from out/). */
+/** The API client's module (dist/api.js), loaded on the first request. */
 export function loadApi(): ApiModule {
-  // Bundled (the core, dist/core.js, and any bundle beside it): dist/api.js. A computed path keeps esbuild from
-  // inlining the module into the bundle that loads it.
-  loaded ??= require(path.join(__dirname, ...(path.basename(__filename) !== 'apiService.js' ? ['api.js'] : ['api', 'index.js']))) as ApiModule;
-  return loaded;
+  return apiPart();
 }
 
 export class ApiService {

@@ -33,22 +33,13 @@ import {
 } from './vocabulary';
 
 /** A problem the user can fix, shown as is (no "Show Log"). */
-/** Marks a UserFacingError in every bundle's copy of this module (lazy.ts): `instanceof` reads the mark. */
-const USER_FACING = Symbol.for('multiAgent.userFacingError');
-
 export class UserFacingError extends Error {
-  readonly [USER_FACING] = true;
-
   constructor(
     message: string,
     readonly actions: Action[] = [],
   ) {
     super(message);
     this.name = 'UserFacingError';
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as { [USER_FACING]?: unknown })[USER_FACING] === true;
   }
 }
 

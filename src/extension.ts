@@ -14,7 +14,7 @@ import { Config, ScriptableTrust } from './config';
 import type * as CoreModule from './core';
 import { SourceRangeTracker } from './documents/sourceRanges';
 import { messageOf } from './format';
-import { buildOnce, lazy } from './lazy';
+import { buildOnce, lazy, reportPartLoads } from './lazy';
 import { createLog } from './log';
 import { McpServerProvider } from './mcp/index';
 import { registerStandIns } from './standIns';
@@ -40,6 +40,7 @@ export function activate(context: vscode.ExtensionContext, loaded?: LoadCost): C
   const redact = (text: string) => keys.redact(text);
   ui.redact = redact;
   const log = createLog(redact);
+  reportPartLoads((part, ms) => log.info(`part ${part} loaded in ${ms.toFixed(1)} ms`));
   const trust = new ScriptableTrust();
   const config = new Config(trust);
   const tracker = new SourceRangeTracker(context.workspaceState);

@@ -1,16 +1,18 @@
 /**
  * The parts of the extension the first minute does not need: each is its own bundle (esbuild.mjs builds
- * dist/<part>.js from LAZY_PARTS), required on first use as apiService.ts requires dist/api.js, so activation
+ * dist/<part>.js from LAZY_PARTS), required on first use through `lazy()`, so activation
  * parses only what it runs. Other modules name a part's module with `import type` only (architecture test).
- * A part's bundle holds its own copy of the small base modules it imports (words, formatters, the page shell):
- * they keep no state, and `UserFacingError` is recognized across copies (errors.ts).
+ * Each module is shipped once: a part's bundle reads what another bundle already holds from there (esbuild.mjs),
+ * so a part also loads the parts whose modules it uses.
  */
 import * as path from 'node:path';
 
 /** Each part and its module under src/ (esbuild.mjs reads this table). */
 export const LAZY_PARTS = {
+  api: 'api/index',
   commands: 'commands/index',
   core: 'core',
+  mcp: 'mcp/bundle',
   results: 'views/pages/resultPanel',
   review: 'review/index',
   team: 'views/pages/teamSections',
@@ -21,6 +23,12 @@ export const LAZY_PARTS = {
 export type LazyPart = keyof typeof LAZY_PARTS;
 
 const loaded = new Map<LazyPart, unknown>();
+let report: ((part: LazyPart, ms: number) => void) | undefined;
+
+/** Tells `to` what each part's first load took (the shell logs it; the bench reads the log). */
+export function reportPartLoads(to: (part: LazyPart, ms: number) => void): void {
+  report = to;
+}
 
 /** A loader of the part's module: the first call requires it (synchronously, a few ms), later calls return it. */
 export function lazy<T>(part: LazyPart): () => T {
@@ -29,7 +37,9 @@ export function lazy<T>(part: LazyPart): () => T {
       // Bundled (into dist/extension.js or any bundle beside it): dist/<part>.js. From compiled sources
       // (out/src/lazy.js): the module itself. A computed path keeps esbuild from inlining the part.
       const file = path.basename(__filename) !== 'lazy.js' ? `${part}.js` : `${LAZY_PARTS[part]}.js`;
+      const started = performance.now();
       loaded.set(part, require(path.join(__dirname, file)));
+      report?.(part, performance.now() - started);
     }
     return loaded.get(part) as T;
   };

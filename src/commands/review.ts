@@ -20,8 +20,6 @@ import type { SourceRangeTracker } from '../documents/sourceRanges';
 import { parseReviewUri, reviewUri } from '../documents/uris';
 import { UserFacingError, inert } from '../errors';
 import type { Logger } from '../log';
-import { lazy } from '../lazy';
-import type * as Review from '../review';
 import type { PlanFile, PlanHunk } from '../review';
 import { type OfferId, offer } from '../tasks/offers';
 import { fencedBlock } from '../tasks/sending/prompt';
@@ -30,9 +28,9 @@ import type { UserInterface } from '../ui';
 import { mergedTwoWay } from '../vocabulary';
 import { resolveTask } from './resolve';
 import { type AppliedChange, changeBetween, offerUndo } from './undo';
+import { reviewPart } from '../parts';
 
 /** The review core, loaded on first use (lazy.ts). */
-const reviewCore = lazy<typeof Review>('review');
 
 export interface ReviewDeps {
   ui: UserInterface;
@@ -81,7 +79,7 @@ async function prepare(d: ReviewDeps, arg: unknown, offered: OfferId, placeHolde
       },
     );
   } catch (e) {
-    if (e instanceof reviewCore().PlanCancelled) {
+    if (e instanceof reviewPart().PlanCancelled) {
       d.log.info(`review ${task.id}: cancelled while planning`);
       return undefined;
     }
@@ -243,7 +241,7 @@ function metadataOf(review: PreparedReview, file: PlanFile, hunk: PlanHunk): vsc
   if (hunk.shifted) notes.push(vscode.l10n.t('moved by your edits since the task was sent'));
   if (file.kind === 'create') notes.push(vscode.l10n.t('a new file'));
   if (file.twoWay && file.kind !== 'create') notes.push(mergedTwoWay(review.twoWayReasons.get(file.path)));
-  if (file.sensitive) notes.push(vscode.l10n.t('a file that can run code ({0}): check it yourself', reviewCore().runsCodeReason((m, ...a) => vscode.l10n.t(m, ...a), file.runsCode ?? 'script')));
+  if (file.sensitive) notes.push(vscode.l10n.t('a file that can run code ({0}): check it yourself', reviewPart().runsCodeReason((m, ...a) => vscode.l10n.t(m, ...a), file.runsCode ?? 'script')));
   const label = vscode.l10n.t('{0} · {1}', file.path, hunk.label);
   return {
     label: hunk.conflict ? vscode.l10n.t('Conflict · {0}', label) : label,
@@ -320,7 +318,7 @@ async function tellNotOffered(d: ReviewDeps, review: PreparedReview, skipped: No
 /** Too complex to review here: the numbers, and the raw answer one click away. */
 async function tellTooComplex(d: ReviewDeps, review: PreparedReview): Promise<void> {
   const openRaw = vscode.l10n.t(offer('raw').label);
-  const message = reviewCore().tooComplexReason((m, ...a) => vscode.l10n.t(m, ...a), review.plan.tooComplex!);
+  const message = reviewPart().tooComplexReason((m, ...a) => vscode.l10n.t(m, ...a), review.plan.tooComplex!);
   if ((await d.ui.warn(message, openRaw)) === openRaw) await vscode.commands.executeCommand(offer('raw').command, review.task.id);
 }
 
@@ -350,7 +348,7 @@ function documentsOf(review: PreparedReview): Map<vscode.Uri, string> {
     if (f.kind === 'skip') continue;
     const now = f.kind === 'create' ? '' : (review.current.get(f.path) ?? '');
     docs.set(reviewUri(review.task.id, 'now', f.path), now);
-    docs.set(reviewUri(review.task.id, 'proposed', f.path), f.kind === 'create' ? (f.hunks[0]?.newText ?? '') : reviewCore().applyHunks(now, f.hunks, h => !h.conflict));
+    docs.set(reviewUri(review.task.id, 'proposed', f.path), f.kind === 'create' ? (f.hunks[0]?.newText ?? '') : reviewPart().applyHunks(now, f.hunks, h => !h.conflict));
   }
   docs.set(notesUri(review), notesText(review));
   return docs;
@@ -369,11 +367,11 @@ export function notesText(review: PreparedReview): string {
   for (const f of offered) {
     out.push(`## ${f.path}${f.kind === 'create' ? ` (${t('new file')})` : ''}`, '');
     if (f.twoWay && f.kind !== 'create') out.push(`${mergedTwoWay(review.twoWayReasons.get(f.path))}.`, '');
-    if (f.sensitive) out.push(`${t('This file can run code ({0}): its hunks start unchecked.', reviewCore().runsCodeReason((m, ...a) => t(m, ...a), f.runsCode ?? 'script'))}`, '');
+    if (f.sensitive) out.push(`${t('This file can run code ({0}): its hunks start unchecked.', reviewPart().runsCodeReason((m, ...a) => t(m, ...a), f.runsCode ?? 'script'))}`, '');
     if (f.alreadyApplied) out.push(`${t('{0} changes of the answer are in the file already.', f.alreadyApplied)}`, '');
     for (const h of f.hunks) {
       out.push(`- ${h.label}`);
-      if (h.conflict) out.push('', fencedBlock(reviewCore().conflictText(h, f.eol, (m, ...a) => t(m, ...a)), 'diff'), '');
+      if (h.conflict) out.push('', fencedBlock(reviewPart().conflictText(h, f.eol, (m, ...a) => t(m, ...a)), 'diff'), '');
     }
     for (const s of f.skippedHunks) out.push(`- ${t('Not offered')}: ${s.reason}`);
     out.push('');

@@ -4,13 +4,12 @@
  * number and understand its blocks alike.
  */
 import * as vscode from 'vscode';
-import { lazy } from '../lazy';
 import type * as Review from '../review';
 import type { ReadAnswer, ReadOptions } from '../review';
 import type { TrackedTask } from '../tasks/model';
+import { reviewPart } from '../parts';
 
 /** The review core, loaded on first use (lazy.ts). */
-const reviewCore = lazy<typeof Review>('review');
 
 /** The reader's options for a task: its source's path in its workspace folder, and the folders' names. */
 export function readOptionsOf(task: Pick<TrackedTask, 'source'>): ReadOptions {
@@ -21,16 +20,16 @@ export function readOptionsOf(task: Pick<TrackedTask, 'source'>): ReadOptions {
   if (!folder) return { folders };
   const root = folder.uri.path.replace(/\/+$/, '');
   if (!uri.path.startsWith(`${root}/`)) return { folders };
-  const checked = reviewCore().checkPath(uri.path.slice(root.length + 1));
+  const checked = reviewPart().checkPath(uri.path.slice(root.length + 1));
   return { folders, sourcePath: checked.ok ? checked.path : undefined, sourceFolder: folder.name };
 }
 
 /** The blocks of a task's answer, read as every surface reads them. */
 export function readTaskAnswer(task: Pick<TrackedTask, 'source'>, text: string): ReadAnswer {
-  return reviewCore().readAnswer(text, readOptionsOf(task));
+  return reviewPart().readAnswer(text, readOptionsOf(task));
 }
 
 /** Where an unnamed block goes when Apply… takes it alone: the sent range, a definition it redefines, or nowhere proven (review/proof.ts). */
 export function placeUnnamedBlock(code: string, text: string, startLine: number, endLine: number): Review.UnnamedPlace {
-  return reviewCore().placeUnnamed(code, text, startLine, endLine);
+  return reviewPart().placeUnnamed(code, text, startLine, endLine);
 }

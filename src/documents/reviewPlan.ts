@@ -6,8 +6,6 @@
  */
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { lazy } from '../lazy';
-import type * as Review from '../review';
 import type {
   EntryKind,
   FileState,
@@ -25,9 +23,9 @@ import type { SentFile } from '../tasks/store/sentTexts';
 import type { TaskStore } from '../tasks/store/taskStore';
 import { looksBinary, rangeRecordOf } from '../tasks/sending/code';
 import type { SourceRangeTracker } from './sourceRanges';
+import { reviewPart } from '../parts';
 
 /** The review core, loaded on first use (lazy.ts). */
-const reviewCore = lazy<typeof Review>('review');
 
 /** Files larger than this are not merged (the plan lists them): the review works on whole texts in memory. */
 const MAX_MERGE_BYTES = 8 * 1024 * 1024;
@@ -153,7 +151,7 @@ export async function prepareReview(
   for (const f of folders) if (!byName.has(f.name)) byName.set(f.name, f);
   const resolvers = new Map(folders.map(f => [f, resolverFor(f)]));
   const rootOf = (f: vscode.WorkspaceFolder) => resolvers.get(f)!.root.replace(/\/+$/, '');
-  const pathOf = (f: vscode.WorkspaceFolder, path: string) => reviewCore().qualified(f.name, path, folders.length);
+  const pathOf = (f: vscode.WorkspaceFolder, path: string) => reviewPart().qualified(f.name, path, folders.length);
   const locate = (uri: string): Located | undefined => {
     const parsed = vscode.Uri.parse(uri);
     const folder = folders.find(f => f.uri.toString() === vscode.workspace.getWorkspaceFolder(parsed)?.uri.toString()) ?? (folders.length === 1 ? folders[0] : undefined);
@@ -161,7 +159,7 @@ export async function prepareReview(
     const root = rootOf(folder);
     const p = parsed.scheme === 'file' ? parsed.fsPath.replace(/\\/g, '/') : parsed.path;
     if (!key(p).startsWith(`${key(root)}/`)) return undefined;
-    const checked = reviewCore().checkPath(p.slice(root.length + 1));
+    const checked = reviewPart().checkPath(p.slice(root.length + 1));
     return checked.ok ? { folder, path: checked.path } : undefined;
   };
 
@@ -188,7 +186,7 @@ export async function prepareReview(
   const sentTexts = new Map<string, string>();
   const twoWayReasons: PreparedReview['twoWayReasons'] = new Map();
   const uris = new Map<string, vscode.Uri>();
-  const confine = (f: vscode.WorkspaceFolder, path: string) => reviewCore().confinePath(path, resolvers.get(f)!, caseless);
+  const confine = (f: vscode.WorkspaceFolder, path: string) => reviewPart().confinePath(path, resolvers.get(f)!, caseless);
   /** Every path the plan will ask about (the planner's thread parsed the answer), resolved before it plans. */
   const overBudget: string[] = [];
   const readFiles = async (paths: string[], targets: NamedTarget[], budget: ReadBudget): Promise<PlanFiles> => {
@@ -196,7 +194,7 @@ export async function prepareReview(
     let placements: Placement[] | undefined;
     if (folders.length > 1) {
       // Several folders: each target goes where its path says (folders.ts); ambiguous ones are not read.
-      placements = await reviewCore().placeTargets(targets, folders.map(f => f.name), sourceIn?.folder.name ?? home?.name, async path => {
+      placements = await reviewPart().placeTargets(targets, folders.map(f => f.name), sourceIn?.folder.name ?? home?.name, async path => {
         const found: string[] = [];
         for (const f of folders) {
           const c = await confine(f, path);
@@ -261,8 +259,8 @@ export async function prepareReview(
   };
 
   // Parsing and planning run on the planner's thread: no answer blocks the extension host (issue 25).
-  const plan = await reviewCore().planOffThread(
-    reviewCore().workerScript(__dirname),
+  const plan = await reviewPart().planOffThread(
+    reviewPart().workerScript(__dirname),
     {
       answer,
       block,

@@ -6,11 +6,11 @@
  * Where the running VS Code has no such API (1.100), nothing is registered and nothing fails.
  */
 import { randomBytes } from 'node:crypto';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Config } from '../config';
 import { Disposable } from '../disposable';
 import { messageOf } from '../format';
+import { lazy } from '../lazy';
 import { MCP_PATH, MCP_SERVER_LABEL, type RunningServer, TOKEN_HEADER } from './protocol';
 
 /** What `dist/mcp.js` exports (bundle.ts); named here, where it is loaded, so protocol.ts imports nothing of ours. */
@@ -50,14 +50,8 @@ export function mcpApi(version: string = vscode.version): { register(id: string,
   return { register: (id, provider) => lm.registerMcpServerDefinitionProvider!(id, provider), Definition };
 }
 
-let loaded: McpModule | undefined;
-
-/** Loads dist/mcp.js (or the compiled sources when running from out/). */
-function loadMcp(): McpModule {
-  // Bundled: dist/mcp.js. A computed path keeps esbuild from inlining the SDK into the activation bundle.
-  loaded ??= require(path.join(__dirname, path.basename(__filename) !== 'index.js' ? 'mcp.js' : 'bundle.js')) as McpModule;
-  return loaded;
-}
+/** The MCP server and its SDK (dist/mcp.js), loaded when VS Code first starts the server. */
+const loadMcp = lazy<McpModule>('mcp');
 
 export class McpServerProvider extends Disposable implements ProviderLike {
   private readonly changed = this._register(new vscode.EventEmitter<void>());

@@ -50,9 +50,9 @@ export class PlanCancelled extends Error {
   }
 }
 
-/** The worker's script: the package's `reviewWorker.js` beside the bundle, or `worker.js` beside this file (tests). */
+/** The worker's script: the package's review part (`review.js`, which holds the worker), or `worker.js` beside this file (tests). */
 export function workerScript(dir: string): string {
-  const candidates = [path.join(dir, 'reviewWorker.js'), path.join(dir, 'worker.js'), path.join(dir, '..', 'review', 'worker.js')];
+  const candidates = [path.join(dir, 'worker.js'), path.join(dir, '..', 'review', 'worker.js'), path.join(dir, 'review.js')];
   const found = candidates.find(f => fs.existsSync(f));
   if (!found) throw new Error(`the review planner is missing (looked for ${candidates.join(', ')})`);
   return found;

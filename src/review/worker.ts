@@ -1,5 +1,5 @@
 /**
- * The review planner's thread (a Node worker; `dist/reviewWorker.js` in the package). Parsing and planning an
+ * The review planner's thread (a Node worker running `dist/review.js`, the review part itself, in the package). Parsing and planning an
  * answer is bounded (linear passes and one work budget) but a 15 MB answer still takes longer than the 50 ms
  * the extension host may be blocked: it runs here, and the host only waits (see `offThread.ts`).
  *

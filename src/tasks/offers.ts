@@ -10,12 +10,10 @@
  */
 import type { Settings } from '../config';
 import { Commands, HOST_READ_CHARS } from '../constants';
-import { lazy } from '../lazy';
-import type * as Review from '../review';
 import { type TrackedTask, isFinished } from './model';
+import { reviewPart } from '../parts';
 
 /** The review core, loaded on first use (lazy.ts): the one reader counts a finished answer. */
-const reviewCore = lazy<typeof Review>('review');
 
 /** The reader's kinds (review/readerTypes.ts `BlockKind`). */
 type Kind = 'file' | 'partial' | 'diff' | 'patch' | 'range' | 'snippet' | 'output';
@@ -96,7 +94,7 @@ export function shapeOf(blocks: readonly BlockFacts[], task: { source?: unknown 
 export function answerShapeOf(task: { source?: unknown }, result: string | undefined): Pick<TrackedTask, 'namedFiles' | 'applicableBlocks' | 'insertableBlocks'> {
   if (result === undefined) return { namedFiles: undefined, applicableBlocks: undefined, insertableBlocks: undefined };
   const long = result.length > HOST_READ_CHARS;
-  const shape = shapeOf(reviewCore().readAnswer(long ? result.slice(0, HOST_READ_CHARS) : result).blocks, task);
+  const shape = shapeOf(reviewPart().readAnswer(long ? result.slice(0, HOST_READ_CHARS) : result).blocks, task);
   if (long) return { namedFiles: shape.namedFiles || undefined, applicableBlocks: undefined, insertableBlocks: undefined };
   return { namedFiles: shape.namedFiles || undefined, applicableBlocks: shape.applicable, insertableBlocks: shape.insertable };
 }

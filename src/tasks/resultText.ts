@@ -1,8 +1,6 @@
 /** Reading an answer's text. Pure and linear-time: a result is server text of any shape and size. Its blocks come from the one reader (review/reader.ts). */
-import { lazy } from '../lazy';
-import type * as Review from '../review';
+import { reviewPart } from '../parts';
 
-const reviewCore = lazy<typeof Review>('review');
 
 /** A block's first non-empty lines (at most `lines`, `max` characters), for a pick list. */
 export function blockPreview(block: { code: string }, lines = 2, max = 120): string {
@@ -70,7 +68,7 @@ export function blockInsertion(lineText: string, cursor: number, code: string, e
  * own `# Title` under a transcript's `## Agents` becomes `### Title`. Fences as the reader finds them. Linear.
  */
 export function shiftHeadings(text: string, by: number): string {
-  const inCode = reviewCore().fenceMask(text);
+  const inCode = reviewPart().fenceMask(text);
   return text
     .split('\n')
     .map((line, i) => {

@@ -6,12 +6,10 @@
  * Fenced blocks are found by the one reader of answers (review/reader.ts), never here.
  */
 import { HOST_READ_CHARS } from '../../constants';
-import { lazy } from '../../lazy';
-import type * as Review from '../../review';
 import type { AnswerBlock, ReadOptions } from '../../review';
+import { reviewPart } from '../../parts';
 
 /** The review core, loaded on first use (lazy.ts). */
-const reviewCore = lazy<typeof Review>('review');
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -33,7 +31,7 @@ export function renderMarkdown(text: string, options: RenderOptions = {}): strin
   const max = options.maxChars ?? HOST_READ_CHARS;
   const cut = text.length > max;
   const shown = cut ? text.slice(0, max) : text;
-  const answer = reviewCore().readAnswer(shown, options.read);
+  const answer = reviewPart().readAnswer(shown, options.read);
   const lines = shown.split('\n');
   const out: string[] = [];
   let paragraph: string[] = [];
@@ -224,7 +222,7 @@ function codeBlockHtml(language: string, body: string[], header: string): string
  */
 export function plainFirstLine(text: string | null | undefined, max = 80): string {
   const head = (text ?? '').slice(0, 4096);
-  const fences = reviewCore().fenceMask(head);
+  const fences = reviewPart().fenceMask(head);
   const lines = head.split(/\r?\n/);
   let generic = '';
   for (let i = 0; i < lines.length; i++) {
