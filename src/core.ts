@@ -97,7 +97,8 @@ export interface Core extends CoreTargets {
   testApi: TestApi;
 }
 
-export function buildCore(shell: Shell): Core {
+/** The models and services below the views (services.ts), each following its own inputs. */
+function buildServices(shell: Shell): Services {
   const { context, ui, log, keys, config } = shell;
   const store = new TaskStore(context.globalState, context.globalStorageUri, shell.redact);
   shell.tracker.watch(store);
@@ -138,6 +139,34 @@ export function buildCore(shell: Shell): Core {
     usage: new UsageStore(api, keys),
   };
 
+  context.subscriptions.push(
+    store,
+    attachments,
+    pollerStatus,
+    poller,
+    threads,
+    files,
+    models,
+    services.fileDocuments,
+    keys.onDidChange(which => {
+      if (which !== 'apiKey') return;
+      pollerStatus.reset({ keyChanged: true });
+      poller.resume({ keyChanged: true });
+    }),
+    vscode.window.onDidChangeWindowState(state => poller.setFocused(state.focused)),
+    // A settings change or a trust grant: polling paused by a bad setting starts again, with the new values.
+    config.onDidChange(() => {
+      pollerStatus.reset();
+      poller.resume();
+    }),
+  );
+  return services;
+}
+
+export function buildCore(shell: Shell): Core {
+  const services = buildServices(shell);
+  const { context, ui, log, keys, config } = shell;
+  const { store, api, attachments, pollerStatus, poller, models, pipeline, threads, files } = services;
   const { tracker } = shell;
   const editors = new CodeEditors();
   const proposals = new ProposalDocuments();
@@ -165,14 +194,6 @@ export function buildCore(shell: Shell): Core {
   const chat = chatParts({ log, ui, keys, store, pipeline, threads, editors });
 
   context.subscriptions.push(
-    store,
-    attachments,
-    pollerStatus,
-    poller,
-    threads,
-    files,
-    models,
-    services.fileDocuments,
     statusBar,
     notifier,
     approvals,
@@ -188,17 +209,6 @@ export function buildCore(shell: Shell): Core {
     transcripts,
     editors,
     pollerStatus.onDidFindProblem(problem => showDescribed(ui, problem)),
-    keys.onDidChange(which => {
-      if (which !== 'apiKey') return;
-      pollerStatus.reset({ keyChanged: true });
-      poller.resume({ keyChanged: true });
-    }),
-    vscode.window.onDidChangeWindowState(state => poller.setFocused(state.focused)),
-    // A settings change or a trust grant: polling paused by a bad setting starts again, with the new values.
-    config.onDidChange(() => {
-      pollerStatus.reset();
-      poller.resume();
-    }),
   );
 
   // Once the key is read: follow the running tasks, announce what finished or waits while the window was closed.

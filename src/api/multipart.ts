@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { type ApiError, InvalidRequestError, TooLargeError } from './errors';
 import { SNIFF_BYTES } from './sniff';
-import { PLATFORM_BODY_LIMIT_BYTES, type UploadKind, type UploadVerdict, boundaryPrefix, judgeUpload, mimeTypeOf, multipartEnvelope } from './uploads';
+import { PLATFORM_BODY_LIMIT_BYTES, type UploadCandidate, type UploadKind, type UploadVerdict, boundaryPrefix, judgeUpload, mimeTypeOf, multipartEnvelope } from './uploads';
 import type { CallOptions } from './transport';
 
 /** A file to upload: a path on disk (streamed, never read whole) or bytes in memory. */
@@ -31,11 +31,7 @@ export function uploadCall(options: UploadOptions): CallOptions {
 }
 
 /** What an upload is before anything is sent: its size, name and first bytes (for the type check). */
-export interface InspectedSource {
-  size: number;
-  filename: string;
-  head: Uint8Array;
-}
+export type InspectedSource = UploadCandidate;
 
 export async function inspectSource(source: UploadSource): Promise<InspectedSource> {
   if (!('path' in source)) return { size: source.data.byteLength, filename: source.filename, head: source.data.subarray(0, SNIFF_BYTES) };

@@ -2,27 +2,22 @@
  * Where a range of a document is after an edit: pure position arithmetic (no vscode), so a task's source
  * range can follow the user's typing since it was sent.
  */
-import type { RangeRecord } from '../review';
-
-export interface Pos {
-  line: number;
-  character: number;
-}
+import type { Position, RangeRecord } from '../review';
 
 export interface TextChange {
   range: RangeRecord;
   text: string;
 }
 
-function cmp(a: Pos, b: Pos): number {
+function cmp(a: Position, b: Position): number {
   return a.line - b.line || a.character - b.character;
 }
 
-const startOf = (r: RangeRecord): Pos => ({ line: r.startLine, character: r.startCharacter });
-const endOf = (r: RangeRecord): Pos => ({ line: r.endLine, character: r.endCharacter });
+const startOf = (r: RangeRecord): Position => ({ line: r.startLine, character: r.startCharacter });
+const endOf = (r: RangeRecord): Position => ({ line: r.endLine, character: r.endCharacter });
 
 /** The position after `text` when it is inserted at `at`. */
-function endAfterInsert(at: Pos, text: string): Pos {
+function endAfterInsert(at: Position, text: string): Position {
   const lastBreak = text.lastIndexOf('\n');
   if (lastBreak === -1) return { line: at.line, character: at.character + text.length };
   let breaks = 0;
@@ -31,7 +26,7 @@ function endAfterInsert(at: Pos, text: string): Pos {
 }
 
 /** A position at or after the change's end, moved by the change. */
-function shift(p: Pos, changeEnd: Pos, newEnd: Pos): Pos {
+function shift(p: Position, changeEnd: Position, newEnd: Position): Position {
   if (p.line === changeEnd.line) return { line: newEnd.line, character: newEnd.character + (p.character - changeEnd.character) };
   return { line: p.line + (newEnd.line - changeEnd.line), character: p.character };
 }
@@ -51,12 +46,12 @@ export function rangeAfterChange(range: RangeRecord, change: TextChange): { rang
   // nothing of where the code went: keep the lines, and let the text check tell whether it changed.
   if (overlapped && cmp(cStart, rStart) <= 0 && cmp(cEnd, rEnd) >= 0) return { range, overlapped };
 
-  let start: Pos;
+  let start: Position;
   if (cmp(cEnd, rStart) <= 0) start = shift(rStart, cEnd, newEnd);
   else if (cmp(cStart, rStart) >= 0) start = rStart;
   else start = cStart;
 
-  let end: Pos;
+  let end: Position;
   if (cmp(cStart, rEnd) >= 0) end = rEnd;
   else if (cmp(cEnd, rEnd) <= 0) end = shift(rEnd, cEnd, newEnd);
   else end = newEnd;

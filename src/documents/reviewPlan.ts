@@ -7,6 +7,7 @@
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type {
+  Confined,
   EntryKind,
   FileState,
   NamedTarget,
@@ -24,8 +25,6 @@ import type { TaskStore } from '../tasks/store/taskStore';
 import { looksBinary, rangeRecordOf } from '../tasks/sending/code';
 import type { SourceRangeTracker } from './sourceRanges';
 import { reviewPart } from '../parts';
-
-/** The review core, loaded on first use (lazy.ts). */
 
 /** Files larger than this are not merged (the plan lists them): the review works on whole texts in memory. */
 const MAX_MERGE_BYTES = 8 * 1024 * 1024;
@@ -129,6 +128,180 @@ interface Located {
 }
 
 /**
+ * The workspace folders a review lands in, and how a path of the plan maps to a file in one of them
+ * (`<folder>/<path>` with several folders, review/folders.ts).
+ */
+class ReviewFolders {
+  readonly all: readonly vscode.WorkspaceFolder[];
+  /** The folder the task was sent from, else the first: where the review starts. */
+  readonly first: vscode.WorkspaceFolder;
+  private readonly byName = new Map<string, vscode.WorkspaceFolder>();
+  private readonly resolvers: Map<vscode.WorkspaceFolder, PathResolver>;
+
+  constructor(home: vscode.WorkspaceFolder | undefined) {
+    const open = vscode.workspace.workspaceFolders ?? [];
+    this.all = open.length ? open : home ? [home] : [];
+    const first = home ?? this.all[0];
+    if (!first) throw new Error('no workspace folder to review in');
+    this.first = first;
+    for (const f of this.all) if (!this.byName.has(f.name)) this.byName.set(f.name, f);
+    this.resolvers = new Map(this.all.map(f => [f, resolverFor(f)]));
+  }
+
+  named(name: string): vscode.WorkspaceFolder | undefined {
+    return this.byName.get(name);
+  }
+
+  rootOf(f: vscode.WorkspaceFolder): string {
+    return this.resolvers.get(f)!.root.replace(/\/+$/, '');
+  }
+
+  /** The plan's path of `path` in `f`. */
+  planPath(f: vscode.WorkspaceFolder, path: string): string {
+    return reviewPart().qualified(f.name, path, this.all.length);
+  }
+
+  /** The folder and checked path of a file's URI, if it is in one of the folders. */
+  locate(uri: string): Located | undefined {
+    const parsed = vscode.Uri.parse(uri);
+    const folder = this.all.find(f => f.uri.toString() === vscode.workspace.getWorkspaceFolder(parsed)?.uri.toString()) ?? (this.all.length === 1 ? this.all[0] : undefined);
+    if (!folder || parsed.scheme !== folder.uri.scheme) return undefined;
+    const root = this.rootOf(folder);
+    const p = parsed.scheme === 'file' ? parsed.fsPath.replace(/\\/g, '/') : parsed.path;
+    if (!key(p).startsWith(`${key(root)}/`)) return undefined;
+    const checked = reviewPart().checkPath(p.slice(root.length + 1));
+    return checked.ok ? { folder, path: checked.path } : undefined;
+  }
+
+  confine(f: vscode.WorkspaceFolder, path: string): Promise<Confined> {
+    return reviewPart().confinePath(path, this.resolvers.get(f)!, caseless);
+  }
+
+  /** Each folder's name, and whether it holds an entry of its own name (a package folder: `name/x` then means that entry, reader.ts). */
+  async names(): Promise<WorkspaceFolderName[]> {
+    const names: WorkspaceFolderName[] = [];
+    for (const f of this.all) {
+      const kind = await this.resolvers.get(f)!.kind(`${this.rootOf(f)}/${f.name}`);
+      names.push(kind === 'missing' ? { name: f.name } : { name: f.name, hasSelfNamedChild: true });
+    }
+    return names;
+  }
+
+  /** The file a plan's path names, for a path the review did not read. */
+  uriOf(planPath: string): vscode.Uri {
+    const slash = planPath.indexOf('/');
+    const named = this.all.length > 1 && slash > 0 ? this.byName.get(planPath.slice(0, slash)) : undefined;
+    return named ? fileUri(named, `${this.rootOf(named)}/${planPath.slice(slash + 1)}`) : fileUri(this.first, `${this.rootOf(this.first)}/${planPath}`);
+  }
+}
+
+/**
+ * What one review reads of the workspace, when the planner's thread asks (it parsed the answer): each named
+ * file's state now, the text the task kept of it, why a file merges two ways only, and where each file is.
+ */
+class ReviewReads {
+  readonly states = new Map<string, FileState>();
+  readonly sentTexts = new Map<string, string>();
+  readonly twoWayReasons: PreparedReview['twoWayReasons'] = new Map();
+  readonly uris = new Map<string, vscode.Uri>();
+  private readonly overBudget: string[] = [];
+  /** The sent files, by the plan's path. */
+  private readonly sentFiles = new Map<string, SentFile>();
+
+  constructor(
+    private readonly d: { store: Pick<TaskStore, 'readSent'>; tracker: Pick<SourceRangeTracker, 'now'> },
+    private readonly task: TrackedTask,
+    private readonly folders: ReviewFolders,
+    /** The task's source, where it is in the review's folders. */
+    private readonly sourceIn: Located | undefined,
+    private readonly homeName: string | undefined,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    for (const f of task.sent ?? []) {
+      const at = folders.locate(f.uri);
+      const p = at && folders.planPath(at.folder, at.path);
+      if (p !== undefined && !this.sentFiles.has(key(p))) this.sentFiles.set(key(p), f);
+    }
+  }
+
+  /** Reads every path the plan will ask about, before it plans (`paths` and `targets` from the planner's thread). */
+  async read(paths: string[], targets: NamedTarget[], budget: ReadBudget): Promise<PlanFiles> {
+    const { wanted, placements } = await this.whereEach(paths, targets);
+    for (const { folder, path, planPath } of wanted) {
+      if (this.signal?.aborted) break;
+      if (!this.states.has(key(planPath))) await this.readOne(folder, path, planPath, budget);
+    }
+    const files = { states: this.states, sent: this.sentTexts, source: await this.source(), overBudget: this.overBudget };
+    return placements ? { ...files, placements } : files;
+  }
+
+  /** Which folder each path is read from: with several folders, where its path says (folders.ts; ambiguous ones are not read). */
+  private async whereEach(paths: string[], targets: NamedTarget[]): Promise<{ wanted: (Located & { planPath: string })[]; placements?: Placement[] }> {
+    const folders = this.folders;
+    if (folders.all.length <= 1) return { wanted: paths.map(p => ({ folder: folders.first, path: p, planPath: p })) };
+    const placements = await reviewPart().placeTargets(targets, folders.all.map(f => f.name), this.sourceIn?.folder.name ?? this.homeName, async path => {
+      const found: string[] = [];
+      for (const f of folders.all) {
+        const c = await folders.confine(f, path);
+        if (c.ok && c.exists) found.push(f.name);
+      }
+      return found;
+    });
+    const wanted: (Located & { planPath: string })[] = [];
+    placements.forEach((placed, i) => {
+      const folder = 'path' in placed ? folders.named(placed.folder) : undefined;
+      if (folder && 'path' in placed) wanted.push({ folder, path: targets[i].path, planPath: placed.path });
+    });
+    return { wanted, placements };
+  }
+
+  private async readOne(folder: vscode.WorkspaceFolder, path: string, p: string, budget: ReadBudget): Promise<void> {
+    const confined = await this.folders.confine(folder, path);
+    let state: FileState;
+    if (!confined.ok) {
+      state =
+        confined.problem === 'outside'
+          ? { kind: 'refused', outside: true, reason: '' }
+          : { kind: 'refused', reason: confined.problem === 'directory' ? vscode.l10n.t('not applied: the path names a folder') : vscode.l10n.t('not applied: the path is not a regular file') };
+    } else {
+      const uri = fileUri(folder, confined.absolute);
+      this.uris.set(key(p), uri);
+      try {
+        const read = confined.exists ? await readNow(uri, budget) : { kind: 'missing' as const };
+        if (!read) {
+          this.overBudget.push(p);
+          return;
+        }
+        state = read;
+      } catch {
+        state = { kind: 'refused', reason: vscode.l10n.t('not applied: the file cannot be read') };
+      }
+    }
+    this.states.set(key(p), state);
+    const sent = this.sentFiles.get(key(p));
+    const text = sent ? await this.d.store.readSent(this.task.id, sent) : undefined;
+    if (text !== undefined) this.sentTexts.set(key(p), text);
+    else if (state.kind === 'file') this.twoWayReasons.set(p, sent ? (sent.notRecorded ?? 'unreadable') : 'notSent');
+  }
+
+  /** The range the task was sent from, in the plan's paths; with no text kept, where the user's edits moved it. */
+  private async source(): Promise<SentSource | undefined> {
+    const { task, sourceIn } = this;
+    if (!task.source || !sourceIn) return undefined;
+    const planPath = this.folders.planPath(sourceIn.folder, sourceIn.path);
+    const source: SentSource = { path: planPath, range: task.source.range };
+    if (task.source.range && !this.sentTexts.has(key(planPath))) {
+      try {
+        source.currentRange = rangeRecordOf((await this.d.tracker.now(task)).range);
+      } catch {
+        // the source is gone: the plan says so
+      }
+    }
+    return source;
+  }
+}
+
+/**
  * Parses the task's answer and builds the plan against the workspace now. `answer` is the result text.
  * `home`: the folder the task was sent from (`folderOf`), if open; with several workspace folders each file
  * lands in the folder its path names, else in `home` (review/folders.ts), and the plan's paths are
@@ -143,120 +316,10 @@ export async function prepareReview(
   options: { block?: number; signal?: AbortSignal } = {},
 ): Promise<PreparedReview> {
   const { block, signal } = options;
-  const open = vscode.workspace.workspaceFolders ?? [];
-  const folders = open.length ? open : home ? [home] : [];
-  const first = home ?? folders[0];
-  if (!first) throw new Error('no workspace folder to review in');
-  const byName = new Map<string, vscode.WorkspaceFolder>();
-  for (const f of folders) if (!byName.has(f.name)) byName.set(f.name, f);
-  const resolvers = new Map(folders.map(f => [f, resolverFor(f)]));
-  const rootOf = (f: vscode.WorkspaceFolder) => resolvers.get(f)!.root.replace(/\/+$/, '');
-  const pathOf = (f: vscode.WorkspaceFolder, path: string) => reviewPart().qualified(f.name, path, folders.length);
-  const locate = (uri: string): Located | undefined => {
-    const parsed = vscode.Uri.parse(uri);
-    const folder = folders.find(f => f.uri.toString() === vscode.workspace.getWorkspaceFolder(parsed)?.uri.toString()) ?? (folders.length === 1 ? folders[0] : undefined);
-    if (!folder || parsed.scheme !== folder.uri.scheme) return undefined;
-    const root = rootOf(folder);
-    const p = parsed.scheme === 'file' ? parsed.fsPath.replace(/\\/g, '/') : parsed.path;
-    if (!key(p).startsWith(`${key(root)}/`)) return undefined;
-    const checked = reviewPart().checkPath(p.slice(root.length + 1));
-    return checked.ok ? { folder, path: checked.path } : undefined;
-  };
-
-  const located = task.source ? locate(task.source.uri) : undefined;
+  const folders = new ReviewFolders(home);
+  const located = task.source ? folders.locate(task.source.uri) : undefined;
   const sourceIn = located && (!home || located.folder === home) ? located : undefined;
-  const sourcePath = sourceIn?.path;
-
-  // The sent texts, by the plan's path.
-  const sentFiles = new Map<string, SentFile>();
-  for (const f of task.sent ?? []) {
-    const at = locate(f.uri);
-    const p = at && pathOf(at.folder, at.path);
-    if (p !== undefined && !sentFiles.has(key(p))) sentFiles.set(key(p), f);
-  }
-
-  // A folder that holds an entry of its own name (a package folder): `name/x` then means that entry (reader.ts).
-  const names: WorkspaceFolderName[] = [];
-  for (const f of folders) {
-    const kind = await resolvers.get(f)!.kind(`${rootOf(f)}/${f.name}`);
-    names.push(kind === 'missing' ? { name: f.name } : { name: f.name, hasSelfNamedChild: true });
-  }
-
-  const states = new Map<string, FileState>();
-  const sentTexts = new Map<string, string>();
-  const twoWayReasons: PreparedReview['twoWayReasons'] = new Map();
-  const uris = new Map<string, vscode.Uri>();
-  const confine = (f: vscode.WorkspaceFolder, path: string) => reviewPart().confinePath(path, resolvers.get(f)!, caseless);
-  /** Every path the plan will ask about (the planner's thread parsed the answer), resolved before it plans. */
-  const overBudget: string[] = [];
-  const readFiles = async (paths: string[], targets: NamedTarget[], budget: ReadBudget): Promise<PlanFiles> => {
-    let wanted: (Located & { planPath: string })[];
-    let placements: Placement[] | undefined;
-    if (folders.length > 1) {
-      // Several folders: each target goes where its path says (folders.ts); ambiguous ones are not read.
-      placements = await reviewPart().placeTargets(targets, folders.map(f => f.name), sourceIn?.folder.name ?? home?.name, async path => {
-        const found: string[] = [];
-        for (const f of folders) {
-          const c = await confine(f, path);
-          if (c.ok && c.exists) found.push(f.name);
-        }
-        return found;
-      });
-      wanted = [];
-      placements.forEach((placed, i) => {
-        const folder = 'path' in placed ? byName.get(placed.folder) : undefined;
-        if (folder && 'path' in placed) wanted.push({ folder, path: targets[i].path, planPath: placed.path });
-      });
-    } else {
-      wanted = paths.map(p => ({ folder: first, path: p, planPath: p }));
-    }
-    for (const { folder, path, planPath: p } of wanted) {
-      if (signal?.aborted) break;
-      if (states.has(key(p))) continue;
-      const confined = await confine(folder, path);
-      let state: FileState;
-      if (!confined.ok) {
-        state =
-          confined.problem === 'outside'
-            ? { kind: 'refused', outside: true, reason: '' }
-            : { kind: 'refused', reason: confined.problem === 'directory' ? vscode.l10n.t('not applied: the path names a folder') : vscode.l10n.t('not applied: the path is not a regular file') };
-      } else {
-        const uri = fileUri(folder, confined.absolute);
-        uris.set(key(p), uri);
-        try {
-          const read = confined.exists ? await readNow(uri, budget) : { kind: 'missing' as const };
-          if (!read) {
-            overBudget.push(p);
-            continue;
-          }
-          state = read;
-        } catch {
-          state = { kind: 'refused', reason: vscode.l10n.t('not applied: the file cannot be read') };
-        }
-      }
-      states.set(key(p), state);
-      const sent = sentFiles.get(key(p));
-      const text = sent ? await d.store.readSent(task.id, sent) : undefined;
-      if (text !== undefined) sentTexts.set(key(p), text);
-      else if (state.kind === 'file') twoWayReasons.set(p, sent ? (sent.notRecorded ?? 'unreadable') : 'notSent');
-    }
-
-    let source: SentSource | undefined;
-    if (task.source && sourceIn) {
-      const planPath = pathOf(sourceIn.folder, sourceIn.path);
-      source = { path: planPath, range: task.source.range };
-      if (task.source.range && !sentTexts.has(key(planPath))) {
-        // No text kept: the range is placed where the user's edits moved it.
-        try {
-          const now = await d.tracker.now(task);
-          source.currentRange = rangeRecordOf(now.range);
-        } catch {
-          // the source is gone: the plan says so
-        }
-      }
-    }
-    return placements ? { states, sent: sentTexts, source, placements, overBudget } : { states, sent: sentTexts, source, overBudget };
-  };
+  const reads = new ReviewReads(d, task, folders, sourceIn, home?.name, signal);
 
   // Parsing and planning run on the planner's thread: no answer blocks the extension host (issue 25).
   const plan = await reviewPart().planOffThread(
@@ -264,33 +327,29 @@ export async function prepareReview(
     {
       answer,
       block,
-      sourcePath,
-      folders: names,
+      sourcePath: sourceIn?.path,
+      folders: await folders.names(),
       home: sourceIn?.folder.name ?? home?.name,
       caseless,
       bundle: vscode.l10n.bundle,
       newFileEol: process.platform === 'win32' ? '\r\n' : '\n',
     },
-    readFiles,
+    (paths, targets, budget) => reads.read(paths, targets, budget),
     signal,
   );
 
   const current = new Map<string, string>();
   for (const f of plan.files) {
-    const state = states.get(key(f.path));
+    const state = reads.states.get(key(f.path));
     if (f.kind === 'modify' && state?.kind === 'file') current.set(f.path, state.text);
   }
+  const twoWayReasons = reads.twoWayReasons;
   for (const p of [...twoWayReasons.keys()]) if (!plan.files.some(f => f.kind !== 'skip' && f.path === p && f.twoWay)) twoWayReasons.delete(p);
-  const fallback = (planPath: string): vscode.Uri => {
-    const slash = planPath.indexOf('/');
-    const named = folders.length > 1 && slash > 0 ? byName.get(planPath.slice(0, slash)) : undefined;
-    return named ? fileUri(named, `${rootOf(named)}/${planPath.slice(slash + 1)}`) : fileUri(first, `${rootOf(first)}/${planPath}`);
-  };
   return {
     task,
-    folder: first,
+    folder: folders.first,
     plan,
-    uriOf: planPath => uris.get(key(planPath)) ?? fallback(planPath),
+    uriOf: planPath => reads.uris.get(key(planPath)) ?? folders.uriOf(planPath),
     current,
     twoWayReasons,
   };

@@ -27,6 +27,7 @@ export {
   type PlanFile,
   type PlanHunk,
   type PlanOptions,
+  type Position,
   type RangeRecord,
   type ReviewFiles,
   type ReviewPlan,

@@ -1,5 +1,6 @@
 /** The tracked-task record and the pure rules about it. No vscode here: the poller is tested in plain Node. */
 import { isTerminalStatus } from '../api/status';
+import type { SourceInfo, ToolEventInfo } from '../api/toolEvents';
 import type { RangeRecord } from '../review';
 import type { EndReason } from '../vocabulary';
 import type { SentFile } from './store/sentTexts';
@@ -38,14 +39,7 @@ export interface AgentProgress {
 }
 
 /** A tool call of an agent, as the task's activity shows it (newest last, bounded: see tasks/tracking/activity.ts). */
-export interface ToolActivity {
-  id?: string;
-  /** 1-based agent number, as in "Agent 1". */
-  agent?: number;
-  tool: string;
-  status: 'running' | 'completed' | 'failed';
-  preview?: string;
-}
+export type ToolActivity = Pick<ToolEventInfo, 'id' | 'agent' | 'tool' | 'status' | 'preview'>;
 
 /** A file the agents generated; an ordinary service file once stored (`fileId`), opened through the files path. */
 export interface ProducedFile {
@@ -57,11 +51,7 @@ export interface ProducedFile {
 }
 
 /** A page the agents read: its address opens only after an explicit click, and only over https. */
-export interface SourceLink {
-  url: string;
-  title?: string;
-  snippet?: string;
-}
+export type SourceLink = SourceInfo;
 
 /** What an engine run spent, USD (`initialUsd`/`remainingUsd` only when a budget was set). */
 export interface BudgetSpent {

@@ -12,15 +12,12 @@ import type { Settings } from '../config';
 import { Commands, HOST_READ_CHARS } from '../constants';
 import { type TrackedTask, isFinished } from './model';
 import { reviewPart } from '../parts';
+import type { BlockKind } from '../review';
 
-/** The review core, loaded on first use (lazy.ts): the one reader counts a finished answer. */
-
-/** The reader's kinds (review/readerTypes.ts `BlockKind`). */
-type Kind = 'file' | 'partial' | 'diff' | 'patch' | 'range' | 'snippet' | 'output';
 
 /** What the rule reads of a block. */
 export interface BlockFacts {
-  kind: Kind;
+  kind: BlockKind;
   /** The files it is for (several for a multi-file diff or patch). */
   targets: readonly unknown[];
   /** Namings found but refused: the block still names a file (the review lists why it is not landed). */

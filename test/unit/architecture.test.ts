@@ -6,6 +6,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
+import * as ts from 'typescript';
 import { Commands } from '../../src/constants';
 import { TASK_OFFERS, allCapabilityWords } from '../../src/tasks/offers';
 
@@ -117,6 +118,26 @@ describe('architecture', () => {
     // A shape written inline instead of named: a range record's fields are declared once (review/planTypes.ts).
     const rangeShapes = files.filter(f => /startCharacter: number/.test(fs.readFileSync(f, 'utf8'))).map(rel);
     assert.deepStrictEqual(rangeShapes, ['review/planTypes.ts']);
+  });
+
+  it('one shape, one declaration, by its fields too: no two files declare an interface with the same fields, or the same union of literals (issue 36)', () => {
+    // Names differ where a shape was restated (`Pos` beside `Position`, `Kind` beside `BlockKind`): compare what they hold.
+    const shapes = new Map<string, string[]>();
+    const add = (shape: string, where: string) => shapes.set(shape, [...(shapes.get(shape) ?? []), where]);
+    for (const file of files) {
+      const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+      for (const statement of source.statements) {
+        if (ts.isInterfaceDeclaration(statement) && !statement.heritageClauses && !statement.typeParameters) {
+          const fields = statement.members.map(m => `${m.name?.getText(source)}${m.questionToken ? '?' : ''}: ${ts.isPropertySignature(m) ? (m.type?.getText(source) ?? '') : 'method'}`);
+          if (fields.length >= 2) add(`{ ${fields.sort().join('; ')} }`, `${rel(file)} ${statement.name.text}`);
+        }
+        if (ts.isTypeAliasDeclaration(statement) && ts.isUnionTypeNode(statement.type) && statement.type.types.every(t => ts.isLiteralTypeNode(t))) {
+          if (statement.type.types.length >= 3) add(statement.type.types.map(t => t.getText(source)).sort().join(' | '), `${rel(file)} ${statement.name.text}`);
+        }
+      }
+    }
+    const twice = [...shapes].filter(([, where]) => new Set(where.map(w => w.split(' ')[0])).size > 1).map(([shape, where]) => `${where.join(', ')}: ${shape}`);
+    assert.deepStrictEqual(twice, []);
   });
 
   it('a part loaded on first use (lazy.ts) is named by other modules with `import type` only, and is bundled on its own', () => {

@@ -1,4 +1,4 @@
-// Case 7, last part: after the whole fault suite (and every other suite: describeLast), the keys are nowhere at rest.
+// The secrets suite (case 7, last part): after the whole fault suite and every other suite (describeLast), the keys are nowhere at rest.
 import * as assert from 'assert';
 import { activateExtension, placesHoldingSecrets } from '../helpers';
 import { describeLast } from '../runsLast';
