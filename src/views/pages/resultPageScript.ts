@@ -9,7 +9,6 @@ import { formatDuration } from '../../format';
 
 /** What the page does, given `vscode` (the webview's API), `taskId` and `formatDuration` (see below). */
 const BODY = `
-  const vscode = acquireVsCodeApi();
   const kept = vscode.getState();
   let keptScroll;
   document.addEventListener('click', e => {
