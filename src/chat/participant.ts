@@ -40,99 +40,121 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       return { metadata: {} satisfies AgentsResultMetadata };
     }
 
-    let prompt = request.prompt.trim();
-    let threadId: string | undefined;
-    if (request.command === Chat.commands.thread) {
-      // "/thread 42 …" continues service thread 42; a bare "/thread" starts a new one.
-      const m = /^#?(\d+)\b\s*/.exec(prompt);
-      if (m) {
-        threadId = m[1];
-        prompt = prompt.slice(m[0].length);
-      }
-    } else {
-      threadId = threadOfHistory(context.history);
-    }
-
-    const { code, notes } = await codeOfReferences(request.references);
-    if (request.command === Chat.commands.file) {
-      const editor = deps.editors ? deps.editors.current() : vscode.window.activeTextEditor;
-      if (!editor) {
-        stream.markdown(vscode.l10n.t('`/file` sends the file of the active editor: open one and ask again.'));
-        return { metadata: { threadId } satisfies AgentsResultMetadata };
-      }
-      if (!code.some(c => c.source.uri === editor.document.uri.toString())) code.unshift(codeOf(editor.document, editor.selection));
-    }
-    if (!prompt && !code.length) {
-      stream.markdown(
-        vscode.l10n.t(
-          'Tell the agents what to do, for example `@team review this file for edge cases` with a file or selection attached, or `/file` to send the active editor.',
-        ),
-      );
-      return { metadata: { threadId } satisfies AgentsResultMetadata };
-    }
-    if (!prompt) {
-      // A paid task is never sent with words the user did not write without asking first.
-      const fallback = vscode.l10n.t('Review this code.');
-      const what = code.map(c => c.context.label).join(', ');
-      const send = vscode.l10n.t('Send');
-      const ok =
-        !!deps.ui &&
-        (await deps.ui.confirm(
-          vscode.l10n.t('Send {0} to the agents with the instruction "{1}"?', what, fallback),
-          vscode.l10n.t('No instruction was typed. The task runs on your quota. Cancel, then write what the agents should do after @team.'),
-          send,
-        ));
-      if (!ok) {
-        stream.markdown(vscode.l10n.t('Nothing was sent. Say what the agents should do, for example `@team review this file for edge cases`.'));
-        return { metadata: { threadId } satisfies AgentsResultMetadata };
-      }
-      prompt = fallback;
-    }
-    const instruction = [prompt, ...notes].join('\n\n');
-    const [first, ...rest] = code;
-    const metadata: AgentsResultMetadata = { threadId };
-
-    try {
-      if (!threadId && deps.threads.available) {
-        stream.progress(vscode.l10n.t('Starting a service thread…'));
-        threadId = String((await deps.threads.create(titleFrom(instruction))).id);
-        metadata.threadId = threadId;
-      }
-      stream.progress(vscode.l10n.t('Sending to the agents…'));
-      let lastLine = '';
-      const { task, result } = await runTask(deps, { instruction: withExtraCode(instruction, rest), code: first, extraCode: rest, threadId }, token, {
-        onSent: task => {
-          metadata.taskId = task.id;
-          stream.progress(vscode.l10n.t('The agents are working on "{0}" (see the Tasks view)…', task.title));
-        },
-        onProgress: agents => {
-          // VS Code keeps every progress message as a line of the answer: one per milestone, not per tick.
-          const line = agentsMilestone(agents);
-          if (line && line !== lastLine) stream.progress(line);
-          lastLine = line || lastLine;
-        },
-      });
-      metadata.threadId = task.threadId ?? threadId;
-      if (task.status !== 'completed' || result === undefined) {
-        return { metadata, errorDetails: { message: inert(task.error ?? vscode.l10n.t('The task ended as "{0}".', task.status)) } };
-      }
-      stream.markdown(inert(result));
-      // What the task offers in chat (tasks/offers.ts), as the done notification and the result view follow it.
-      const detailed = await withDetails(deps.store, task);
-      for (const o of offersOf(detailed, 'chat')) stream.button({ command: o.command, title: vscode.l10n.t(o.label), arguments: [task.id] });
-      producedFileButtons(stream, detailed);
-      return { metadata };
-    } catch (e) {
-      const described = describeError(e);
-      if (!described) return { metadata }; // cancelled: the task was cancelled too
-      deps.log.error(`@team: ${messageOf(e)}`);
-      for (const action of described.actions) {
-        const command = commandOfAction(action);
-        if (command) stream.button(command);
-      }
-      return { metadata, errorDetails: { message: described.message } };
-    }
+    const asked = await whatIsAsked(deps, request, context, stream);
+    return 'result' in asked ? asked.result : answer(deps, asked, stream, token);
   };
+}
+
+/** What a request asks the agents: its instruction, code and thread; or the answer that sends nothing. */
+async function whatIsAsked(
+  deps: ChatDeps,
+  request: vscode.ChatRequest,
+  context: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+): Promise<{ instruction: string; code: TaskCode[]; threadId: string | undefined } | { result: vscode.ChatResult }> {
+  let prompt = request.prompt.trim();
+  let threadId: string | undefined;
+  if (request.command === Chat.commands.thread) {
+    // "/thread 42 …" continues service thread 42; a bare "/thread" starts a new one.
+    const m = /^#?(\d+)\b\s*/.exec(prompt);
+    if (m) {
+      threadId = m[1];
+      prompt = prompt.slice(m[0].length);
+    }
+  } else {
+    threadId = threadOfHistory(context.history);
+  }
+
+  const { code, notes } = await codeOfReferences(request.references);
+  if (request.command === Chat.commands.file) {
+    const editor = deps.editors ? deps.editors.current() : vscode.window.activeTextEditor;
+    if (!editor) {
+      stream.markdown(vscode.l10n.t('`/file` sends the file of the active editor: open one and ask again.'));
+      return { result: { metadata: { threadId } satisfies AgentsResultMetadata } };
+    }
+    if (!code.some(c => c.source.uri === editor.document.uri.toString())) code.unshift(codeOf(editor.document, editor.selection));
+  }
+  if (!prompt && !code.length) {
+    stream.markdown(
+      vscode.l10n.t(
+        'Tell the agents what to do, for example `@team review this file for edge cases` with a file or selection attached, or `/file` to send the active editor.',
+      ),
+    );
+    return { result: { metadata: { threadId } satisfies AgentsResultMetadata } };
+  }
+  if (!prompt) {
+    // A paid task is never sent with words the user did not write without asking first.
+    const fallback = vscode.l10n.t('Review this code.');
+    const what = code.map(c => c.context.label).join(', ');
+    const send = vscode.l10n.t('Send');
+    const ok =
+      !!deps.ui &&
+      (await deps.ui.confirm(
+        vscode.l10n.t('Send {0} to the agents with the instruction "{1}"?', what, fallback),
+        vscode.l10n.t('No instruction was typed. The task runs on your quota. Cancel, then write what the agents should do after @team.'),
+        send,
+      ));
+    if (!ok) {
+      stream.markdown(vscode.l10n.t('Nothing was sent. Say what the agents should do, for example `@team review this file for edge cases`.'));
+      return { result: { metadata: { threadId } satisfies AgentsResultMetadata } };
+    }
+    prompt = fallback;
+  }
+  return { instruction: [prompt, ...notes].join('\n\n'), code, threadId };
+}
+
+/** Sends what was asked (in a thread of its own when none is given), follows it, and answers with its result. */
+async function answer(
+  deps: ChatDeps,
+  asked: { instruction: string; code: TaskCode[]; threadId: string | undefined },
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<vscode.ChatResult> {
+  const { instruction } = asked;
+  let threadId = asked.threadId;
+  const [first, ...rest] = asked.code;
+  const metadata: AgentsResultMetadata = { threadId };
+
+  try {
+    if (!threadId && deps.threads.available) {
+      stream.progress(vscode.l10n.t('Starting a service thread…'));
+      threadId = String((await deps.threads.create(titleFrom(instruction))).id);
+      metadata.threadId = threadId;
+    }
+    stream.progress(vscode.l10n.t('Sending to the agents…'));
+    let lastLine = '';
+    const { task, result } = await runTask(deps, { instruction: withExtraCode(instruction, rest), code: first, extraCode: rest, threadId }, token, {
+      onSent: task => {
+        metadata.taskId = task.id;
+        stream.progress(vscode.l10n.t('The agents are working on "{0}" (see the Tasks view)…', task.title));
+      },
+      onProgress: agents => {
+        // VS Code keeps every progress message as a line of the answer: one per milestone, not per tick.
+        const line = agentsMilestone(agents);
+        if (line && line !== lastLine) stream.progress(line);
+        lastLine = line || lastLine;
+      },
+    });
+    metadata.threadId = task.threadId ?? threadId;
+    if (task.status !== 'completed' || result === undefined) {
+      return { metadata, errorDetails: { message: inert(task.error ?? vscode.l10n.t('The task ended as "{0}".', task.status)) } };
+    }
+    stream.markdown(inert(result));
+    // What the task offers in chat (tasks/offers.ts), as the done notification and the result view follow it.
+    const detailed = await withDetails(deps.store, task);
+    for (const o of offersOf(detailed, 'chat')) stream.button({ command: o.command, title: vscode.l10n.t(o.label), arguments: [task.id] });
+    producedFileButtons(stream, detailed);
+    return { metadata };
+  } catch (e) {
+    const described = describeError(e);
+    if (!described) return { metadata }; // cancelled: the task was cancelled too
+    deps.log.error(`@team: ${messageOf(e)}`);
+    for (const action of described.actions) {
+      const command = commandOfAction(action);
+      if (command) stream.button(command);
+    }
+    return { metadata, errorDetails: { message: described.message } };
+  }
 }
 
 /** Files and selections as task code; any other context (`#` values that are text) as notes for the instruction. */

@@ -9,7 +9,7 @@
  * that runs the call can abort it (the SDK then aborts the handler's signal, and the host cancels the task).
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -29,81 +29,14 @@ const DEFAULT_MAX_SESSIONS = 16;
 const DEFAULT_CONNECTIONS: ConnectionLimits = { headersMs: 10_000, requestMs: 30_000, idleMs: 10_000, keepAliveMs: 5_000, maxSockets: 64 };
 
 export async function startMcpServer(options: ServerOptions): Promise<RunningServer> {
-  const sessions = new Map<string, Session>();
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const limits = { ...DEFAULT_CONNECTIONS, ...options.connections };
-  let port = 0;
-  // Node checks the headers and request timeouts this often (its default, 30 s, would let them run late).
-  const http = createServer({ connectionsCheckingInterval: Math.min(1000, limits.headersMs) }, (req, res) => {
-    // A request in flight is never idle: a tool call that waits for its task sends nothing for minutes.
-    req.socket.setTimeout(0);
-    handle(req, res).catch(e => {
+  const sessions = new Sessions(options);
+  const http = boundedServer({ ...DEFAULT_CONNECTIONS, ...options.connections }, (req, res) =>
+    sessions.handle(req, res).catch(e => {
       options.log.warn(`mcp: ${(e as Error).message}`);
       if (!res.headersSent) refuse(res, 500, 'Internal error');
       else res.end();
-    });
-  });
-  // Headers and bodies are small; a slow client does not hold a socket for long. The timeout of the whole
-  // request covers receiving it only, not the answer (which streams for as long as the task runs).
-  http.headersTimeout = limits.headersMs;
-  http.requestTimeout = limits.requestMs;
-  // A socket with no request in flight (armed by Node at connection and again when a request comes after a
-  // kept-alive one) is closed when idle: a connection that sends nothing holds nothing.
-  http.timeout = limits.idleMs;
-  http.keepAliveTimeout = limits.keepAliveMs;
-  // Beyond this many sockets, Node closes a new one at once.
-  http.maxConnections = limits.maxSockets;
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const denied = refusal(req, port, options.token);
-    if (denied) {
-      options.log.info(`mcp: refused ${req.method} ${denied.status} (${denied.why})`);
-      return refuse(res, denied.status, denied.message);
-    }
-    const sessionId = req.headers['mcp-session-id'];
-    if (typeof sessionId === 'string') {
-      const session = sessions.get(sessionId);
-      if (!session) return refuse(res, 404, 'Session not found');
-      // Most recently used last: the first one is the one closed when there are too many.
-      sessions.delete(sessionId);
-      sessions.set(sessionId, session);
-      return session.transport.handleRequest(req, res);
-    }
-    const session = openSession();
-    await session.transport.handleRequest(req, res);
-    // Anything but an initialize gets the SDK's 400 and opens nothing.
-    if (session.transport.sessionId === undefined) await session.close();
-  }
-
-  function openSession(): Session {
-    const mcp = buildServer(options.host, options.version, () => mcp.server.getClientVersion()?.name);
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      onsessioninitialized: id => {
-        sessions.set(id, session);
-        while (sessions.size > maxSessions) {
-          const [oldest, first] = sessions.entries().next().value as [string, Session];
-          sessions.delete(oldest);
-          void first.close();
-        }
-      },
-      onsessionclosed: id => void sessions.get(id)?.close(),
-      // Checked again by the SDK, after refusal(): the host this server was reached under.
-      enableDnsRebindingProtection: true,
-      allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`],
-      maxRequestBodySize: MAX_BODY_BYTES,
-    });
-    const session: Session = {
-      transport,
-      close: async () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
-        await mcp.close().catch(() => undefined);
-      },
-    };
-    void mcp.connect(transport);
-    return session;
-  }
-
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(0, '127.0.0.1', () => {
@@ -111,7 +44,7 @@ export async function startMcpServer(options: ServerOptions): Promise<RunningSer
       resolve();
     });
   });
-  port = (http.address() as AddressInfo).port;
+  const port = (sessions.port = (http.address() as AddressInfo).port);
   const url = `http://127.0.0.1:${port}${MCP_PATH}`;
   options.log.info(`mcp: listening on ${url}`);
   return {
@@ -125,13 +58,105 @@ export async function startMcpServer(options: ServerOptions): Promise<RunningSer
       return sessions.size;
     },
     close: async () => {
-      for (const session of [...sessions.values()]) await session.close();
+      await sessions.closeAll();
       await new Promise<void>(resolve => {
         http.close(() => resolve());
         http.closeAllConnections();
       });
     },
   };
+}
+
+/** An HTTP server whose connections are bounded in time and number (ConnectionLimits). */
+function boundedServer(limits: ConnectionLimits, onRequest: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  // Node checks the headers and request timeouts this often (its default, 30 s, would let them run late).
+  const http = createServer({ connectionsCheckingInterval: Math.min(1000, limits.headersMs) }, (req, res) => {
+    // A request in flight is never idle: a tool call that waits for its task sends nothing for minutes.
+    req.socket.setTimeout(0);
+    onRequest(req, res);
+  });
+  // Headers and bodies are small; a slow client does not hold a socket for long. The timeout of the whole
+  // request covers receiving it only, not the answer (which streams for as long as the task runs).
+  http.headersTimeout = limits.headersMs;
+  http.requestTimeout = limits.requestMs;
+  // A socket with no request in flight (armed by Node at connection and again when a request comes after a
+  // kept-alive one) is closed when idle: a connection that sends nothing holds nothing.
+  http.timeout = limits.idleMs;
+  http.keepAliveTimeout = limits.keepAliveMs;
+  // Beyond this many sockets, Node closes a new one at once.
+  http.maxConnections = limits.maxSockets;
+  return http;
+}
+
+/** The MCP sessions of one server: each request checked, then handed to its session's transport (or opens one). */
+class Sessions {
+  private readonly open = new Map<string, Session>();
+  private readonly max: number;
+  /** The port the server listens on, once it does (the hosts a request may name). */
+  port = 0;
+
+  constructor(private readonly options: ServerOptions) {
+    this.max = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  }
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const denied = refusal(req, this.port, this.options.token);
+    if (denied) {
+      this.options.log.info(`mcp: refused ${req.method} ${denied.status} (${denied.why})`);
+      return refuse(res, denied.status, denied.message);
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = this.open.get(sessionId);
+      if (!session) return refuse(res, 404, 'Session not found');
+      // Most recently used last: the first one is the one closed when there are too many.
+      this.open.delete(sessionId);
+      this.open.set(sessionId, session);
+      return session.transport.handleRequest(req, res);
+    }
+    const session = this.start();
+    await session.transport.handleRequest(req, res);
+    // Anything but an initialize gets the SDK's 400 and opens nothing.
+    if (session.transport.sessionId === undefined) await session.close();
+  }
+
+  async closeAll(): Promise<void> {
+    for (const session of [...this.open.values()]) await session.close();
+  }
+
+  private start(): Session {
+    const { host, version } = this.options;
+    const mcp = buildServer(host, version, () => mcp.server.getClientVersion()?.name);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: id => {
+        this.open.set(id, session);
+        while (this.open.size > this.max) {
+          const [oldest, first] = this.open.entries().next().value as [string, Session];
+          this.open.delete(oldest);
+          void first.close();
+        }
+      },
+      onsessionclosed: id => void this.open.get(id)?.close(),
+      // Checked again by the SDK, after refusal(): the host this server was reached under.
+      enableDnsRebindingProtection: true,
+      allowedHosts: [`127.0.0.1:${this.port}`, `localhost:${this.port}`],
+      maxRequestBodySize: MAX_BODY_BYTES,
+    });
+    const session: Session = {
+      transport,
+      close: async () => {
+        if (transport.sessionId) this.open.delete(transport.sessionId);
+        await mcp.close().catch(() => undefined);
+      },
+    };
+    void mcp.connect(transport);
+    return session;
+  }
 }
 
 interface Session {
@@ -185,13 +210,26 @@ const INSTRUCTIONS =
 
 function buildServer(host: ToolHost, version: string, clientName: () => string | undefined): McpServer {
   const mcp = new McpServer({ name: 'multi-agent-tasks', title: MCP_SERVER_LABEL, version }, { instructions: INSTRUCTIONS });
-  const { limits } = host;
-  // The service's ids never hold these (api/requests.ts checkId refuses them too).
-  const id = (what: string) => z.string().regex(/^[^/\\%?#\s]{1,200}$/, `a ${what} as the tools return it`).describe(`The ${what}.`);
-  // Counted again as the service counts (code points) by the pipeline; this only bounds the input.
-  const instruction = z.string().trim().min(1).max(limits.promptMaxChars * 2).describe(`What the agents should do (at most ${limits.promptMaxChars} characters with the attached text).`);
-  const wait = z.boolean().optional().describe('true (default): wait for the result, with progress notifications when a progress token is given; false: answer with the task id at once (read it later with read_task).');
+  registerTaskTools(mcp, host, clientName);
+  registerThreadTools(mcp, host, clientName);
+  return mcp;
+}
 
+/** The inputs several tools share, bounded by the host's limits. */
+function sharedInputs(limits: ToolHost['limits']) {
+  return {
+    // The service's ids never hold these (api/requests.ts checkId refuses them too).
+    id: (what: string) => z.string().regex(/^[^/\\%?#\s]{1,200}$/, `a ${what} as the tools return it`).describe(`The ${what}.`),
+    // Counted again as the service counts (code points) by the pipeline; this only bounds the input.
+    instruction: z.string().trim().min(1).max(limits.promptMaxChars * 2).describe(`What the agents should do (at most ${limits.promptMaxChars} characters with the attached text).`),
+    wait: z.boolean().optional().describe('true (default): wait for the result, with progress notifications when a progress token is given; false: answer with the task id at once (read it later with read_task).'),
+  };
+}
+
+/** run_task, read_task, cancel_task. */
+function registerTaskTools(mcp: McpServer, host: ToolHost, clientName: () => string | undefined): void {
+  const { limits } = host;
+  const { id, instruction, wait } = sharedInputs(limits);
   mcp.registerTool(
     'run_task',
     {
@@ -238,7 +276,11 @@ function buildServer(host: ToolHost, version: string, clientName: () => string |
     },
     async ({ taskId }) => reply(await host.cancelTask(taskId)),
   );
+}
 
+/** list_threads, continue_thread, read_trace, and the task resource. */
+function registerThreadTools(mcp: McpServer, host: ToolHost, clientName: () => string | undefined): void {
+  const { id, instruction, wait } = sharedInputs(host.limits);
   mcp.registerTool(
     'list_threads',
     {
@@ -283,7 +325,6 @@ function buildServer(host: ToolHost, version: string, clientName: () => string |
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
     },
   );
-  return mcp;
 }
 
 interface Extra {
