@@ -148,17 +148,7 @@ function buildServices(shell: Shell): Services {
     files,
     models,
     services.fileDocuments,
-    keys.onDidChange(which => {
-      if (which !== 'apiKey') return;
-      pollerStatus.reset({ keyChanged: true });
-      poller.resume({ keyChanged: true });
-    }),
-    vscode.window.onDidChangeWindowState(state => poller.setFocused(state.focused)),
-    // A settings change or a trust grant: polling paused by a bad setting starts again, with the new values.
-    config.onDidChange(() => {
-      pollerStatus.reset();
-      poller.resume();
-    }),
+    poller.follow({ keys, config, status: pollerStatus, focus: { onDidChange: listener => vscode.window.onDidChangeWindowState(state => listener(state.focused)) } }),
   );
   return services;
 }

@@ -200,6 +200,30 @@ describe('poller', () => {
     assert.equal(store.finished.length, 1);
   });
 
+  it('follows its inputs: a new API key resumes polling stopped by a 401 (the status told first), a gateway key does not, new settings do', async () => {
+    const { clock, store, api, poller } = setup();
+    const listeners = { keys: [] as ((which: 'apiKey' | 'gatewayKey') => unknown)[], config: [] as (() => unknown)[], focus: [] as ((f: boolean) => unknown)[] };
+    const resets: string[] = [];
+    const on = <L>(list: L[]) => ({ onDidChange: (l: L) => (list.push(l), { dispose: () => list.splice(list.indexOf(l), 1) }) });
+    const following = poller.follow({ keys: on(listeners.keys), config: on(listeners.config), focus: on(listeners.focus), status: { reset: o => void resets.push(o?.keyChanged ? 'key' : 'settings') } });
+    store.add('t1', clock.now());
+    api.errors.push(apiError('authentication'));
+    poller.wake();
+    await clock.advance(30_000);
+    api.completesAt.set('t1', clock.now());
+    listeners.keys.forEach(l => l('gatewayKey'));
+    await clock.advance(5_000);
+    assert.equal(store.finished.length, 0, 'a gateway key is not the key the service refused');
+    listeners.keys.forEach(l => l('apiKey'));
+    await clock.advance(1_000);
+    assert.equal(store.finished.length, 1, 'a new API key resumed polling');
+    assert.deepEqual(resets, ['key']);
+    listeners.config.forEach(l => l());
+    assert.deepEqual(resets, ['key', 'settings']);
+    following.dispose();
+    assert.deepEqual([listeners.keys.length, listeners.config.length, listeners.focus.length], [0, 0, 0], 'disposed: nothing listens');
+  });
+
   it('gives a task up only after repeated 404s', async () => {
     const { clock, store, api, poller } = setup();
     store.add('t1', clock.now());

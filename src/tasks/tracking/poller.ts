@@ -17,6 +17,18 @@ export type { Clock, PollCall, PollerApi, PollerDeps, PollerEvent, PollerSetting
 export { pollerSettings } from './pollTypes';
 export { APPROVAL_POLL_MS, MONTHLY_QUOTA_PAUSE_MS, rateLimitScope } from './pollPolicy';
 
+/** Listeners one abort signal may have: every poll and every open stream listens (up to maxInFlight + maxStreams). */
+const MAX_SIGNAL_LISTENERS = 200;
+
+/** What restarts the poller from outside: a new key or settings (a trust grant too), and the window's focus. */
+export interface PollerInputs {
+  keys: { onDidChange(listener: (which: 'apiKey' | 'gatewayKey') => unknown): { dispose(): void } };
+  config: { onDidChange(listener: () => unknown): { dispose(): void } };
+  focus: { onDidChange(listener: (focused: boolean) => unknown): { dispose(): void } };
+  /** Told first, so that what it shows is cleared before polling starts again (pollerStatus.ts). */
+  status: { reset(options?: { keyChanged?: boolean }): void };
+}
+
 export class TaskPoller {
   private readonly schedules = new Map<string, TaskSchedule>();
   private readonly clock: Clock;
@@ -36,8 +48,7 @@ export class TaskPoller {
 
   constructor(private readonly deps: PollerDeps) {
     this.clock = deps.clock ?? systemClock;
-    // Every poll and every open stream listens to this one signal (up to maxInFlight + maxStreams at once).
-    setMaxListeners(200, this.aborter.signal);
+    setMaxListeners(MAX_SIGNAL_LISTENERS, this.aborter.signal);
     this.timer = new EarliestTimer(this.clock, () => {
       try {
         this.tick();
@@ -58,6 +69,27 @@ export class TaskPoller {
       },
       wake: () => this.wake(),
     });
+  }
+
+  /**
+   * Follows its inputs, as the stores follow theirs (stores/follow.ts): a new key resumes polling and ends a
+   * rate-limit pause (the limit is per key); new settings or a trust grant resume polling paused by a bad
+   * setting, with the new values; the window's focus sets the pace.
+   */
+  follow(inputs: PollerInputs): { dispose(): void } {
+    const subscriptions = [
+      inputs.keys.onDidChange(which => {
+        if (which !== 'apiKey') return;
+        inputs.status.reset({ keyChanged: true });
+        this.resume({ keyChanged: true });
+      }),
+      inputs.config.onDidChange(() => {
+        inputs.status.reset();
+        this.resume();
+      }),
+      inputs.focus.onDidChange(focused => this.setFocused(focused)),
+    ];
+    return { dispose: () => subscriptions.forEach(s => s.dispose()) };
   }
 
   /** Looks at the store again: new tasks get scheduled, and a due poll runs now. */
