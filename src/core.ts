@@ -44,9 +44,17 @@ import { TaskStore } from './tasks/store/taskStore';
 import type { SwappableUserInterface } from './ui';
 import { ApprovalNotifier } from './views/notifiers/approvalNotifier';
 import { CompletionNotifier } from './views/notifiers/completionNotifier';
-import { ResultPanelsOnFirstUse, TranscriptPanelsOnFirstUse, UsagePanelOnFirstUse } from './views/pages/onFirstUse';
+import { OnFirstUse, resultViewOf } from './views/pages/onFirstUse';
+import type * as Results from './views/pages/resultPanel';
+import type * as Transcripts from './views/pages/transcriptPanel';
+import type * as Usage from './views/pages/usagePanel';
+import { lazy } from './lazy';
 import { type Sidebar, createSidebar } from './views/trees/sidebar';
 import { TaskStatusBar } from './views/notifiers/statusBar';
+
+const resultsPart = lazy<typeof Results>('results');
+const transcriptsPart = lazy<typeof Transcripts>('transcripts');
+const usagePart = lazy<typeof Usage>('usage');
 
 /** What the shell built at activation and hands to the core. */
 export interface Shell {
@@ -74,10 +82,10 @@ export type TestApi = Services & {
   pollerSettings: () => PollerSettings;
   sidebar: Sidebar;
   statusBar: TaskStatusBar;
-  usagePanel: UsagePanelOnFirstUse;
+  usagePanel: OnFirstUse<Usage.UsagePanel>;
   notifier: CompletionNotifier;
-  resultPanels: ResultPanelsOnFirstUse;
-  transcriptPanels: TranscriptPanelsOnFirstUse;
+  resultPanels: OnFirstUse<Results.ResultPanels>;
+  transcriptPanels: OnFirstUse<Transcripts.TranscriptPanels>;
   editors: CodeEditors;
   tracker: SourceRangeTracker;
   proposals: ProposalDocuments;
@@ -163,12 +171,14 @@ export function buildCore(shell: Shell): Core {
   const traces = new TraceStore(api, store, context.globalStorageUri);
   const details = new TaskDetails(store, () => api.client(), log);
   const reviews = new ReviewDocuments(store);
-  const resultPanels = new ResultPanelsOnFirstUse(store, traces, pollerStatus);
-  const transcriptPanels = new TranscriptPanelsOnFirstUse(threads);
+  // The pages, each a part of its own (lazy.ts), built on the first call that needs one.
+  const resultPanels = new OnFirstUse(() => new (resultsPart().ResultPanels)(store, traces, pollerStatus));
+  const resultView = resultViewOf(resultPanels);
+  const transcriptPanels = new OnFirstUse(() => new (transcriptsPart().TranscriptPanels)(threads));
   const statusBar = new TaskStatusBar(store, attachments, pollerStatus);
-  const notifier = new CompletionNotifier(store, ui, log, config, resultPanels);
+  const notifier = new CompletionNotifier(store, ui, log, config, resultView);
   const approvals = new ApprovalNotifier(store, ui, log, () => api.client().addresses.platformUrl);
-  const usagePanel = new UsagePanelOnFirstUse(services.usage, store);
+  const usagePanel = new OnFirstUse(() => new (usagePart().UsagePanel)(services.usage, store));
   const sidebar = createSidebar({ views: shell.views, store, threads, files, basket: attachments, config, models: services.models, polling: pollerStatus });
   const effortCheck = new EffortCheck({ config, models, ui, log, run: vscode.commands.executeCommand });
   const transcripts = new ThreadTranscriptProvider(threads);
@@ -180,7 +190,7 @@ export function buildCore(shell: Shell): Core {
     [DocumentSchemes.file]: services.fileDocuments,
     [DocumentSchemes.thread]: transcripts,
   };
-  const actions = commandsOnFirstUse({ ...services, basket: attachments, usage: usagePanel, resultView: resultPanels, transcripts: transcriptPanels, tracker, proposals, reviews, editors });
+  const actions = commandsOnFirstUse({ ...services, basket: attachments, usage: { show: () => usagePanel.page.show() }, resultView, transcripts: { show: thread => transcriptPanels.page.show(thread) }, tracker, proposals, reviews, editors });
   const chat = chatParts({ log, ui, keys, store, pipeline, threads, editors });
 
   context.subscriptions.push(
@@ -223,7 +233,10 @@ export function buildCore(shell: Shell): Core {
     mcpTools: { log, ui, keys, store, pipeline, canceller: services.canceller, threads, traces, describeError },
     documents,
     trees: { tasks: sidebar.tasks, threads: sidebar.threads, files: sidebar.files },
-    pages: { [WebviewTypes.result]: resultPanels, [WebviewTypes.transcript]: transcriptPanels },
+    pages: {
+      [WebviewTypes.result]: { restore: (panel, state) => resultPanels.page.restore(panel, state) },
+      [WebviewTypes.transcript]: { restore: (panel, state) => transcriptPanels.page.restore(panel, state) },
+    },
     chatHandler: chat.handler,
     chatTool: chat.tool as unknown as vscode.LanguageModelTool<never>,
     testApi: {

@@ -105,7 +105,7 @@ describe('answers: every button follows the block\'s kind', () => {
 
   /** The result view's page once it shows the answer (the view opened on submit redraws when the task ends). */
   async function renderedAnswer(task: TrackedTask): Promise<string> {
-    const panel = await ctx.api.resultPanels.show(task);
+    const panel = await ctx.api.resultPanels.page.show(task);
     return waitFor(() => panel.webview.html.includes('class="block-bar"') && panel.webview.html, 'the answer in the result view');
   }
 

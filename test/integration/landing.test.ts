@@ -365,7 +365,7 @@ describe('landing a multi-file answer', () => {
   it('landing: the result view, the Tasks view and @team offer Review Changes for an answer that names files', async () => {
     const { task: sent } = await send({ attach: [greetUri()] });
     const task = await done(sent.id);
-    const panel = await ctx.api.resultPanels.show(task);
+    const panel = await ctx.api.resultPanels.page.show(task);
     assert.ok(panel.webview.html.includes('data-offer="review"') && panel.webview.html.includes('Review Changes…'));
     assert.ok(panel.webview.html.includes('data-offer="allChanges"'));
     panel.dispose();
@@ -382,7 +382,7 @@ describe('landing a multi-file answer', () => {
     // The done notification first: with the result view open, it offers no Open Result (it is open).
     await waitFor(() => ctx.user.shown.find(s => s.message.includes('task done: Plain answer')), 'the done notification');
     assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Plain answer'))?.actions, ['Open Result', 'Copy Result', 'Apply to Source…']);
-    const plainPanel = await ctx.api.resultPanels.show(plain);
+    const plainPanel = await ctx.api.resultPanels.page.show(plain);
     assert.ok(!plainPanel.webview.html.includes('data-offer="review"'));
     plainPanel.dispose();
   });

@@ -131,13 +131,13 @@ describe('live service', () => {
       await ctx.api.store.add({ id, title: `Cap view ${i}`, instruction: 'x', promptChars: 1, submittedAt: now, updatedAt: now, status: 'failed', error: 'x' });
     }
     try {
-      for (const id of ids.slice(0, 6)) await ctx.api.resultPanels.show(ctx.api.store.get(id)!);
-      await ctx.api.resultPanels.show(ctx.api.store.get(ids[0])!); // revealed again: the newest now
-      for (const id of ids.slice(6)) await ctx.api.resultPanels.show(ctx.api.store.get(id)!);
-      const open = ids.filter(id => ctx.api.resultPanels.panelOf(id));
+      for (const id of ids.slice(0, 6)) await ctx.api.resultPanels.page.show(ctx.api.store.get(id)!);
+      await ctx.api.resultPanels.page.show(ctx.api.store.get(ids[0])!); // revealed again: the newest now
+      for (const id of ids.slice(6)) await ctx.api.resultPanels.page.show(ctx.api.store.get(id)!);
+      const open = ids.filter(id => ctx.api.resultPanels.loaded?.panelOf(id));
       assert.deepStrictEqual(open, [ids[0], ids[4], ids[5], ids[6], ids[7]], 'the five newest stay, the revealed one among them');
     } finally {
-      for (const id of ids) ctx.api.resultPanels.panelOf(id)?.dispose();
+      for (const id of ids) ctx.api.resultPanels.loaded?.panelOf(id)?.dispose();
       for (const id of ids) await ctx.api.store.remove(id);
     }
   });
@@ -151,9 +151,9 @@ describe('live service', () => {
     assert.strictEqual(stopped.trackingStopped, true);
     assert.strictEqual(ctx.emulator.task(task.id)?.canceledAt, undefined, 'the service was not asked to cancel');
     // Let go, it took no known time and is no error (issue 35: "Took 4s" in error red).
-    const opening = ctx.api.resultPanels.show(stopped);
+    const opening = ctx.api.resultPanels.page.show(stopped);
     // Drawn at once, in the theme's colours, before anything is read (issue 35: blank white for about 2.5 s).
-    assert.match(ctx.api.resultPanels.panelOf(task.id)?.webview.html ?? '', /<p role="status">Opening…<\/p>/);
+    assert.match(ctx.api.resultPanels.loaded?.panelOf(task.id)?.webview.html ?? '', /<p role="status">Opening…<\/p>/);
     const let_go = await opening;
     assert.match(let_go.webview.html, /<dt>Followed<\/dt><dd id="elapsed">until [^<]+<\/dd>/);
     assert.doesNotMatch(let_go.webview.html, /<dt>Took<\/dt>|class="error"/);
@@ -165,7 +165,7 @@ describe('live service', () => {
     // Followed again: when it ended is known only as "by" the moment it was seen done, never a "Took" (issue 26).
     const done = ctx.api.store.get(task.id)!;
     assert.strictEqual(done.followedAgain, true);
-    const view = await ctx.api.resultPanels.show(done);
+    const view = await ctx.api.resultPanels.page.show(done);
     assert.match(view.webview.html, /<dt>Finished<\/dt><dd id="elapsed">by [^<]+ \(not followed the whole time\)<\/dd>/);
     assert.doesNotMatch(view.webview.html, /<dt>Took<\/dt>/);
     view.dispose();

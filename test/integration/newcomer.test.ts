@@ -162,7 +162,7 @@ describe('issue 20: what a newcomer trips over', function () {
     it('opens the running view beside the code on submit, the editor keeps the focus; prompt and raw result join its group', async () => {
       ctx.emulator.setNextTask({ hold: true }); // running until the view is checked
       const task = (await orchestrate(ctx, 'Open on submit'))!;
-      const panel = ctx.api.resultPanels.panelOf(task.id);
+      const panel = ctx.api.resultPanels.loaded?.panelOf(task.id);
       assert.ok(panel, 'the result view is open at once');
       assert.ok(!ctx.api.store.get(task.id)?.finishedAt, 'while the task runs');
       assert.match(panel.webview.html, /The agents are working/);
@@ -192,7 +192,7 @@ describe('issue 20: what a newcomer trips over', function () {
       await setSetting('openResultOnCompletion', false);
       try {
         const task = (await orchestrate(ctx, 'Quiet submit'))!;
-        assert.strictEqual(ctx.api.resultPanels.panelOf(task.id), undefined);
+        assert.strictEqual(ctx.api.resultPanels.loaded?.panelOf(task.id), undefined);
         await waitFor(() => ctx.user.shown.find(s => s.message.includes('task done: Quiet submit')), 'the done toast');
         assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Quiet submit'))?.actions, ['Open Result', 'Copy Result', 'Review Changes…']);
       } finally {
@@ -208,7 +208,7 @@ describe('issue 20: what a newcomer trips over', function () {
       await sleep(1500); // the service saves a finished run's messages a moment later
       await openAndSelect('src/math.ts');
       assert.strictEqual(await vscode.commands.executeCommand('multiAgent.openTranscript', String(thread.id)), undefined);
-      const panel = await waitFor(() => ctx.api.transcriptPanels.panelOf(String(thread.id)), 'the transcript view');
+      const panel = await waitFor(() => ctx.api.transcriptPanels.loaded?.panelOf(String(thread.id)), 'the transcript view');
       const html = await waitFor(() => panel.webview.html.includes('Proposal') && panel.webview.html, 'the messages');
       assert.ok(html.includes('<h2>You') && html.includes('<h2>Agents'), html.slice(0, 2000));
       assert.ok(html.includes('<h3>Proposal</h3>') && !html.includes('<h1>Proposal'), 'the answer\'s h1 sits below the message\'s h2');
@@ -383,7 +383,7 @@ describe('issue 20: what a newcomer trips over', function () {
     it('the usage panel counts the tasks this VS Code tracks', async () => {
       const task = (await orchestrate(ctx, 'Counted'))!;
       await waitFor(() => ctx.api.store.get(task.id)?.status === 'completed', 'the task');
-      const panel = await ctx.api.usagePanel.show();
+      const panel = await ctx.api.usagePanel.page.show();
       await waitFor(() => panel.webview.html.includes('Tasks sent from VS Code'), 'the section');
       assert.match(panel.webview.html, /Completed<\/div><div class="value">1</);
       panel.dispose();

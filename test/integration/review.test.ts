@@ -167,7 +167,7 @@ describe('review and apply', () => {
     const hostile = `${ANSWER}\n<script>alert(1)</script>\n\n[run](command:workbench.action.terminal.new)\n\n![x](https://evil.example/p.png)\n`;
     const { id } = await sendMean(hostile);
     await vscode.commands.executeCommand('multiAgent.openResult', id);
-    const panel = await waitFor(() => ctx.api.resultPanels.panelOf(id), 'the result view');
+    const panel = await waitFor(() => ctx.api.resultPanels.loaded?.panelOf(id), 'the result view');
     // The view opened when the task was sent; its finished page is drawn once the answer is read (after the notification).
     const html = await waitFor(() => (panel.webview.html.includes('data-block="0"') ? panel.webview.html : undefined), 'the finished page');
     assert.strictEqual(panel.viewType, 'multiAgent.result');

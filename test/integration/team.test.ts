@@ -51,10 +51,10 @@ describe('team: what the agents did', function () {
 
   it('the trace: loaded on demand, cached with the task (after a reopen it is there), removed with it', async () => {
     const task = await completedTask('Review mean() for edge cases');
-    await ctx.api.resultPanels.show(task);
+    await ctx.api.resultPanels.page.show(task);
     // The view opened on submit is redrawn once the task's end is read from disk: waited for, not raced.
     const before = await waitFor(() => {
-      const html = ctx.api.resultPanels.panelOf(task.id)!.webview.html;
+      const html = ctx.api.resultPanels.loaded!.panelOf(task.id)!.webview.html;
       return /How the team worked/.test(html) && html;
     }, 'the finished page');
     assert.match(before, /data-action="loadTrace"/, 'loaded on demand: a button');
@@ -66,9 +66,9 @@ describe('team: what the agents did', function () {
     assert.ok(fs.existsSync(ctx.api.traces.uriOf(task.id).fsPath), 'cached as a file in globalStorage');
     assert.strictEqual(requestsTo(ctx, 'GET', /\/trace$/).length, 1);
 
-    ctx.api.resultPanels.panelOf(task.id)!.dispose();
-    await ctx.api.resultPanels.show(task);
-    const html = ctx.api.resultPanels.panelOf(task.id)!.webview.html;
+    ctx.api.resultPanels.loaded!.panelOf(task.id)!.dispose();
+    await ctx.api.resultPanels.page.show(task);
+    const html = ctx.api.resultPanels.loaded!.panelOf(task.id)!.webview.html;
     assert.match(html, /Step 1: Agent-1/);
     assert.match(html, /Subtask:/);
     assert.match(html, /Self-evaluation/);
@@ -105,9 +105,9 @@ describe('team: what the agents did', function () {
     }
     assert.strictEqual(lines.size, 4, 'four different lines');
     // A view opened now (the one opened on submit goes first) shows the last refusal without asking again.
-    ctx.api.resultPanels.panelOf(task.id)?.dispose();
-    await ctx.api.resultPanels.show(ctx.api.store.get(task.id)!);
-    const html = ctx.api.resultPanels.panelOf(task.id)!.webview.html;
+    ctx.api.resultPanels.loaded?.panelOf(task.id)?.dispose();
+    await ctx.api.resultPanels.page.show(ctx.api.store.get(task.id)!);
+    const html = ctx.api.resultPanels.loaded!.panelOf(task.id)!.webview.html;
     assert.match(html, /class="error" role="alert">[^<]*too large for the service/, 'the last refusal is shown in the section');
     assert.match(html, /data-offer="copy"/, 'the answer and its buttons are still there');
     assert.match(html, /findings\.csv/);
@@ -116,9 +116,9 @@ describe('team: what the agents did', function () {
   it('a hostile trace renders inert in the view', async () => {
     const task = await completedTask('<script>alert("pwned")</script> [run](command:multiAgent.clearApiKey) ![x](https://e.example/p.png)');
     await vscode.commands.executeCommand('multiAgent.showTrace', task.id);
-    ctx.api.resultPanels.panelOf(task.id)!.dispose();
-    await ctx.api.resultPanels.show(ctx.api.store.get(task.id)!);
-    const section = traceSection(ctx.api.resultPanels.panelOf(task.id)!.webview.html);
+    ctx.api.resultPanels.loaded!.panelOf(task.id)!.dispose();
+    await ctx.api.resultPanels.page.show(ctx.api.store.get(task.id)!);
+    const section = traceSection(ctx.api.resultPanels.loaded!.panelOf(task.id)!.webview.html);
     assert.match(section, /&lt;script&gt;alert\(&quot;pwned&quot;\)/, 'the script is text');
     assert.match(section, /run \(command:multiAgent\.clearApiKey\)/, 'the command link is text');
     assert.ok(!/<(script|img|a|iframe)\b/i.test(section), section.slice(0, 400));
@@ -129,7 +129,7 @@ describe('team: what the agents did', function () {
     ctx.emulator.setTaskDuration(6_000);
     ctx.emulator.setNextTask({ hold: true }); // it cannot end before its activity is seen
     const task = (await orchestrate(ctx, 'Watch the tools work'))!;
-    await ctx.api.resultPanels.show(task);
+    await ctx.api.resultPanels.page.show(task);
     const running = await waitFor(() => {
       const t = ctx.api.store.get(task.id);
       return t?.activity?.some(a => a.status === 'running') ? t : undefined;
@@ -144,7 +144,7 @@ describe('team: what the agents did', function () {
     const tool = running.activity!.find(a => a.status === 'running')!;
     // The running page gets its activity in place (a message with the section's markup), not as a new page.
     const html = await waitFor(() => {
-      const live = ctx.api.resultPanels.liveOf(task.id)?.teamRunning ?? '';
+      const live = ctx.api.resultPanels.loaded?.liveOf(task.id)?.teamRunning ?? '';
       return /Live activity/.test(live) ? live : undefined;
     }, 'the activity in the result view');
     assert.match(html, new RegExp(`<code>${tool.tool}</code>`));
@@ -233,7 +233,7 @@ describe('team: what the agents did', function () {
     assert.strictEqual(runs.length, 1);
     assert.strictEqual((runs[0].body as { prompt: string }).prompt, 'Now go further', 'the instruction alone');
     // The same live view as any task opens on submit.
-    assert.ok(ctx.api.resultPanels.panelOf(next.id), 'its result view opened');
+    assert.ok(ctx.api.resultPanels.loaded?.panelOf(next.id), 'its result view opened');
     await finished(ctx, next.id);
 
     // The result view's box: the follow-up typed there goes as it is, nothing asked.

@@ -106,7 +106,7 @@ describe('faults: 7 security', () => {
 
   kase('7 usage webview: strict CSP, no remote content, only its nonce script', async () => {
     await vscode.commands.executeCommand('multiAgent.showUsage');
-    const panel = await waitFor(() => ctx.api.usagePanel.current, 'the usage panel');
+    const panel = await waitFor(() => ctx.api.usagePanel.loaded?.current, 'the usage panel');
     try {
       const html = await waitFor(() => !/Loading/i.test(panel.webview.html) && panel.webview.html, 'the loaded usage page');
       const declared = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1];

@@ -91,13 +91,13 @@ describe('faults: 9 hostile server', () => {
     assert.match(cache, /Key: \[redacted\]/, 'the cached trace holds the agents’ answers');
     noKeyIn(cache, key);
     // What the result view's trace section gets.
-    ctx.api.resultPanels.panelOf(task.id)?.dispose();
-    await ctx.api.resultPanels.show(ctx.api.store.get(task.id)!);
-    const html = ctx.api.resultPanels.panelOf(task.id)!.webview.html;
+    ctx.api.resultPanels.loaded?.panelOf(task.id)?.dispose();
+    await ctx.api.resultPanels.page.show(ctx.api.store.get(task.id)!);
+    const html = ctx.api.resultPanels.loaded!.panelOf(task.id)!.webview.html;
     const trace = html.slice(html.indexOf('<details id="trace"'));
     assert.match(trace, /\[redacted\]/, 'the trace section shows the agents’ answers');
     noKeyIn(html, key);
-    ctx.api.resultPanels.panelOf(task.id)?.dispose();
+    ctx.api.resultPanels.loaded?.panelOf(task.id)?.dispose();
     // What the MCP server's read_trace returns (the tools over the same stores).
     const tools = new McpTools({ store: ctx.api.store, traces: ctx.api.traces } as unknown as McpToolDeps);
     const reply = await tools.readTrace(task.id);
