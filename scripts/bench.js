@@ -2,10 +2,13 @@
 // npm run bench: measures on this machine, in one run, against the local emulator, and prints a markdown
 // table (also written to test/bench/RESULTS.md): package and bundle sizes, activation time in a real extension
 // host (median of fresh starts), result latency and requests per task for polling, the stream and the
-// official SDK's loop, 429 recovery, 100 tasks at once, 4 MB and 9 MB uploads and a download, and the Tasks view with
-// 1,000 tasks. Env BENCH_DURATIONS (default 3,15,60,120 s), BENCH_REPS (6), BENCH_STARTS (5). It installs what it
-// needs first, as `npm test` does (scripts/install-vscode.sh; MAT_SKIP_INSTALL=1 skips that).
-// `npm run bench -- activation` measures only the bundle sizes and activation (a few minutes, no network rows).
+// official SDK's loop, 429 recovery, 100 tasks at once, 4 MB and 9 MB uploads and a download, the Tasks view with
+// 1,000 tasks, and the first use of the lazy parts (Show Usage, a result view, Review Changes…). Env BENCH_DURATIONS
+// (default 3,15,60,120 s), BENCH_REPS (6), BENCH_STARTS (5). It installs what it needs first, as `npm test`
+// does (scripts/install-vscode.sh; MAT_SKIP_INSTALL=1 skips that).
+// `npm run bench -- activation` measures only the bundle sizes, activation and the first use of the lazy parts
+// (a few minutes, no network rows); `npm run bench -- first-use` only the first uses (BENCH_FIRST_USE_STARTS, 3),
+// with the extension packaged and the tests compiled beforehand.
 'use strict';
 const { spawnSync } = require('child_process');
 const fs = require('fs');
@@ -13,6 +16,7 @@ const path = require('path');
 
 const ROOT = path.resolve(__dirname, '..');
 const STARTS = Number(process.env.BENCH_STARTS || 5);
+const FIRST_USE_STARTS = Number(process.env.BENCH_FIRST_USE_STARTS || 3);
 const step = m => console.log(`› ${m}`);
 
 function sh(cmd, args, env = {}) {
@@ -71,6 +75,117 @@ async function activationTimes(vsix) {
   return times;
 }
 
+/**
+ * Issue 36 item 4: what the first use of a lazy part costs. Each rep is a fresh code-server against the local
+ * emulator (its key as the demo key), and each action runs in a fresh extension host, so its parts load for the
+ * first time: (1) "Show Usage" right after the start; then a task is sent from the editor and finishes (its answer
+ * names src/math.ts), the window reloads (a new extension host; the finished task stays in the workspace's
+ * state) and (2) "Open Result" opens its result view; the window reloads again and (3) "Review Changes…" opens the
+ * Refactor Preview for it. The extension logs `part <name> loaded in <ms> ms` for each part's first load and
+ * `the team's core loaded in <ms> ms` when the core is built: the lines an action caused are the ones logged
+ * after it started, until the log stays quiet for a second and a half.
+ */
+async function firstUseTimes(reps) {
+  const { openWorkbenchOn } = require(path.join(ROOT, 'out/test/e2e/harness.js'));
+  const { startEmulator } = require(path.join(ROOT, 'out/test/emulator/server.js'));
+  const emulator = await startEmulator({ quiet: true, taskDurationMs: 1000 });
+  const actions = [
+    { name: 'Show Usage', run: wb => wb.runCommand('Multi-Agent: Show Usage'), done: 'usage' },
+    { name: 'Open Result (result view)', run: wb => pickTask(wb, 'Multi-Agent: Open Result'), done: 'results', reload: true },
+    { name: 'Review Changes…', run: wb => pickTask(wb, 'Multi-Agent: Review Changes'), done: 'review', reload: true },
+  ];
+  const samples = actions.map(() => []);
+  try {
+    for (let i = 0; i < reps; i++) {
+      const repStarted = Date.now();
+      const wb = await openWorkbenchOn(emulator);
+      const logsDir = path.join(wb.server.root, 'user-data', 'logs');
+      const marks = () => new Map(findFiles(logsDir, 'Multi-Agent Tasks.log').map(f => [f, fs.statSync(f).size]));
+      const since = from => findFiles(logsDir, 'Multi-Agent Tasks.log').map(f => fs.readFileSync(f).subarray(from.get(f) ?? 0).toString('utf8')).join('\n');
+      const activations = () => (since(new Map()).match(/activated in /g) || []).length;
+      /** Waits until `probe` holds on the log text after `from`, then until the log has been quiet for 1.5 s. */
+      const settle = async (from, probe, what) => {
+        const deadline = Date.now() + 60_000;
+        while (!probe(since(from))) {
+          if (Date.now() > deadline) throw new Error(`first use: no ${what} in the log after 60 s (${wb.server.root}):\n${since(from)}`);
+          await new Promise(r => setTimeout(r, 100));
+        }
+        for (let last = since(from), quiet = 0; quiet < 1500; ) {
+          await new Promise(r => setTimeout(r, 250));
+          const now = since(from);
+          quiet = now === last ? quiet + 250 : 0;
+          last = now;
+        }
+        return since(from);
+      };
+      try {
+        await settle(new Map(), t => /activated in /.test(t), 'activation');
+        for (const [k, action] of actions.entries()) {
+          if (action.reload) {
+            if (k === 1) {
+              // The finished task the later actions open: sent from the editor, its answer names a file.
+              emulator.setNextTask({ result: `The mean of nothing is NaN now.\n\n\`\`\`ts src/math.ts\n${fs.readFileSync(path.join(ROOT, 'test/workspace/src/math.ts'), 'utf8').replace(/^/, '// Checked.\n')}\`\`\`\n` });
+              await wb.orchestrateSelection('math.ts', 'First use bench');
+              await wb.waitForNotification(/task done/, 60_000);
+            }
+            // Nothing left open that the reloaded window would restore (a restored result view loads its part).
+            await wb.runCommand('View: Close All Editors');
+            await wb.runCommand('Notifications: Clear All Notifications');
+            const before = activations();
+            await wb.runCommand('Developer: Reload Window');
+            await wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+            const deadline = Date.now() + 60_000;
+            while (activations() === before) {
+              if (Date.now() > deadline) throw new Error(`first use: the extension did not activate again after the reload (${wb.server.root})`);
+              await new Promise(r => setTimeout(r, 100));
+            }
+            await settle(new Map(), () => true, 'start');
+          }
+          const from = marks();
+          await action.run(wb);
+          const text = await settle(from, t => new RegExp(`part ${action.done} loaded in`).test(t), `"part ${action.done} loaded" line`);
+          const parts = [...text.matchAll(/part (\w+) loaded in ([\d.]+) ms/g)].map(m => ({ part: m[1], ms: Number(m[2]) }));
+          const core = /the team's core loaded in ([\d.]+) ms/.exec(text);
+          samples[k].push({ parts, coreMs: core ? Number(core[1]) : undefined });
+          step(`start ${i + 1}, first ${action.name}: ${parts.map(p => `${p.part} ${p.ms} ms`).join(', ')} (${Math.round((Date.now() - repStarted) / 1000)} s into the start)`);
+          await wb.runCommand('View: Close All Editors').catch(() => undefined);
+        }
+      } finally {
+        await wb.close();
+      }
+    }
+  } finally {
+    await emulator.close();
+  }
+  return actions.map((a, k) => ({ name: a.name, samples: samples[k] }));
+}
+
+/** Runs a command that asks which task when there is a choice: the one task, picked if a list shows. */
+async function pickTask(wb, title) {
+  await wb.runCommand(title);
+  const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'First use bench' }).first();
+  if (await row.waitFor({ timeout: 3_000 }).then(() => true, () => false)) await row.click();
+}
+
+/**
+ * Rows for the first uses: the parts an action loaded (all its starts), the median of their summed load times
+ * (target < 100 ms), each part's median and the core's build (it includes the load of the core part).
+ */
+function firstUseRows(row, firstUses) {
+  for (const { name, samples } of firstUses) {
+    const names = [...new Set(samples.flatMap(s => s.parts.map(p => p.part)))];
+    const totals = samples.map(s => s.parts.reduce((n, p) => n + p.ms, 0));
+    const total = median(totals);
+    const each = names.map(n => {
+      const xs = samples.map(s => s.parts.find(p => p.part === n)?.ms).filter(x => x !== undefined);
+      return `${n} ${median(xs).toFixed(1)} ms${xs.length < samples.length ? ` (${xs.length} of ${samples.length} starts)` : ''}`;
+    });
+    const cores = samples.map(s => s.coreMs).filter(x => x !== undefined);
+    row(`first ${name}: ${names.join(' + ') || 'no part'} loaded, median of ${samples.length} fresh starts`, `${total.toFixed(1)} ms (${totals.map(t => t.toFixed(1)).join(', ')})`, '< 100 ms', total < 100 ? 'yes' : 'NO');
+    row(`first ${name}: each part's load, median${cores.length ? '; the core built (with its load)' : ''}`, `${each.join(', ')}${cores.length ? `; core built in ${median(cores).toFixed(1)} ms` : ''}`);
+  }
+}
+
 function findFiles(dir, name) {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e =>
@@ -125,6 +240,14 @@ function startRows(row, sizes, starts) {
   row('machine load (1-minute load average / cores) right after the starts', `${(starts.load ?? require('os').loadavg()[0]).toFixed(1)} / ${require('os').cpus().length}`);
 }
 
+/** `npm run bench -- first-use`: the first-use rows alone (the build of the extension and the tests is yours). */
+async function benchFirstUse() {
+  step(`first use of the lazy parts: ${FIRST_USE_STARTS} fresh starts against the emulator`);
+  const rows = [];
+  firstUseRows((what, value, target = '', met = '') => rows.push(`| ${what} | ${value} | ${target} | ${met} |`), await firstUseTimes(FIRST_USE_STARTS));
+  console.log(['', '| Measure | Value | Target | Met |', '| --- | --- | --- | --- |', ...rows].join('\n'));
+}
+
 /** `npm run bench -- activation`: sizes and activation only, printed (RESULTS.md is left as the full run wrote it). */
 async function benchActivation() {
   installVsCode(false);
@@ -134,8 +257,14 @@ async function benchActivation() {
   const sizes = bundleSizes(vsix);
   step(`activation: ${STARTS} fresh starts of code-server with the packaged extension`);
   const activation = await activationTimes(vsix);
+  step('compiling the test harness and the emulator (the first-use rows drive the workbench against it)');
+  sh('npm', ['run', '--silent', 'build:tests']);
+  step(`first use of the lazy parts: ${FIRST_USE_STARTS} fresh starts against the emulator`);
+  const firstUses = await firstUseTimes(FIRST_USE_STARTS);
   const rows = [];
-  startRows((what, value, target = '', met = '') => rows.push(`| ${what} | ${value} | ${target} | ${met} |`), sizes, activation);
+  const row = (what, value, target = '', met = '') => rows.push(`| ${what} | ${value} | ${target} | ${met} |`);
+  startRows(row, sizes, activation);
+  firstUseRows(row, firstUses);
   console.log(['', '| Measure | Value | Target | Met |', '| --- | --- | --- | --- |', ...rows].join('\n'));
 }
 
@@ -151,6 +280,9 @@ async function main() {
   step(`activation: ${STARTS} fresh starts of code-server with the packaged extension`);
   const activation = await activationTimes(vsix);
 
+  step(`first use of the lazy parts: ${FIRST_USE_STARTS} fresh starts against the emulator`);
+  const firstUses = await firstUseTimes(FIRST_USE_STARTS);
+
   step('Tasks view with 1,000 tasks, inside the extension host');
   const treeOut = sh('node', [path.join(ROOT, 'test/harness/runExtTests.js'), ROOT, path.join(ROOT, 'out/test/bench/treeProbe.js'), path.join(ROOT, 'test/workspace')], { MAT_SUITE_LABEL: 'bench' });
   const tree = jsonLine(treeOut, 'bench-tree');
@@ -165,6 +297,7 @@ async function main() {
   const rows = [];
   const row = (what, value, target = '', met = '') => rows.push(`| ${what} | ${value} | ${target} | ${met} |`);
   startRows(row, sizes, activation);
+  firstUseRows(row, firstUses);
   for (const r of net.latency) {
     const base = net.latency.find(b => b.mode === 'SDK baseline' && b.seconds === r.seconds);
     const isStream = r.mode.startsWith('stream');
@@ -213,6 +346,7 @@ async function main() {
     `SDK baseline: the official SDK's loop as the spec describes it (first status read at once, then 2 s after each answer, 408/429/5xx retried 3 times with 0.5-8 s backoff).`,
     `"stream (live typed events)" is the extension against the live default (typed \`start\`/\`progress\`/\`pulse\`/\`complete\` events); "stream (taskState switch)" runs the emulator's \`streamFormat: 'taskState'\` switch (whole task states per event, as earlier servers send).`,
     `Memory is the benchmark process's RSS growth (the same client code the extension host runs).`,
+    `"first …" rows: each action in a fresh extension host (a fresh code-server, then a reload of its window for each later action), against the emulator; the parts it loaded are the \`part <name> loaded in <ms> ms\` lines the extension logged after it started (the time of each \`require\`, which includes the bundles that one requires and no other part has loaded yet), summed; "core built" is \`the team's core loaded in <ms> ms\` (loading the core part and building the core).`,
     ``,
     `| Measure | Value | Target | Met |`,
     `| --- | --- | --- | --- |`,
@@ -225,7 +359,7 @@ async function main() {
   console.log('written to test/bench/RESULTS.md');
 }
 
-const only = { review: () => benchReview(true), activation: benchActivation }[process.argv[2]];
+const only = { review: () => benchReview(true), activation: benchActivation, 'first-use': benchFirstUse }[process.argv[2]];
 (only ? Promise.resolve().then(only) : main().then(() => benchReview(false))).catch(e => {
   console.error(`bench failed: ${e.stack || e.message}`);
   process.exit(1);
