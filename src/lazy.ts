@@ -15,7 +15,6 @@ export const LAZY_PARTS = {
   mcp: 'mcp/bundle',
   results: 'views/pages/resultPanel',
   review: 'review/index',
-  team: 'views/pages/teamSections',
   transcripts: 'views/pages/transcriptPanel',
   usage: 'views/pages/usagePanel',
 } as const;

@@ -142,7 +142,7 @@ describe('architecture', () => {
 
   it('a part loaded on first use (lazy.ts) is named by other modules with `import type` only, and is bundled on its own', () => {
     const parts = [...fs.readFileSync(path.join(SRC, 'lazy.ts'), 'utf8').matchAll(/^\s+(\w+): '([\w/]+)',$/gm)].map(m => ({ part: m[1], file: path.join(SRC, `${m[2]}.ts`) }));
-    assert.deepStrictEqual(parts.map(p => p.part), ['api', 'commands', 'core', 'mcp', 'results', 'review', 'team', 'transcripts', 'usage']);
+    assert.deepStrictEqual(parts.map(p => p.part), ['api', 'commands', 'core', 'mcp', 'results', 'review', 'transcripts', 'usage']);
     const loadedAtOnce: string[] = [];
     // The review core is its folder: a value import of any of its modules from outside it would load it at once.
     const reviewDir = path.join(SRC, 'review');

@@ -7,7 +7,6 @@
  */
 import * as vscode from 'vscode';
 import { formatDuration } from '../../format';
-import { lazy } from '../../lazy';
 import { readOptionsOf } from '../../documents/answers';
 import type { AnswerBlock } from '../../review';
 import { type TrackedTask, displayLines, isAwaitingApproval, isFinished, modelNameOf, tookMs } from '../../tasks/model';
@@ -16,12 +15,9 @@ import { agentStatusLabel, agentWords, notFollowed } from '../../vocabulary';
 import { escapeHtml, renderMarkdown } from './markdown';
 import { RENDERED_PAGE_STYLE } from './pageStyle';
 import { FOLLOW_UP_MAX_CHARS } from './resultMessages';
-import type * as TeamSections from './teamSections';
+import { TEAM_STYLE, runningTeamHtml, teamMeta } from './teamSections';
 import { resultPageScript } from './resultPageScript';
 import { webviewPage } from './webviewPage';
-
-/** The team's work, trace, files and sources: loaded with the first result page, not at activation (lazy.ts). */
-export const teamSections = lazy<typeof TeamSections>('team');
 
 /** The markup of the team sections (teamSections.ts), placed into the page. */
 export interface TeamHtml {
@@ -44,8 +40,8 @@ export function progressMessage(task: TrackedTask): ProgressMessage {
   return {
     type: 'progress',
     // Markup from the team sections' own escaping renderer (teamSections.ts), as the trace is sent.
-    teamMeta: teamSections().teamMeta(task),
-    teamRunning: teamSections().runningTeamHtml(task),
+    teamMeta: teamMeta(task),
+    teamRunning: runningTeamHtml(task),
     model: modelNameOf(task) ?? vscode.l10n.t('service default'),
     agentCount: String(task.agents?.length ?? task.agentCount ?? '—'),
     agents: (task.agents ?? []).map(a => ({
@@ -136,7 +132,7 @@ form.follow-up { margin: 16px 0; display: grid; gap: 6px; max-width: 720px; }
 form.follow-up textarea { font: inherit; color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); padding: 4px 6px; resize: vertical; }
 form.follow-up textarea:focus { outline: 1px solid var(--vscode-focusBorder); }
 form.follow-up .row { display: flex; gap: 8px; align-items: center; }
-${teamSections().TEAM_STYLE}`,
+${TEAM_STYLE}`,
     body: `<header>
 <h1 class="title">${t(task.title)}</h1>
 ${task.instruction.trim() === task.title ? '' : `<p class="instruction">${t(task.instruction)}</p>`}

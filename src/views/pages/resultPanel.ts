@@ -20,7 +20,8 @@ import { validMessage } from './resultMessages';
 import type { TraceReading, TraceStore } from '../../stores/traceStore';
 import { type TeamAction, validTeamMessage } from './teamMessages';
 import type { PollingState } from '../notifiers/statusBar';
-import { type ProgressMessage, type TeamHtml, progressMessage, renderResultHtml, teamSections, titleOf } from './resultPage';
+import { type ProgressMessage, type TeamHtml, progressMessage, renderResultHtml, titleOf } from './resultPage';
+import { finishedTeamHtml, runningTeamHtml, teamMeta, traceBody } from './teamSections';
 
 interface Open {
   panel: vscode.WebviewPanel;
@@ -178,9 +179,9 @@ export class ResultPanels extends Disposable implements ResultView {
     entry.blocks = result ? readTaskAnswer(task, result).blocks : [];
     entry.panel.title = titleOf(task);
     const team: TeamHtml = {
-      meta: teamSections().teamMeta(task),
-      running: teamSections().runningTeamHtml(task),
-      finished: teamSections().finishedTeamHtml(task, entry.trace, entry.traceOpen ?? false),
+      meta: teamMeta(task),
+      running: runningTeamHtml(task),
+      finished: finishedTeamHtml(task, entry.trace, entry.traceOpen ?? false),
     };
     const waiting = this.polling?.pausedReason;
     entry.live = !isFinished(task) && !waiting ? task.status : undefined;
@@ -200,7 +201,7 @@ export class ResultPanels extends Disposable implements ResultView {
     if (!this.traces) return;
     entry.traceOpen = true;
     entry.trace = await this.traces.load(taskId, { refresh: entry.trace?.kind === 'loaded' ? entry.trace.partial : true });
-    if (this.isOpen(taskId, entry)) post(entry, { type: 'trace', html: teamSections().traceBody(entry.trace), reveal });
+    if (this.isOpen(taskId, entry)) post(entry, { type: 'trace', html: traceBody(entry.trace), reveal });
   }
 
   /** The entry is still the task's open view (not closed, nor replaced, while something was awaited). */
