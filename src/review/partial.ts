@@ -54,14 +54,10 @@ const anchorable = (line: string) => {
 };
 
 /**
- * Hunks for the shown parts of `keys` against `reference` (the text they were written for), or undefined when
- * some part cannot be placed. The hunks carry line numbers: they match the reference exactly where they say.
+ * For each anchorable line of `ref`, its position when it occurs exactly once at or after `from`, else undefined.
+ * Positions are indexed once so each question is O(log n) (they are sorted).
  */
-export function partialHunks(keys: readonly string[], reference: readonly string[], language = '', budget?: Budget): DiffHunk[] | undefined {
-  const { parts, atTop, atEnd } = shownParts(keys, language);
-  if (!parts.length) return undefined;
-  const ref = reference.map(withoutNoEol);
-  // Where each line occurs, for "exactly once after here" in O(1) per question (positions are sorted).
+function uniqueAfter(ref: readonly string[]): (line: string, from: number) => number | undefined {
   const at = new Map<string, number[]>();
   ref.forEach((line, i) => {
     if (!anchorable(line)) return;
@@ -69,7 +65,7 @@ export function partialHunks(keys: readonly string[], reference: readonly string
     if (list) list.push(i);
     else at.set(line, [i]);
   });
-  const onlyAfter = (line: string, from: number): number | undefined => {
+  return (line, from) => {
     const list = at.get(line);
     if (!list) return undefined;
     // The first position ≥ from (binary search) must be the last one.
@@ -82,6 +78,17 @@ export function partialHunks(keys: readonly string[], reference: readonly string
     }
     return lo === list.length - 1 ? list[lo] : undefined;
   };
+}
+
+/**
+ * Hunks for the shown parts of `keys` against `reference` (the text they were written for), or undefined when
+ * some part cannot be placed. The hunks carry line numbers: they match the reference exactly where they say.
+ */
+export function partialHunks(keys: readonly string[], reference: readonly string[], language = '', budget?: Budget): DiffHunk[] | undefined {
+  const { parts, atTop, atEnd } = shownParts(keys, language);
+  if (!parts.length) return undefined;
+  const ref = reference.map(withoutNoEol);
+  const onlyAfter = uniqueAfter(ref);
 
   const hunks: DiffHunk[] = [];
   let pos = 0;
