@@ -76,36 +76,23 @@ function lostLines(old: readonly string[], next: readonly string[]): string[] {
   return lost;
 }
 
+type Placed = MergedHunk & { direct?: boolean };
+
 /** Merges and turns the merged hunks into plan hunks with positions, texts and labels. */
 export function finish(input: FinishInput): PlanFile {
-  const { path, from, blocks, line, current, ours, base, changes, direct, byContext = new Set(), coarseDiff = false, t, budget, skipped = [], shown } = input;
+  const { path, from, blocks, line, current, ours, base, changes, direct, coarseDiff = false, t, budget, skipped = [], shown } = input;
   const eol = eolOf(current);
   const merged = merge3(base ?? ours, ours, changes, undefined, budget);
-  const all: (MergedHunk & { direct?: boolean })[] = [...merged.hunks];
+  const all: Placed[] = [...merged.hunks];
   // Hunks placed in the file now directly: no mapping, no user edits to conflict with (their context matched).
   if (direct) for (const h of merge3(ours, ours, direct.changes).hunks) all.push({ ...h, direct: true });
   all.sort((a, b) => a.oursStart - b.oursStart || a.oursEnd - b.oursEnd);
-  const kept: typeof all = [];
-  for (const h of all) {
-    const prev = kept[kept.length - 1];
-    const clash = prev && (h.oursStart < prev.oursEnd || (h.oursStart === prev.oursEnd && h.oursStart === h.oursEnd && prev.oursStart === prev.oursEnd));
-    if (!clash) {
-      kept.push(h);
-      continue;
-    }
-    // Merged hunks never overlap each other: the one placed directly gives way.
-    const loser = h.direct ? h : prev;
-    if (loser === prev) kept[kept.length - 1] = h;
-    const from = direct?.origin.get(loser.groups[0]);
-    if (from) skipped.push({ hunk: from.hunk, block: from.block, header: from.header, code: 'overlaps', reason: hunkSkipReason(t, 'overlaps', from.hunk, from.header) });
-  }
+  const kept = withoutClashes(all, input, skipped);
 
-  const n = ours.length;
-  const starts = lineStarts(current);
-  const fileFinalNewline = finalNewlineOf(ours);
   const hunks: PlanHunk[] = [];
   /** Lines each hunk takes out and puts in, as the answer changes them (for its label). */
   const sizes: { removed: number; inserted: number }[] = [];
+  const geometry = { starts: lineStarts(current), finalNewline: finalNewlineOf(ours), eol };
   let position = 0;
   let plainLines: string[] | undefined;
   const fileLines = () => (plainLines ??= ours.map(withoutNoEol));
@@ -123,63 +110,9 @@ export function finish(input: FinishInput): PlanFile {
       continue;
     }
     sizes.push({ removed: Math.max(0, h.oursEnd - h.oursStart), inserted: h.lines.length });
-    let { oursStart, lines } = h;
-    let conflict = !!h.conflict;
-    // Lines appended after an unterminated last line: that line gets its break, the new end keeps none.
-    if (oursStart === n && n > 0 && hasNoEol(ours[n - 1]) && lines.length) {
-      oursStart = n - 1;
-      lines = [withoutNoEol(ours[n - 1]), ...lines];
-      lines[lines.length - 1] = withNoEol(lines[lines.length - 1]);
-    }
-    // A missing line break may only end the file: anything else would join two lines. Never silently.
-    if (lines.some((k, i) => hasNoEol(k) && (i < lines.length - 1 || h.oursEnd !== n))) conflict = true;
-    const oursEnd = Math.max(h.oursEnd, oursStart);
-    const startOffset = starts[oursStart];
-    const endOffset = starts[oursEnd];
-    const end =
-      oursEnd < n || fileFinalNewline
-        ? { line: oursEnd, character: 0 }
-        : { line: n - 1, character: current.length - starts[n - 1] };
-    hunks.push({
-      id: '',
-      index: 0,
-      label: '',
-      currentRange: { startLine: oursStart, endLine: oursEnd },
-      start: { line: oursStart, character: 0 },
-      end,
-      startOffset,
-      endOffset,
-      oldText: current.slice(startOffset, endOffset),
-      newText: joinLines(lines, eol),
-      conflict,
-      sides: h.conflict && {
-        base: joinLines(h.conflict.base, eol),
-        ours: joinLines(h.conflict.ours, eol),
-        theirs: joinLines(h.conflict.theirs, eol),
-      },
-      shifted: h.shifted && !h.direct,
-      nearUserEdit: h.nearUserEdit,
-      byContext: !!h.direct || h.groups.some(g => byContext.has(g)),
-    });
+    hunks.push(planHunkOf(h, input, geometry));
   }
-  hunks.forEach((h, i) => {
-    h.index = i + 1;
-    h.id = `${path}#${i + 1}`;
-    const { startLine, endLine } = h.currentRange;
-    h.label = hunkLabel(t, {
-      index: i + 1,
-      total: hunks.length,
-      first: startLine + 1,
-      last: endLine,
-      lineCount: n,
-      ...sizes[i],
-      conflict: h.conflict,
-      nearUserEdit: h.nearUserEdit,
-      byContext: h.byContext,
-      create: false,
-    });
-    if (!h.sides) delete h.sides;
-  });
+  numberAndLabel(hunks, sizes, path, ours.length, t);
   const file: PlanFile = {
     ...emptyFile(path, from, blocks, line),
     twoWay: !base,
@@ -194,6 +127,87 @@ export function finish(input: FinishInput): PlanFile {
     return { ...file, kind: 'skip', reasonCode: reason, reason: skipReason(t, reason) };
   }
   return file;
+}
+
+/** The hunks in order without overlaps: merged hunks never overlap each other, so one placed directly gives way (listed). */
+function withoutClashes(all: Placed[], { direct, t }: Pick<FinishInput, 'direct' | 't'>, skipped: SkippedHunk[]): Placed[] {
+  const kept: Placed[] = [];
+  for (const h of all) {
+    const prev = kept[kept.length - 1];
+    const clash = prev && (h.oursStart < prev.oursEnd || (h.oursStart === prev.oursEnd && h.oursStart === h.oursEnd && prev.oursStart === prev.oursEnd));
+    if (!clash) {
+      kept.push(h);
+      continue;
+    }
+    const loser = h.direct ? h : prev;
+    if (loser === prev) kept[kept.length - 1] = h;
+    const from = direct?.origin.get(loser.groups[0]);
+    if (from) skipped.push({ hunk: from.hunk, block: from.block, header: from.header, code: 'overlaps', reason: hunkSkipReason(t, 'overlaps', from.hunk, from.header) });
+  }
+  return kept;
+}
+
+/** A merged hunk as the plan offers it: its range and offsets in the file now, its old and new text. */
+function planHunkOf(h: Placed, { current, ours, byContext = new Set() }: FinishInput, geometry: { starts: number[]; finalNewline: boolean; eol: Eol }): PlanHunk {
+  const n = ours.length;
+  const { starts, eol } = geometry;
+  let { oursStart, lines } = h;
+  let conflict = !!h.conflict;
+  // Lines appended after an unterminated last line: that line gets its break, the new end keeps none.
+  if (oursStart === n && n > 0 && hasNoEol(ours[n - 1]) && lines.length) {
+    oursStart = n - 1;
+    lines = [withoutNoEol(ours[n - 1]), ...lines];
+    lines[lines.length - 1] = withNoEol(lines[lines.length - 1]);
+  }
+  // A missing line break may only end the file: anything else would join two lines. Never silently.
+  if (lines.some((k, i) => hasNoEol(k) && (i < lines.length - 1 || h.oursEnd !== n))) conflict = true;
+  const oursEnd = Math.max(h.oursEnd, oursStart);
+  const startOffset = starts[oursStart];
+  const endOffset = starts[oursEnd];
+  const end = oursEnd < n || geometry.finalNewline ? { line: oursEnd, character: 0 } : { line: n - 1, character: current.length - starts[n - 1] };
+  return {
+    id: '',
+    index: 0,
+    label: '',
+    currentRange: { startLine: oursStart, endLine: oursEnd },
+    start: { line: oursStart, character: 0 },
+    end,
+    startOffset,
+    endOffset,
+    oldText: current.slice(startOffset, endOffset),
+    newText: joinLines(lines, eol),
+    conflict,
+    sides: h.conflict && {
+      base: joinLines(h.conflict.base, eol),
+      ours: joinLines(h.conflict.ours, eol),
+      theirs: joinLines(h.conflict.theirs, eol),
+    },
+    shifted: h.shifted && !h.direct,
+    nearUserEdit: h.nearUserEdit,
+    byContext: !!h.direct || h.groups.some(g => byContext.has(g)),
+  };
+}
+
+/** Each offered hunk's number, id and label, once all are known ("2 of 3"). */
+function numberAndLabel(hunks: PlanHunk[], sizes: { removed: number; inserted: number }[], path: string, lineCount: number, t: Translate): void {
+  hunks.forEach((h, i) => {
+    h.index = i + 1;
+    h.id = `${path}#${i + 1}`;
+    const { startLine, endLine } = h.currentRange;
+    h.label = hunkLabel(t, {
+      index: i + 1,
+      total: hunks.length,
+      first: startLine + 1,
+      last: endLine,
+      lineCount,
+      ...sizes[i],
+      conflict: h.conflict,
+      nearUserEdit: h.nearUserEdit,
+      byContext: h.byContext,
+      create: false,
+    });
+    if (!h.sides) delete h.sides;
+  });
 }
 
 /**
