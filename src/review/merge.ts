@@ -82,58 +82,37 @@ const sameLines = (x: readonly string[], from: number, to: number, y: readonly s
   return true;
 };
 
-/**
- * Merges `theirs` into `ours`. With `base === ours` (no text was recorded: a two-way merge against the file
- * now) there are no user edits and so no conflicts. `oursEdits` may be passed when already computed.
- */
-export function merge3(base: readonly string[], ours: readonly string[], theirs: readonly Change[], oursEdits?: Edit[], budget?: Budget): MergeResult {
-  let coarse = false;
-  if (!oursEdits) {
-    if (base === ours) oursEdits = [];
-    else {
-      const d = diffLines(base, ours, budget);
-      oursEdits = d.edits;
-      coarse = d.coarse;
-    }
+/** The lines `ts` (changes of base, in order) make of `base[start, end)`. */
+function theirsOf(base: readonly string[], start: number, end: number, ts: readonly Change[]): string[] {
+  const lines: string[] = [];
+  let at = start;
+  for (const c of ts) {
+    for (let x = at; x < c.start; x++) lines.push(base[x]);
+    for (const line of c.lines) lines.push(line);
+    at = c.end;
   }
-  const O = oursEdits;
-  const hunks: MergedHunk[] = [];
-  const theirsOf = (start: number, end: number, ts: readonly Change[]) => {
-    const lines: string[] = [];
-    let at = start;
-    for (const c of ts) {
-      for (let x = at; x < c.start; x++) lines.push(base[x]);
-      for (const line of c.lines) lines.push(line);
-      at = c.end;
-    }
-    for (let x = at; x < end; x++) lines.push(base[x]);
-    return lines;
-  };
-  /**
-   * Two hunks that would insert at the same point of the text now (the user deleted the lines between their
-   * places) become one, so their order is not left to chance: a conflict when either is one. A run of such
-   * hunks is gathered in `open` and built once when it closes (linear: 20,000 insertions at one place are
-   * one pass, not one copy of everything gathered so far per insertion).
-   */
-  let open: { h: MergedHunk; ts: Change[]; lines: string[]; groups: Set<number>; conflict: boolean; joined: boolean } | undefined;
-  const close = () => {
-    if (!open) return;
-    const { h, ts, conflict, joined } = open;
-    if (joined) {
-      h.groups = [...open.groups];
-      if (conflict) {
-        h.lines = theirsOf(h.baseStart, h.baseEnd, ts);
-        h.conflict = { base: base.slice(h.baseStart, h.baseEnd), ours: [], theirs: h.lines };
-      } else h.lines = open.lines;
-    }
-    hunks.push(h);
-    open = undefined;
-  };
-  const emit = (h: MergedHunk, ts: Change[]) => {
+  for (let x = at; x < end; x++) lines.push(base[x]);
+  return lines;
+}
+
+/**
+ * The merged hunks, in order. Two hunks that would insert at the same point of the text now (the user deleted
+ * the lines between their places) become one, so their order is not left to chance: a conflict when either is
+ * one. A run of such hunks is gathered in `open` and built once when it closes (linear: 20,000 insertions at one
+ * place are one pass, not one copy of everything gathered so far per insertion).
+ */
+class MergedHunks {
+  readonly hunks: MergedHunk[] = [];
+  private open: { h: MergedHunk; ts: Change[]; lines: string[]; groups: Set<number>; conflict: boolean; joined: boolean } | undefined;
+
+  constructor(private readonly base: readonly string[]) {}
+
+  emit(h: MergedHunk, ts: Change[]): void {
+    const open = this.open;
     const prev = open?.h;
     if (!open || !prev || prev.oursStart !== prev.oursEnd || h.oursStart !== h.oursEnd || prev.oursEnd !== h.oursStart) {
-      close();
-      open = { h, ts, lines: h.lines, groups: new Set(h.groups), conflict: !!h.conflict, joined: false };
+      this.close();
+      this.open = { h, ts, lines: h.lines, groups: new Set(h.groups), conflict: !!h.conflict, joined: false };
       return;
     }
     if (!open.joined) {
@@ -152,7 +131,71 @@ export function merge3(base: readonly string[], ours: readonly string[], theirs:
     m.shifted ||= h.shifted;
     m.nearUserEdit = true;
     open.conflict ||= !!h.conflict;
-  };
+  }
+
+  close(): void {
+    const open = this.open;
+    if (!open) return;
+    const { h, ts, conflict, joined } = open;
+    if (joined) {
+      h.groups = [...open.groups];
+      if (conflict) {
+        h.lines = theirsOf(this.base, h.baseStart, h.baseEnd, ts);
+        h.conflict = { base: this.base.slice(h.baseStart, h.baseEnd), ours: [], theirs: h.lines };
+      } else h.lines = open.lines;
+    }
+    this.hunks.push(h);
+    this.open = undefined;
+  }
+}
+
+/**
+ * A conflict region from the change `theirs[j]` and the user's edit `O[i]`, grown over every edit and change that
+ * overlaps it on both sides. Returns the region and the first edit and the last change past it.
+ */
+function conflictRegion(O: readonly Edit[], i: number, theirs: readonly Change[], j: number): { start: number; end: number; ts: Change[]; k: number; j: number } {
+  const t = theirs[j];
+  let start = Math.min(t.start, O[i].aStart);
+  let end = Math.max(t.end, O[i].aEnd);
+  const ts: Change[] = [t];
+  let k = i + 1;
+  let grown = true;
+  const overlaps = (s: number, e: number) => (s === e ? s > start && s < end : s < end && e > start);
+  while (grown) {
+    grown = false;
+    while (k < O.length && overlaps(O[k].aStart, O[k].aEnd)) {
+      start = Math.min(start, O[k].aStart);
+      end = Math.max(end, O[k].aEnd);
+      k++;
+      grown = true;
+    }
+    while (j + 1 < theirs.length && overlaps(theirs[j + 1].start, theirs[j + 1].end)) {
+      j++;
+      ts.push(theirs[j]);
+      start = Math.min(start, theirs[j].start);
+      end = Math.max(end, theirs[j].end);
+      grown = true;
+    }
+  }
+  return { start, end, ts, k, j };
+}
+
+/**
+ * Merges `theirs` into `ours`. With `base === ours` (no text was recorded: a two-way merge against the file
+ * now) there are no user edits and so no conflicts. `oursEdits` may be passed when already computed.
+ */
+export function merge3(base: readonly string[], ours: readonly string[], theirs: readonly Change[], oursEdits?: Edit[], budget?: Budget): MergeResult {
+  let coarse = false;
+  if (!oursEdits) {
+    if (base === ours) oursEdits = [];
+    else {
+      const d = diffLines(base, ours, budget);
+      oursEdits = d.edits;
+      coarse = d.coarse;
+    }
+  }
+  const O = oursEdits;
+  const merged = new MergedHunks(base);
   let alreadyApplied = 0;
   let i = 0; // first edit of ours not known to be before the current change
   let delta = 0; // ours line = base line + delta, after the edits before i
@@ -181,45 +224,25 @@ export function merge3(base: readonly string[], ours: readonly string[], theirs:
       const oursEnd = t.end + delta;
       if (sameLines(ours, oursStart, oursEnd, t.lines)) continue; // a change that changes nothing
       const near = (!!prev && prev.aEnd >= t.start) || (!!next && next.aStart <= t.end);
-      emit({ oursStart, oursEnd, lines: t.lines, baseStart: t.start, baseEnd: t.end, groups: [t.group], shifted: delta !== 0, nearUserEdit: near }, [t]);
+      merged.emit({ oursStart, oursEnd, lines: t.lines, baseStart: t.start, baseEnd: t.end, groups: [t.group], shifted: delta !== 0, nearUserEdit: near }, [t]);
       continue;
     }
 
-    // A conflict region: grow it over every edit and change that overlaps it, on both sides.
-    let start = Math.min(t.start, next.aStart);
-    let end = Math.max(t.end, next.aEnd);
-    const ts: Change[] = [t];
-    let k = i + 1;
-    let grown = true;
-    const overlaps = (s: number, e: number) => (s === e ? s > start && s < end : s < end && e > start);
-    while (grown) {
-      grown = false;
-      while (k < O.length && overlaps(O[k].aStart, O[k].aEnd)) {
-        start = Math.min(start, O[k].aStart);
-        end = Math.max(end, O[k].aEnd);
-        k++;
-        grown = true;
-      }
-      while (j + 1 < theirs.length && overlaps(theirs[j + 1].start, theirs[j + 1].end)) {
-        j++;
-        ts.push(theirs[j]);
-        start = Math.min(start, theirs[j].start);
-        end = Math.max(end, theirs[j].end);
-        grown = true;
-      }
-    }
+    const region = conflictRegion(O, i, theirs, j);
+    const { start, end, ts, k } = region;
+    j = region.j;
     let regionDelta = 0;
     for (let x = i; x < k; x++) regionDelta += O[x].bEnd - O[x].bStart - (O[x].aEnd - O[x].aStart);
     const oursStart = start + delta;
     const oursEnd = end + delta + regionDelta;
-    const theirsLines = theirsOf(start, end, ts);
+    const theirsLines = theirsOf(base, start, end, ts);
     delta += regionDelta;
     i = k;
     if (sameLines(ours, oursStart, oursEnd, theirsLines)) {
       alreadyApplied++;
       continue;
     }
-    emit({
+    merged.emit({
       oursStart,
       oursEnd,
       lines: theirsLines,
@@ -231,8 +254,8 @@ export function merge3(base: readonly string[], ours: readonly string[], theirs:
       conflict: { base: base.slice(start, end), ours: ours.slice(oursStart, oursEnd), theirs: theirsLines },
     }, ts);
   }
-  close();
-  return { hunks: coalesce(hunks, base, ours), alreadyApplied, coarse };
+  merged.close();
+  return { hunks: coalesce(merged.hunks, base, ours), alreadyApplied, coarse };
 }
 
 /** Neighbouring clean hunks of one group become one, unless the user changed a line between them. */
