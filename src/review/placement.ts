@@ -105,50 +105,8 @@ export function placeHunks(
   strictEol: boolean,
   options: PlaceOptions = {},
 ): PlaceResult {
-  const maxFuzz = options.fuzz ?? 0;
-  const window = options.fuzzWindow ?? 100;
   const allowed = Math.max(0, Math.min(4_000_000, options.budget?.left ?? 4_000_000));
-  let budget = allowed;
-  const n = target.length;
-  const lastKey = n ? target[n - 1] : '';
-  const lastTagged = n > 0 && hasNoEol(lastKey);
-  // The ways a line may match: exactly (the unterminated last line matches its text either way), and for edit
-  // blocks without trailing whitespace, then without any indentation. Each has its own index, built on first use.
-  const tiers: ((key: string) => string)[] = [k => k, k => withoutNoEol(k).trimEnd(), k => withoutNoEol(k).trim()];
-  const normalized: (string[] | undefined)[] = [target as string[], undefined, undefined];
-  const indexes: (Map<string, number[]> | undefined)[] = [];
-  const textOf = (tier: number) => {
-    let t = normalized[tier];
-    if (!t) {
-      t = target.map(tiers[tier]);
-      normalized[tier] = t;
-      budget -= n;
-    }
-    return t;
-  };
-  const eq = (tier: number, ti: number, key: string) => {
-    if (tier > 0) return textOf(tier)[ti] === tiers[tier](key);
-    const t = target[ti];
-    if (t === key) return true;
-    return !strictEol && ti === n - 1 && lastTagged && t.length === key.length + 1 && t.startsWith(key);
-  };
-  /** Where a line is (ascending), per tier; the exact tier also finds the unterminated last line by its text. */
-  const placesOf = (tier: number, key: string): number[] => {
-    let index = indexes[tier];
-    if (!index) {
-      index = new Map();
-      textOf(tier).forEach((line, i) => {
-        const list = index!.get(line);
-        if (list) list.push(i);
-        else index!.set(line, [i]);
-      });
-      indexes[tier] = index;
-      budget -= n;
-    }
-    const list = index.get(tier ? tiers[tier](key) : key) ?? [];
-    if (tier === 0 && !strictEol && lastTagged && target[n - 1] !== key && withNoEol(key) === target[n - 1]) return [...list, n - 1];
-    return list;
-  };
+  const lines = new TargetLines(target, strictEol, allowed);
   const placed: PlacedHunk[] = [];
   const failed: number[] = [];
   const ambiguous = new Map<number, number[]>();
@@ -161,68 +119,7 @@ export function placeHunks(
     const p = patternOf(h, strictEol);
     const numbered = h.oldStart !== undefined;
     const expected = !numbered ? minPos : Math.max(0, (h.oldCount === 0 ? h.oldStart! : h.oldStart! - 1) + shift);
-    let found: { at: number; fuzz: number; front: number; tier: number } | undefined;
-    let candidates: number[] = [];
-    const levels = h.edit ? tiers.length : maxFuzz + 1;
-    for (let level = 0; level < levels && !found && !candidates.length && budget > 0; level++) {
-      const fuzz = h.edit ? 0 : level;
-      const tier = h.edit ? level : 0;
-      const front = Math.min(fuzz, p.lead);
-      const back = Math.min(fuzz, p.trail);
-      if (fuzz > 0 && front === 0 && back === 0) continue; // nothing more to leave out
-      const len = p.old.length - front - back;
-      // With no line to match (an insertion without context), only a stated line can place it.
-      if (len <= 0) {
-        if (fuzz === 0 && p.old.length === 0 && numbered && expected >= minPos && expected <= n) found = { at: expected, fuzz: 0, front: 0, tier };
-        continue;
-      }
-      const centre = expected + front;
-      const lo = minPos;
-      const hi = n - len;
-      if (hi < lo) continue;
-      const matchesAt = (at: number) => {
-        let k = 0;
-        while (k < len && eq(tier, at + k, p.old[front + k])) k++;
-        budget -= k + 1;
-        return k === len;
-      };
-      // The stated place first: a hunk with line numbers that fits there is proven there.
-      if (numbered && centre >= lo && centre <= hi && matchesAt(centre)) {
-        found = { at: centre, fuzz, front, tier };
-        break;
-      }
-      const matches: number[] = [];
-      if (fuzz > 0) {
-        // Within the window only: at most 2 × window + 1 places.
-        for (let at = Math.max(lo, centre - window); at <= Math.min(hi, centre + window) && budget > 0 && matches.length <= MAX_CANDIDATES; at++) {
-          if (matchesAt(at)) matches.push(at);
-        }
-      } else {
-        // Anywhere: only the places where the pattern's rarest line sits are tried (an index of the lines), so a
-        // header claiming line 999,999,999 or a context of closing braces costs its candidates, not a walk.
-        let rarest: number[] | undefined;
-        let offset = 0;
-        for (let k = 0; k < len && budget > 0; k++) {
-          const list = placesOf(tier, p.old[front + k]);
-          budget -= 1;
-          if (!rarest || list.length < rarest.length) [rarest, offset] = [list, k];
-          if (list.length <= 1) break;
-        }
-        for (const i of rarest ?? []) {
-          const at = i - offset;
-          if (at < lo || at > hi) continue;
-          if (budget <= 0 || matches.length > MAX_CANDIDATES) break;
-          if (matchesAt(at)) matches.push(at);
-        }
-      }
-      if (matches.length === 1) found = { at: matches[0], fuzz, front, tier };
-      else if (matches.length > 1) {
-        // Roo's `:start_line:` names one of them.
-        const stated = h.edit?.startLine !== undefined ? matches.find(m => m === h.edit!.startLine! - 1) : undefined;
-        if (stated !== undefined) found = { at: stated, fuzz, front, tier };
-        else candidates = matches.slice(0, MAX_CANDIDATES).map(m => m - front + 1);
-      }
-    }
+    const { found, candidates } = findPlace(lines, h, p, { expected, minPos, numbered, maxFuzz: options.fuzz ?? 0, window: options.fuzzWindow ?? 100 });
     if (!found) {
       failed.push(index);
       if (candidates.length) ambiguous.set(index, candidates);
@@ -241,8 +138,151 @@ export function placeHunks(
     minPos = found.at + p.old.length - found.front - Math.min(found.fuzz, p.trail);
     if (numbered) shift = start - (h.oldCount === 0 ? h.oldStart! : h.oldStart! - 1);
   });
-  if (options.budget) options.budget.left -= allowed - Math.max(0, budget);
+  if (options.budget) options.budget.left -= allowed - Math.max(0, lines.budget);
   return { placed, failed, ambiguous };
+}
+
+/**
+ * The ways a line may match: exactly (the unterminated last line matches its text either way), and for edit
+ * blocks without trailing whitespace, then without any indentation.
+ */
+const TIERS: ((key: string) => string)[] = [k => k, k => withoutNoEol(k).trimEnd(), k => withoutNoEol(k).trim()];
+
+/** The target's lines as a hunk's lines may match them, per tier, each tier's index built on first use; the work they cost is charged to `budget`. */
+class TargetLines {
+  readonly n: number;
+  private readonly lastTagged: boolean;
+  private readonly normalized: (readonly string[] | undefined)[];
+  private readonly indexes: (Map<string, number[]> | undefined)[] = [];
+
+  constructor(
+    private readonly target: readonly string[],
+    private readonly strictEol: boolean,
+    public budget: number,
+  ) {
+    this.n = target.length;
+    this.lastTagged = this.n > 0 && hasNoEol(target[this.n - 1]);
+    this.normalized = [target, undefined, undefined];
+  }
+
+  private textOf(tier: number): readonly string[] {
+    let t = this.normalized[tier];
+    if (!t) {
+      t = this.target.map(TIERS[tier]);
+      this.normalized[tier] = t;
+      this.budget -= this.n;
+    }
+    return t;
+  }
+
+  private eq(tier: number, ti: number, key: string): boolean {
+    if (tier > 0) return this.textOf(tier)[ti] === TIERS[tier](key);
+    const t = this.target[ti];
+    if (t === key) return true;
+    return !this.strictEol && ti === this.n - 1 && this.lastTagged && t.length === key.length + 1 && t.startsWith(key);
+  }
+
+  /** Whether `old[front, front + len)` matches the target at `at`. */
+  matchesAt(tier: number, at: number, old: readonly string[], front: number, len: number): boolean {
+    let k = 0;
+    while (k < len && this.eq(tier, at + k, old[front + k])) k++;
+    this.budget -= k + 1;
+    return k === len;
+  }
+
+  /** Where a line is (ascending), per tier; the exact tier also finds the unterminated last line by its text. */
+  placesOf(tier: number, key: string): number[] {
+    let index = this.indexes[tier];
+    if (!index) {
+      const built = new Map<string, number[]>();
+      this.textOf(tier).forEach((line, i) => {
+        const list = built.get(line);
+        if (list) list.push(i);
+        else built.set(line, [i]);
+      });
+      this.indexes[tier] = index = built;
+      this.budget -= this.n;
+    }
+    const list = index.get(tier ? TIERS[tier](key) : key) ?? [];
+    const n = this.n;
+    if (tier === 0 && !this.strictEol && this.lastTagged && this.target[n - 1] !== key && withNoEol(key) === this.target[n - 1]) return [...list, n - 1];
+    return list;
+  }
+}
+
+interface Found {
+  at: number;
+  fuzz: number;
+  front: number;
+  tier: number;
+}
+
+/**
+ * Where one hunk goes: at its stated place if it fits there, else at the one place it matches (by tier for an
+ * edit block, by fuzz within the window for a diff hunk); several places are its candidates, never a guess.
+ */
+function findPlace(
+  lines: TargetLines,
+  h: DiffHunk,
+  p: Pattern,
+  where: { expected: number; minPos: number; numbered: boolean; maxFuzz: number; window: number },
+): { found?: Found; candidates: number[] } {
+  const { expected, minPos, numbered, window } = where;
+  const n = lines.n;
+  let candidates: number[] = [];
+  const levels = h.edit ? TIERS.length : where.maxFuzz + 1;
+  for (let level = 0; level < levels && !candidates.length && lines.budget > 0; level++) {
+    const fuzz = h.edit ? 0 : level;
+    const tier = h.edit ? level : 0;
+    const front = Math.min(fuzz, p.lead);
+    const back = Math.min(fuzz, p.trail);
+    if (fuzz > 0 && front === 0 && back === 0) continue; // nothing more to leave out
+    const len = p.old.length - front - back;
+    // With no line to match (an insertion without context), only a stated line can place it.
+    if (len <= 0) {
+      if (fuzz === 0 && p.old.length === 0 && numbered && expected >= minPos && expected <= n) return { found: { at: expected, fuzz: 0, front: 0, tier }, candidates };
+      continue;
+    }
+    const centre = expected + front;
+    const lo = minPos;
+    const hi = n - len;
+    if (hi < lo) continue;
+    const matchesAt = (at: number) => lines.matchesAt(tier, at, p.old, front, len);
+    // The stated place first: a hunk with line numbers that fits there is proven there.
+    if (numbered && centre >= lo && centre <= hi && matchesAt(centre)) return { found: { at: centre, fuzz, front, tier }, candidates };
+    const matches: number[] = [];
+    if (fuzz > 0) {
+      // Within the window only: at most 2 × window + 1 places.
+      for (let at = Math.max(lo, centre - window); at <= Math.min(hi, centre + window) && lines.budget > 0 && matches.length <= MAX_CANDIDATES; at++) {
+        if (matchesAt(at)) matches.push(at);
+      }
+    } else {
+      // Anywhere: only the places where the pattern's rarest line sits are tried (an index of the lines), so a
+      // header claiming line 999,999,999 or a context of closing braces costs its candidates, not a walk.
+      let rarest: number[] | undefined;
+      let offset = 0;
+      for (let k = 0; k < len && lines.budget > 0; k++) {
+        const list = lines.placesOf(tier, p.old[front + k]);
+        lines.budget -= 1;
+        if (!rarest || list.length < rarest.length) [rarest, offset] = [list, k];
+        if (list.length <= 1) break;
+      }
+      for (const i of rarest ?? []) {
+        const at = i - offset;
+        if (at < lo || at > hi) continue;
+        if (lines.budget <= 0 || matches.length > MAX_CANDIDATES) break;
+        if (matchesAt(at)) matches.push(at);
+      }
+    }
+    if (matches.length === 1) return { found: { at: matches[0], fuzz, front, tier }, candidates };
+    if (matches.length > 1) {
+      // Roo's `:start_line:` names one of them.
+      const stated = h.edit?.startLine !== undefined ? matches.find(m => m === h.edit!.startLine! - 1) : undefined;
+      if (stated !== undefined) return { found: { at: stated, fuzz, front, tier }, candidates };
+      candidates = matches.slice(0, MAX_CANDIDATES).map(m => m - front + 1);
+    }
+  }
+  return { candidates };
 }
 
 const leading = (s: string) => /^[ \t]*/.exec(s)![0];
