@@ -38,28 +38,7 @@ export function planFile(path: string, proposals: Proposal[], files: ReviewFiles
   const refused = refusedOrUndefined(state, skip);
   if (refused) return refused;
   const sentText = files.sent(path);
-
-  if (first.kind === 'whole') {
-    if (state.kind === 'missing') return sentText !== undefined ? skip('gone') : create(path, first.kind, blocks, first.line, toLines(first.text).keys, options, t);
-    const current = (state as { text: string }).text;
-    if (!first.text && current) return skip('emptyBlock');
-    const ours = toLines(current);
-    const base = sentText !== undefined ? toLines(sentText).keys : undefined;
-    const reference = base ?? ours.keys;
-    const theirs = setFinalNewline(toLines(first.text).keys, finalNewlineOf(reference));
-    const elided = elidedLine(theirs, reference, first.language);
-    if (elided !== undefined) return skip('elided', elided);
-    const { changes, coarse } = changesBetween(reference, theirs, 0, budget);
-    const range = isSource(path, options) ? options.source?.range : undefined;
-    if (base && range && dropsAllOutside(changes, base.length, range)) {
-      // The agents saw only the range: a "whole file" that drops everything they did not see is the range's new code.
-      const snippet = { block: first.block, line: first.line, language: first.language, code: first.text, isDiff: false };
-      return planRange(path, options.source!, snippet, state, sentText, t, skipAt, budget);
-    }
-    // A named block replaces the file only when it is shown to be that file's new text (issue 34).
-    if (!keepsEnough(theirs.map(withoutNoEol), reference.map(withoutNoEol), true)) return skip('unproven');
-    return finish({ path, from: first.kind, blocks, line: first.line, current, ours: ours.keys, base, changes, coarseDiff: coarse, t, budget, shown: 'all' });
-  }
+  if (first.kind === 'whole') return planWhole({ path, first, blocks, state, sentText, options, t, skipAt, budget, skip });
 
   const diffs = proposals as Extract<Proposal, { kind: 'diff' }>[];
   const created = diffs.some(d => d.diff.created);
@@ -79,23 +58,96 @@ export function planFile(path: string, proposals: Proposal[], files: ReviewFiles
     return same ? skip('unchanged') : skip('exists');
   }
   const base = sentText !== undefined ? toLines(sentText).keys : undefined;
-  const fuzz = options.fuzz ?? 2;
   // The source's range, when it cut lines: the agents saw those lines cut, and wrote their context so.
   const seen = base && isSource(path, options) ? asSeen(base, options.source?.range) : undefined;
 
-  // Place every diff's hunks: in the sent text, else in the file now by context.
-  interface Placed {
-    changes: Change[];
-    block: number;
-    hunk: number;
-    header: string;
-    inBase: boolean;
-    fuzz: number;
-  }
-  const placed: Placed[] = [];
   const skipped: SkippedHunk[] = [];
   const skipHunk = (block: number, hunkIndex: number, h: DiffHunk, code: HunkSkipCode, detail = '') =>
     skipped.push({ hunk: hunkIndex + 1, block, header: h.header, code, reason: hunkSkipReason(t, code, hunkIndex + 1, h.header, detail) });
+  const placed = placeDiffs(diffs, { base, seen, ours: ours.keys, strict, fuzz: options.fuzz ?? 2, budget }, skipHunk);
+  if (!placed.length) {
+    const f = skip('doesNotApply');
+    f.skippedHunks = skipped;
+    return f;
+  }
+
+  // Where hunks of different blocks overlap or touch, the later block's hunk wins.
+  const multi = diffs.length > 1;
+  const keep = (list: PlacedDiffHunk[]) => (multi ? keepLatest(list, diffs, skipHunk) : list);
+  const inBase = keep(placed.filter(p => p.inBase));
+  const inOurs = keep(placed.filter(p => !p.inBase));
+  const sortChanges = (list: PlacedDiffHunk[]) => list.flatMap(p => p.changes).sort((a, b) => a.start - b.start);
+  let baseChanges = sortChanges(inBase);
+  let oursChanges = sortChanges(inOurs);
+  if (!strict) {
+    if (base) baseChanges = keepFinalNewline(base, baseChanges);
+    oursChanges = keepFinalNewline(ours.keys, oursChanges);
+  }
+  const fuzzy = new Set(inOurs.filter(p => p.fuzz > 0).map(p => p.changes[0].group));
+  const origin = new Map(placed.map(p => [p.changes[0]?.group, { block: p.block, hunk: p.hunk + 1, header: p.header }]));
+  const direct = { changes: base ? oursChanges : [], origin };
+  // What the answer shows removed: every `-` line (an edit block's SEARCH text); a line the agents saw cut is theirs whole.
+  const shown = new Set<string>();
+  for (const h of allHunks) for (const l of h.lines) if (l.op === '-') shown.add(l.text.trim());
+  if (seen && base && options.source?.range) for (const i of [options.source.range.startLine, options.source.range.endLine]) if (i < base.length && shown.has(withoutNoEol(seen.keys[i]).trim())) shown.add(withoutNoEol(base[i]).trim());
+  return finish({ path, from: 'diff', blocks, line: first.line, current, ours: ours.keys, base, changes: base ? baseChanges : oursChanges, direct, byContext: fuzzy, t, budget, skipped, shown });
+}
+
+/** A whole file's new text: created, proven to be this file's (issue 34), or the range's new code when it drops everything the agents did not see. */
+function planWhole(d: {
+  path: string;
+  first: Extract<Proposal, { kind: 'whole' }>;
+  blocks: number[];
+  state: ReturnType<ReviewFiles['current']>;
+  sentText: string | undefined;
+  options: PlanOptions;
+  t: Translate;
+  skipAt: Skip;
+  budget: Budget;
+  skip: (code: SkipCode, ...args: (string | number)[]) => PlanFile;
+}): PlanFile {
+  const { path, first, blocks, state, sentText, options, t, skipAt, budget, skip } = d;
+  if (state.kind === 'missing') return sentText !== undefined ? skip('gone') : create(path, first.kind, blocks, first.line, toLines(first.text).keys, options, t);
+  const current = (state as { text: string }).text;
+  if (!first.text && current) return skip('emptyBlock');
+  const ours = toLines(current);
+  const base = sentText !== undefined ? toLines(sentText).keys : undefined;
+  const reference = base ?? ours.keys;
+  const theirs = setFinalNewline(toLines(first.text).keys, finalNewlineOf(reference));
+  const elided = elidedLine(theirs, reference, first.language);
+  if (elided !== undefined) return skip('elided', elided);
+  const { changes, coarse } = changesBetween(reference, theirs, 0, budget);
+  const range = isSource(path, options) ? options.source?.range : undefined;
+  if (base && range && dropsAllOutside(changes, base.length, range)) {
+    // The agents saw only the range: a "whole file" that drops everything they did not see is the range's new code.
+    const snippet = { block: first.block, line: first.line, language: first.language, code: first.text, isDiff: false };
+    return planRange(path, options.source!, snippet, state, sentText, t, skipAt, budget);
+  }
+  // A named block replaces the file only when it is shown to be that file's new text (issue 34).
+  if (!keepsEnough(theirs.map(withoutNoEol), reference.map(withoutNoEol), true)) return skip('unproven');
+  return finish({ path, from: first.kind, blocks, line: first.line, current, ours: ours.keys, base, changes, coarseDiff: coarse, t, budget, shown: 'all' });
+}
+
+/** A diff hunk placed: its changes, where it came from, and whether in the sent text or in the file now. */
+interface PlacedDiffHunk {
+  changes: Change[];
+  block: number;
+  hunk: number;
+  header: string;
+  inBase: boolean;
+  fuzz: number;
+}
+
+type SkipHunk = (block: number, hunkIndex: number, h: DiffHunk, code: HunkSkipCode, detail?: string) => void;
+
+/** Places every diff's hunks: in the sent text (as the agents saw it), else in the file now by context; the others are listed. */
+function placeDiffs(
+  diffs: Extract<Proposal, { kind: 'diff' }>[],
+  on: { base: string[] | undefined; seen: ReturnType<typeof asSeen>; ours: string[]; strict: boolean; fuzz: number; budget: Budget },
+  skipHunk: SkipHunk,
+): PlacedDiffHunk[] {
+  const { base, seen, ours, strict, fuzz, budget } = on;
+  const placed: PlacedDiffHunk[] = [];
   let group = 0;
   for (const d of diffs) {
     const hunks = d.diff.hunks;
@@ -111,7 +163,7 @@ export function planFile(path: string, proposals: Proposal[], files: ReviewFiles
       inBaseAmbiguous = r.ambiguous;
     }
     if (failed.length) {
-      const r = placeHunks(ours.keys, hunks, strict, { fuzz, firstGroup: group, only: new Set(failed), budget });
+      const r = placeHunks(ours, hunks, strict, { fuzz, firstGroup: group, only: new Set(failed), budget });
       for (const p of r.placed) placed.push({ changes: p.changes, block: d.block, hunk: p.hunk, header: hunks[p.hunk].header, inBase: false, fuzz: p.fuzz });
       for (const i of r.failed) {
         const where = r.ambiguous.get(i) ?? inBaseAmbiguous.get(i);
@@ -121,58 +173,36 @@ export function planFile(path: string, proposals: Proposal[], files: ReviewFiles
     }
     group += hunks.length;
   }
-  if (!placed.length) {
-    const f = skip('doesNotApply');
-    f.skippedHunks = skipped;
-    return f;
-  }
+  return placed;
+}
 
-  // Where hunks of different blocks overlap or touch, the later block's hunk wins.
-  const keep = (list: Placed[]): Placed[] => {
-    // Spans accepted so far, sorted and disjoint: a binary search finds the only ones that can clash.
-    const starts: number[] = [];
-    const ends: number[] = [];
-    const kept: Placed[] = [];
-    for (const p of [...list].sort((a, b) => b.block - a.block || a.hunk - b.hunk)) {
-      // A hunk of context alone changes nothing: nothing to keep or clash.
-      if (!p.changes.length) continue;
-      let lo = p.changes[0].start;
-      let hi = p.changes[0].end;
-      for (const c of p.changes) {
-        lo = Math.min(lo, c.start);
-        hi = Math.max(hi, c.end);
-      }
-      let at = 0;
-      for (let step = starts.length; step > 0; step >>= 1) while (at + step <= starts.length && starts[at + step - 1] <= hi) at += step;
-      // starts[0..at) begin at or before hi: only the last of them can reach lo.
-      if (at > 0 && ends[at - 1] >= lo) {
-        skipHunk(p.block, p.hunk, diffs.find(x => x.block === p.block)!.diff.hunks[p.hunk], 'superseded');
-        continue;
-      }
-      starts.splice(at, 0, lo);
-      ends.splice(at, 0, hi);
-      kept.push(p);
+/** Where hunks of different blocks overlap or touch, the later block's hunk wins; the other is listed as superseded. */
+function keepLatest(list: PlacedDiffHunk[], diffs: Extract<Proposal, { kind: 'diff' }>[], skipHunk: SkipHunk): PlacedDiffHunk[] {
+  // Spans accepted so far, sorted and disjoint: a binary search finds the only ones that can clash.
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const kept: PlacedDiffHunk[] = [];
+  for (const p of [...list].sort((a, b) => b.block - a.block || a.hunk - b.hunk)) {
+    // A hunk of context alone changes nothing: nothing to keep or clash.
+    if (!p.changes.length) continue;
+    let lo = p.changes[0].start;
+    let hi = p.changes[0].end;
+    for (const c of p.changes) {
+      lo = Math.min(lo, c.start);
+      hi = Math.max(hi, c.end);
     }
-    return kept;
-  };
-  const multi = diffs.length > 1;
-  const inBase = multi ? keep(placed.filter(p => p.inBase)) : placed.filter(p => p.inBase);
-  const inOurs = multi ? keep(placed.filter(p => !p.inBase)) : placed.filter(p => !p.inBase);
-  const sortChanges = (list: Placed[]) => list.flatMap(p => p.changes).sort((a, b) => a.start - b.start);
-  let baseChanges = sortChanges(inBase);
-  let oursChanges = sortChanges(inOurs);
-  if (!strict) {
-    if (base) baseChanges = keepFinalNewline(base, baseChanges);
-    oursChanges = keepFinalNewline(ours.keys, oursChanges);
+    let at = 0;
+    for (let step = starts.length; step > 0; step >>= 1) while (at + step <= starts.length && starts[at + step - 1] <= hi) at += step;
+    // starts[0..at) begin at or before hi: only the last of them can reach lo.
+    if (at > 0 && ends[at - 1] >= lo) {
+      skipHunk(p.block, p.hunk, diffs.find(x => x.block === p.block)!.diff.hunks[p.hunk], 'superseded');
+      continue;
+    }
+    starts.splice(at, 0, lo);
+    ends.splice(at, 0, hi);
+    kept.push(p);
   }
-  const fuzzy = new Set(inOurs.filter(p => p.fuzz > 0).map(p => p.changes[0].group));
-  const origin = new Map(placed.map(p => [p.changes[0]?.group, { block: p.block, hunk: p.hunk + 1, header: p.header }]));
-  const direct = { changes: base ? oursChanges : [], origin };
-  // What the answer shows removed: every `-` line (an edit block's SEARCH text); a line the agents saw cut is theirs whole.
-  const shown = new Set<string>();
-  for (const h of allHunks) for (const l of h.lines) if (l.op === '-') shown.add(l.text.trim());
-  if (seen && base && options.source?.range) for (const i of [options.source.range.startLine, options.source.range.endLine]) if (i < base.length && shown.has(withoutNoEol(seen.keys[i]).trim())) shown.add(withoutNoEol(base[i]).trim());
-  return finish({ path, from: 'diff', blocks, line: first.line, current, ours: ours.keys, base, changes: base ? baseChanges : oursChanges, direct, byContext: fuzzy, t, budget, skipped, shown });
+  return kept;
 }
 
 /**
