@@ -1,8 +1,7 @@
 // Bundles the extension. dist/extension.js is what activation loads (through dist/main.js, the entry, which
-// measures that); dist/api.js (axios + zod) is required the
-// first time the extension needs the network; dist/reviewWorker.js is the review planner's thread
-// (src/review/worker.ts), started for each Review Changes; dist/mcp.js (the MCP SDK) the first time VS Code
-// starts the MCP server; dist/<part>.js, one per lazy part (src/lazy.ts), on its first use.
+// measures that); dist/<part>.js, one per lazy part (src/lazy.ts: the core, the API client, the MCP server, the
+// review core, which is also the review planner's thread, the pages, the command handlers), on its first use.
+// Each module is shipped once (HOME_ORDER below).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -66,7 +65,8 @@ function lazyParts() {
   return parts;
 }
 
-const entryPoints = { main: 'src/main.ts', extension: 'src/extension.ts', ...lazyParts() };
+const parts = lazyParts();
+const entryPoints = { main: 'src/main.ts', extension: 'src/extension.ts', ...parts };
 const options = {
   bundle: true,
   format: 'cjs',
@@ -91,7 +91,7 @@ const options = {
  * the shell by the time anything else loads, the core before its parts. `review` comes first because it is also
  * the review planner's thread (offThread.ts), where `vscode` cannot load: it must require nothing of ours.
  */
-const HOME_ORDER = ['review', 'extension', 'core', ...Object.keys(lazyParts()).filter(p => !['review', 'core'].includes(p))];
+const HOME_ORDER = ['review', 'extension', 'core', ...Object.keys(parts).filter(p => !['review', 'core'].includes(p))];
 /**
  * Bytes the package may still ship twice (minified). Our modules (src/) are shared; a dependency stays in each bundle that
  * uses it, tree-shaken to what that bundle calls: a shared module keeps all its exports, and sharing zod would put

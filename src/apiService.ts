@@ -10,13 +10,8 @@ import type { Config } from './config';
 import type { Logger } from './log';
 import { apiPart } from './parts';
 
-export type ApiModule = typeof Api;
 export type Client = Api.DeveloperApiClient;
 
-/** The API client's module (dist/api.js), loaded on the first request. */
-export function loadApi(): ApiModule {
-  return apiPart();
-}
 
 export class ApiService {
   private cached: { signature: string; client: Client } | undefined;
@@ -51,7 +46,7 @@ export class ApiService {
 
   private build(apiKey: () => string | undefined | Promise<string | undefined>, timeoutMs: number): Client {
     const settings = this.config.settings;
-    return new (loadApi().DeveloperApiClient)({
+    return new (apiPart().DeveloperApiClient)({
       baseUrl: settings.baseUrl,
       platformUrl: settings.platformUrl,
       streamUrl: settings.streamUrl,

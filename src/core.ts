@@ -5,7 +5,7 @@
  * that must be followed or announced. It only wires; the shell (extension.ts) owns what lives from the start.
  */
 import * as vscode from 'vscode';
-import { ApiService, loadApi } from './apiService';
+import { ApiService } from './apiService';
 import type { KeyStore } from './auth/keyStore';
 import { chatParts } from './chat/index';
 import { commandsOnFirstUse } from './commands/onFirstUse';
@@ -49,6 +49,7 @@ import type * as Results from './views/pages/resultPanel';
 import type * as Transcripts from './views/pages/transcriptPanel';
 import type * as Usage from './views/pages/usagePanel';
 import { lazy } from './lazy';
+import { apiPart } from './parts';
 import { type Sidebar, createSidebar } from './views/trees/sidebar';
 import { TaskStatusBar } from './views/notifiers/statusBar';
 
@@ -75,7 +76,8 @@ export interface Shell {
 
 /** What activate() returns in the extension's test mode only: the live services and views, for integration tests. */
 export type TestApi = Services & {
-  loadApi: typeof loadApi;
+  /** The API client's module (parts.ts). */
+  loadApi: typeof apiPart;
   /** The workspace trust the settings follow; tests act out Restricted Mode and a grant with it. */
   trust: ScriptableTrust;
   /** What the poller reads as its settings (the function it was given). */
@@ -241,7 +243,7 @@ export function buildCore(shell: Shell): Core {
     chatTool: chat.tool as unknown as vscode.LanguageModelTool<never>,
     testApi: {
       ...services,
-      loadApi,
+      loadApi: apiPart,
       trust: shell.trust,
       pollerSettings: () => pollerSettings(config),
       sidebar,

@@ -210,8 +210,9 @@ const INSTRUCTIONS =
 
 function buildServer(host: ToolHost, version: string, clientName: () => string | undefined): McpServer {
   const mcp = new McpServer({ name: 'multi-agent-tasks', title: MCP_SERVER_LABEL, version }, { instructions: INSTRUCTIONS });
-  registerTaskTools(mcp, host, clientName);
-  registerThreadTools(mcp, host, clientName);
+  const inputs = sharedInputs(host.limits);
+  registerTaskTools(mcp, host, inputs, clientName);
+  registerThreadTools(mcp, host, inputs, clientName);
   return mcp;
 }
 
@@ -227,9 +228,8 @@ function sharedInputs(limits: ToolHost['limits']) {
 }
 
 /** run_task, read_task, cancel_task. */
-function registerTaskTools(mcp: McpServer, host: ToolHost, clientName: () => string | undefined): void {
+function registerTaskTools(mcp: McpServer, host: ToolHost, { id, instruction, wait }: ReturnType<typeof sharedInputs>, clientName: () => string | undefined): void {
   const { limits } = host;
-  const { id, instruction, wait } = sharedInputs(limits);
   mcp.registerTool(
     'run_task',
     {
@@ -279,8 +279,7 @@ function registerTaskTools(mcp: McpServer, host: ToolHost, clientName: () => str
 }
 
 /** list_threads, continue_thread, read_trace, and the task resource. */
-function registerThreadTools(mcp: McpServer, host: ToolHost, clientName: () => string | undefined): void {
-  const { id, instruction, wait } = sharedInputs(host.limits);
+function registerThreadTools(mcp: McpServer, host: ToolHost, { id, instruction, wait }: ReturnType<typeof sharedInputs>, clientName: () => string | undefined): void {
   mcp.registerTool(
     'list_threads',
     {

@@ -63,15 +63,16 @@ export function createSidebar(d: SidebarDeps): Sidebar {
   };
   // The walkthrough's "Send" and "See the result" steps are done once a task was sent, and once one completed
   // (context keys, not clicks: a task sent from chat or before a reload counts too).
-  let hasTask = false;
-  let hasResult = false;
+  const ticked = new Set<string>();
+  const tick = (key: string, done: boolean) => {
+    if (!done || ticked.has(key)) return;
+    ticked.add(key);
+    void vscode.commands.executeCommand('setContext', key, true);
+  };
   const noteResults = () => {
     const tasks = d.store.all();
-    if (tasks.length && !hasTask) void vscode.commands.executeCommand('setContext', ContextKeys.hasSentTask, true);
-    hasTask ||= tasks.length > 0;
-    const now = tasks.some(t => t.status === 'completed' && !t.error);
-    if (now && !hasResult) void vscode.commands.executeCommand('setContext', ContextKeys.hasResult, true);
-    hasResult ||= now;
+    tick(ContextKeys.hasSentTask, tasks.length > 0);
+    tick(ContextKeys.hasResult, tasks.some(t => t.status === 'completed' && !t.error));
   };
   noteResults();
   const onAttachmentsChanged = () => {
