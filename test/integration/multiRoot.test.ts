@@ -21,7 +21,11 @@ describe('several folders (multi-root)', () => {
   const folder = (name: string) => folders().find(f => f.name === name)!;
   const uri = (name: string, ...segments: string[]) => vscode.Uri.joinPath(folder(name).uri, ...segments);
   const sharedOf = (name: string) => uri(name, 'tmp-multi', 'shared.ts');
-  /** Puts a file at `content`: through its document when one is open (saved), and on disk. */
+  /**
+   * Puts a file at `content`: through its document when one is open (saved), else on disk, and not at all when it
+   * already holds it. A write VS Code's file watcher reports late, after a Refactor Preview opened, makes the
+   * preview refuse ("other files have changed in the meantime"), so a file is never written twice or needlessly.
+   */
   const write = async (u: vscode.Uri, content: string) => {
     const doc = vscode.workspace.textDocuments.find(d => d.uri.toString() === u.toString());
     if (doc && !doc.isClosed) {
@@ -31,8 +35,10 @@ describe('several folders (multi-root)', () => {
         await vscode.workspace.applyEdit(edit);
       }
       if (doc.isDirty) await doc.save();
+      return;
     }
-    await vscode.workspace.fs.writeFile(u, new TextEncoder().encode(content));
+    const onDisk = await vscode.workspace.fs.readFile(u).then(b => new TextDecoder().decode(b), () => undefined);
+    if (onDisk !== content) await vscode.workspace.fs.writeFile(u, new TextEncoder().encode(content));
   };
   const text = async (u: vscode.Uri) => {
     const open = vscode.workspace.textDocuments.find(d => d.uri.toString() === u.toString());

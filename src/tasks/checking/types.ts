@@ -1,0 +1,79 @@
+/**
+ * Checking a proposal (issue 37): the user's own check command run on the team's proposal in a scratch copy,
+ * never in the user's files. The shapes every part of it shares; no vscode anywhere in `tasks/checking/`
+ * (the command in `commands/check.ts` is the only part that speaks to the editor).
+ */
+
+/** A check command the workspace declares, offered (and confirmed once) where `multiAgent.check.command` is unset. */
+export interface DetectedCheck {
+  /** The command line, run by the platform's shell in the scratch copy's folder. */
+  command: string;
+  /** Where it was found, for the confirmation ("the test script of package.json", "the Test task \"unit\""). */
+  from: 'packageJson' | 'testTask' | 'pytest' | 'goTest' | 'cargoTest';
+  /** The file that declares it, relative to the folder (`package.json`, `go.mod`, …). */
+  file: string;
+}
+
+/** How one run of the command ended. */
+export type RunEnd = 'passed' | 'failed' | 'timedOut' | 'canceled' | 'notStarted';
+
+/** One run of the command (the proposal's, or the unchanged copy's for "before"). */
+export interface CheckRun {
+  end: RunEnd;
+  /** The exit code; undefined when the process was ended by a signal or never started. */
+  exitCode?: number;
+  durationMs: number;
+  /** One line: a runner's closing line ("12 passed, 1 failed") or the output's last non-blank line. */
+  summary: string;
+  /** Names of the failing tests, as the runner printed them (bounded; empty when none could be read). */
+  failing: string[];
+  /** The last lines of the output, ANSI codes removed (bounded). */
+  tail: string;
+  /** Bytes the process wrote (stdout and stderr), of which only a bounded head and tail are kept. */
+  outputBytes: number;
+  /** Why it did not start (the shell or the folder was missing), in the runner's words. */
+  error?: string;
+}
+
+/** Which of the proposal's changes went into the copy, and which were left out and why. */
+export interface CheckedChanges {
+  /** Plan paths of the files changed in the copy. */
+  files: string[];
+  /** Files (or hunks) of the proposal left out: a file that can run code, a conflict, another folder. */
+  leftOut: { path: string; why: 'runsCode' | 'conflict' | 'otherFolder' }[];
+}
+
+/** A check of a task's proposal, kept with the task (newest last, a few). */
+export interface CheckRecord {
+  /** Unique per check; names the stored full output (`<taskId>/check-<id>.log`). */
+  id: string;
+  command: string;
+  startedAt: number;
+  /** The proposal's run. */
+  after: CheckRun;
+  /** The same command on the unchanged copy (`multiAgent.check.compareWithBefore`). */
+  before?: CheckRun;
+  changes: CheckedChanges;
+  /** Failing after and not before (by name where the runner names tests, else by outcome). */
+  newlyFailing: string[];
+  /** The verdict shown everywhere: passed, newly failing, failing as before, timed out, canceled. */
+  verdict: CheckVerdict;
+  /** Where the scratch copy was kept, when the user asked to keep it. */
+  keptAt?: string;
+}
+
+export type CheckVerdict = 'passed' | 'failing' | 'failingAsBefore' | 'timedOut' | 'canceled' | 'notStarted';
+
+/** A fix asked of the team: the task it continues and which round it is. */
+export interface FixRound {
+  /** The checked task whose failures were sent. */
+  of: string;
+  /** 1 for the first fix asked of a task, 2 for a fix of that fix, … */
+  round: number;
+}
+
+/**
+ * The words a fix request ("Ask the Team to Fix") opens with: the emulator recognises a fix request by them, and
+ * the team reads them first. `feedback.ts` builds the request.
+ */
+export const FIX_REQUEST_OPENING = 'I checked your proposal on my machine and it fails.';
