@@ -128,6 +128,8 @@ async function main() {
 }
 
 function printBanner({ url, emulator, chat = false }) {
+  // The emulator answers this one instruction with a proposal that fails one test, and the fix request with one that passes.
+  const { SAMPLE_INSTRUCTION } = require(path.join(ROOT, 'out/test/emulator/checkLoop.js'));
   const chatLines = chat
     ? `
   Chat: open the Chat view ("Chat: Open Chat") and ask "@team review this file" with a file
@@ -153,6 +155,13 @@ function printBanner({ url, emulator, chat = false }) {
   Try it: open src/math.ts, select the mean() function, press Ctrl+K A (or run
   "Multi-Agent: Orchestrate Selection" from the command palette), type an instruction,
   and watch the status bar; the result opens beside the code when the agents finish.
+
+  Prove a proposal before it lands: open src/text.js, select all (Ctrl+A), press Ctrl+K A and type
+    ${SAMPLE_INSTRUCTION}
+  When the answer is in, run "Check Proposal…" from the result view: the workspace's own test command
+  (npm test, which runs node --test; you confirm it once) runs on the proposal in a scratch copy, and
+  one test fails. "Ask the Team to Fix" sends that failure back in the task's thread; check the new
+  answer: every test passes. Your files change only when you apply it (Review Changes…).
 
   See what the team did: expand the task in the Tasks view while it runs (each agent's tool),
   then in the result view open "How the team worked" (goal, plan, each agent's step, the

@@ -345,6 +345,7 @@ export class Store {
           reasoningEffort: input.reasoningEffort,
           stoppedAgents: work.agents.filter((a) => !a.ok).map((a) => a.role),
           answer: override.answer,
+          threadRun: input.source === 'threadRun',
         }),
       error,
       resultTooLargeForResults: override.resultTooLargeForResults ?? false,

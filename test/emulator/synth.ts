@@ -1,4 +1,5 @@
 // Deterministic "orchestration": the answer is derived from the prompt so tests can assert on it.
+import { checkLoopAnswer } from './checkLoop';
 import { landingBlocks } from './landing';
 import type { TaskOutcome, TaskOverride } from './types';
 
@@ -51,6 +52,8 @@ export interface SynthesisInput {
   stoppedAgents?: string[];
   /** 'plain': no landing answer. */
   answer?: 'plain';
+  /** A run in an existing thread (`POST /threads/{id}/runs`): only there is a fix request answered (checkLoop.ts). */
+  threadRun?: boolean;
 }
 
 /** First fenced code block: the whole block as written and its language (info string's first word). */
@@ -94,7 +97,8 @@ export function synthesizeResult(input: SynthesisInput): string {
   if (input.stoppedAgents && input.stoppedAgents.length > 0) {
     out.push(`- Stopped when the budget ran out: ${input.stoppedAgents.join(', ')}`);
   }
-  const landing = input.answer === 'plain' ? undefined : landingBlocks(input.prompt);
+  // The demo's check loop (issue 37) first: its sample request and fix requests have answers of their own.
+  const landing = input.answer === 'plain' ? undefined : (checkLoopAnswer(input.prompt, input.threadRun === true) ?? landingBlocks(input.prompt));
   if (landing) {
     out.push('', ...landing);
   } else if (fenced) {
