@@ -175,8 +175,16 @@ export function sampleRequestLabel(prompt: string): string | undefined {
 /** Whether a prompt is a fix request ("Ask the Team to Fix"): it opens with FIX_REQUEST_OPENING. */
 export const isFixRequest = (prompt: string): boolean => prompt.trimStart().startsWith(FIX_REQUEST_OPENING);
 
-/** The demo module's name in a fix request: `<folder>/src/text.js` where the prompt names one of its several folders so. */
-function fixLabel(prompt: string): string {
+/**
+ * The demo module's name in a fix request's answer: as the thread's sample request named it (`<folder>/src/text.js`
+ * in a workspace of several folders), else as the fix request names it with one of the folders it lists, else
+ * DEMO_FILE_PATH.
+ */
+function fixLabel(prompt: string, earlier: readonly string[]): string {
+  for (const p of [...earlier].reverse()) {
+    const label = sampleRequestLabel(p);
+    if (label !== undefined) return label;
+  }
   const several = /The workspace has several folders \(([^)]*)\)/.exec(prompt);
   const folders = several ? several[1].split(',').map((f) => f.trim()) : [];
   const folder = folders.find((f) => f !== '' && prompt.includes(`${f}/${DEMO_FILE_PATH}`));
@@ -190,17 +198,17 @@ function fileBlock(label: string, text: string): string {
 
 /**
  * The answer's body for the check loop, or undefined when the prompt is not part of it: the sample request's
- * proposal (one test fails); in a thread run, a fix request naming FAILING_TEST_NAME gets the fixed file, any
- * other fix request a generic answer without a proposal.
+ * proposal (one test fails); in a thread run (`thread`: the user prompts already in the thread, oldest first), a
+ * fix request naming FAILING_TEST_NAME gets the fixed file, any other fix request a generic answer without a proposal.
  */
-export function checkLoopAnswer(prompt: string, threadRun: boolean): string[] | undefined {
-  if (threadRun && isFixRequest(prompt)) {
+export function checkLoopAnswer(prompt: string, thread?: readonly string[]): string[] | undefined {
+  if (thread !== undefined && isFixRequest(prompt)) {
     if (prompt.includes(FAILING_TEST_NAME)) {
       return [
         `The check was right: \`fits()\` compared with \`<\`, so a text of exactly \`max\` characters was cut ("exact" became "exac…"), which is what "${FAILING_TEST_NAME}" caught.`,
         '`fits()` compares with `<=` now, as `truncate()` did before; `truncateWords()` is unchanged.',
         '',
-        fileBlock(fixLabel(prompt), FIXED_TEXT),
+        fileBlock(fixLabel(prompt, thread), FIXED_TEXT),
       ];
     }
     return [

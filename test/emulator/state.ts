@@ -345,7 +345,7 @@ export class Store {
           reasoningEffort: input.reasoningEffort,
           stoppedAgents: work.agents.filter((a) => !a.ok).map((a) => a.role),
           answer: override.answer,
-          threadRun: input.source === 'threadRun',
+          threadPrompts: input.source === 'threadRun' ? this.userPrompts(input.threadId) : undefined,
         }),
       error,
       resultTooLargeForResults: override.resultTooLargeForResults ?? false,
@@ -563,6 +563,12 @@ export class Store {
   findThread(id: number, userId: number): ThreadRecord | undefined {
     const thread = this.threads.get(id);
     return thread && thread.userId === userId ? thread : undefined;
+  }
+
+  /** The user prompts a thread holds, oldest first: the one it was saved from (its `user_input`), then each user message. */
+  userPrompts(threadId: number | undefined): string[] {
+    const thread = threadId === undefined ? undefined : this.threads.get(threadId);
+    return thread ? [thread.userInput, ...thread.messages.filter((m) => m.role === 'user').map((m) => m.content)] : [];
   }
 
   addMessage(thread: ThreadRecord, m: Omit<MessageRecord, 'id' | 'messageId' | 'threadId'>): void {

@@ -52,8 +52,8 @@ export interface SynthesisInput {
   stoppedAgents?: string[];
   /** 'plain': no landing answer. */
   answer?: 'plain';
-  /** A run in an existing thread (`POST /threads/{id}/runs`): only there is a fix request answered (checkLoop.ts). */
-  threadRun?: boolean;
+  /** A run in an existing thread (`POST /threads/{id}/runs`): the user prompts already in it, oldest first. Only there is a fix request answered (checkLoop.ts). */
+  threadPrompts?: readonly string[];
 }
 
 /** First fenced code block: the whole block as written and its language (info string's first word). */
@@ -98,7 +98,7 @@ export function synthesizeResult(input: SynthesisInput): string {
     out.push(`- Stopped when the budget ran out: ${input.stoppedAgents.join(', ')}`);
   }
   // The demo's check loop (issue 37) first: its sample request and fix requests have answers of their own.
-  const landing = input.answer === 'plain' ? undefined : (checkLoopAnswer(input.prompt, input.threadRun === true) ?? landingBlocks(input.prompt));
+  const landing = input.answer === 'plain' ? undefined : (checkLoopAnswer(input.prompt, input.threadPrompts) ?? landingBlocks(input.prompt));
   if (landing) {
     out.push('', ...landing);
   } else if (fenced) {

@@ -128,9 +128,9 @@ describe('emulator: the demo check loop (issue 37)', () => {
     assert.ok(!notAFix.includes(FIXED_TEXT), 'the fixed file is answered in the task\'s thread only');
   });
 
-  it('only the sample request gets the failing proposal: another task, another file, or an edited module gets the usual answer', () => {
+  it('only the sample request gets the failing proposal (another task, another file, an edited module: the usual answer); the fix names the file as the thread did', () => {
     const ask = (instruction: string, code: string, label = DEMO_FILE_PATH, lines?: { start: number; end: number }) =>
-      checkLoopAnswer(withLandingInstruction(buildPrompt(instruction, { code, languageId: 'javascript', label, lines })), false)?.join('\n');
+      checkLoopAnswer(withLandingInstruction(buildPrompt(instruction, { code, languageId: 'javascript', label, lines })))?.join('\n');
     assert.ok(ask(SAMPLE_INSTRUCTION, DEMO_FILE_TEXT)?.includes(PROPOSAL_TEXT));
     assert.ok(ask('add truncateWords(text, max)', DEMO_FILE_TEXT)?.includes(PROPOSAL_TEXT), 'another wording of the same task');
     assert.ok(ask(SAMPLE_INSTRUCTION, DEMO_FILE_TEXT.split('\n').slice(9, 15).join('\n'), DEMO_FILE_PATH, { start: 10, end: 15 })?.includes(PROPOSAL_TEXT), 'truncate() selected');
@@ -144,5 +144,12 @@ describe('emulator: the demo check loop (issue 37)', () => {
     assert.equal(ask('Explain this file', DEMO_FILE_TEXT), undefined, 'another task');
     assert.equal(ask(SAMPLE_INSTRUCTION, DEMO_FILE_TEXT, 'src/math.ts'), undefined, 'another file');
     assert.equal(ask(SAMPLE_INSTRUCTION, DEMO_FILE_TEXT.replace('<= max', '< max + 1')), undefined, 'the module as edited by the user');
+
+    // The fix names the module as the thread's sample request named it (a workspace of several folders).
+    const fix = fixRequest([FAILING_TEST_NAME], 'not ok 3 - truncate keeps a text of exactly max characters');
+    const sample = withLandingInstruction(buildPrompt(SAMPLE_INSTRUCTION, { code: DEMO_FILE_TEXT, languageId: 'javascript', label: 'client/src/text.js' }), ['client', 'server']);
+    assert.ok(checkLoopAnswer(fix, [sample])?.join('\n').includes(`\`\`\`js path=client/src/text.js\n${FIXED_TEXT}\`\`\``));
+    assert.ok(checkLoopAnswer(fix, ['Another thread'])?.join('\n').includes(`\`\`\`js path=src/text.js\n${FIXED_TEXT}\`\`\``));
+    assert.equal(checkLoopAnswer(fix), undefined, 'not in a thread: no fix request');
   });
 });
