@@ -46,6 +46,23 @@ export interface Settings {
   mcpServerEnabled: boolean;
   /** Per-request timeout, ms. */
   requestTimeoutMs: number;
+  /** Checking a proposal (issue 37): what runs, when, and for how long. */
+  check: CheckSettings;
+}
+
+/**
+ * What Check Proposal… runs. `command` and `onComplete` choose what runs on this machine and when, so they are
+ * read from the user's own settings only (machine scope, and `machineOnly` below): a cloned repository's
+ * `.vscode/settings.json` cannot choose them.
+ */
+export interface CheckSettings {
+  /** The command line; empty: what the workspace declares, confirmed once per workspace. */
+  command: string;
+  /** Check a proposal as soon as its task completes (where the command was set or confirmed). */
+  onComplete: boolean;
+  /** Run the same check on the unchanged copy when the proposal's fails, to tell newly failing from already failing. */
+  compareWithBefore: boolean;
+  timeoutMs: number;
 }
 
 export type SettingName = keyof Settings;
@@ -81,14 +98,25 @@ export const RESTRICTED_SETTINGS = [
 ] as const;
 
 /**
+ * Settings that choose what runs on this machine (issue 37): their scope is `machine`, so VS Code ignores a
+ * workspace's value; readSettings() reads the user's value only, whatever the host does with the scope.
+ */
+export const MACHINE_SETTINGS = ['check.command', 'check.onComplete'] as const;
+
+/**
  * `trusted`: whether workspace values of RESTRICTED_SETTINGS count (default: the workspace's trust).
  */
 export function readSettings(options: { trusted?: boolean } = {}): SettingsReading {
   const trusted = options.trusted ?? vscode.workspace.isTrusted;
   const all = vscode.workspace.getConfiguration(SECTION);
   const restricted = new Set<string>(RESTRICTED_SETTINGS);
+  const machine = new Set<string>(MACHINE_SETTINGS);
   const config = {
     get<T>(name: string): T | undefined {
+      if (machine.has(name)) {
+        const seen = all.inspect<T>(name);
+        return seen?.globalValue ?? seen?.defaultValue;
+      }
       if (trusted || !restricted.has(name)) return all.get<T>(name);
       const seen = all.inspect<T>(name);
       return seen?.globalValue ?? seen?.defaultValue;
@@ -164,6 +192,12 @@ export function readSettings(options: { trusted?: boolean } = {}): SettingsReadi
     useStream: bool('useStream', true),
     mcpServerEnabled: bool('mcpServer.enabled', true),
     requestTimeoutMs: int('requestTimeoutSeconds', 30, 1, 600) * 1000,
+    check: {
+      command: str('check.command'),
+      onComplete: bool('check.onComplete', false),
+      compareWithBefore: bool('check.compareWithBefore', true),
+      timeoutMs: int('check.timeoutSeconds', 300, 5, 3600) * 1000,
+    },
   };
   return { settings, problems };
 }
@@ -201,6 +235,11 @@ export class Config extends Disposable {
   /** The current values; a bad value is replaced by its default (and named in `problems`). */
   get settings(): Settings {
     return this.read().settings;
+  }
+
+  /** Whether the workspace is trusted (a check runs only then). */
+  get trusted(): boolean {
+    return this.trust.isTrusted;
   }
 
   /** Values that cannot be used, each a sentence naming the setting. */
@@ -287,6 +326,14 @@ export const WORKSPACE_SETTINGS_GLOB = '**/{.vscode/settings.json,*.code-workspa
 
 export async function updateSetting(name: SettingName | 'modelId' | 'confirmRunAgain', value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration(SECTION).update(name, value, vscode.ConfigurationTarget.Global);
+}
+
+/** The folder's `files.exclude` patterns that are on (a check's copy leaves them out where there is no git). */
+export function filesExcluded(folder: vscode.Uri): string[] {
+  const excluded = vscode.workspace.getConfiguration('files', folder).get<Record<string, unknown>>('exclude') ?? {};
+  return Object.entries(excluded)
+    .filter(([, on]) => on === true)
+    .map(([pattern]) => pattern);
 }
 
 /**

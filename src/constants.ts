@@ -14,6 +14,11 @@ export const Commands = {
   applyToSource: 'multiAgent.applyToSource',
   reviewChanges: 'multiAgent.reviewChanges',
   openAllChanges: 'multiAgent.openAllChanges',
+  // Checking a proposal (issue 37)
+  checkProposal: 'multiAgent.checkProposal',
+  askTeamToFix: 'multiAgent.askTeamToFix',
+  showCheckOutput: 'multiAgent.showCheckOutput',
+  openScratchCopy: 'multiAgent.openScratchCopy',
   acceptProposal: 'multiAgent.acceptProposal',
   discardProposal: 'multiAgent.discardProposal',
   openRawResult: 'multiAgent.openRawResult',

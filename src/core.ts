@@ -9,6 +9,7 @@ import { ApiService } from './apiService';
 import type { KeyStore } from './auth/keyStore';
 import { chatParts } from './chat/index';
 import { commandsOnFirstUse } from './commands/onFirstUse';
+import { CheckRuns } from './tasks/checking/runs';
 import { guarded, showDescribed } from './commands/run';
 import type { Config, ScriptableTrust } from './config';
 import { describeError } from './errors';
@@ -96,6 +97,8 @@ export type TestApi = Services & {
   reviews: ReviewDocuments;
   mcp: McpServerProvider;
   effortCheck: EffortCheck;
+  /** The checks running now (tests cancel them as the notification's Cancel would). */
+  checks: CheckRuns;
 };
 
 /** What the stand-ins hand their calls to, and the live services (the MCP tools', and the tests'). */
@@ -173,6 +176,8 @@ export function buildCore(shell: Shell): Core {
   const traces = new TraceStore(api, store, context.globalStorageUri);
   const details = new TaskDetails(store, () => api.client(), log);
   const reviews = new ReviewDocuments(store);
+  // Issue 37: the checks running now, all stopped with their processes when the window closes.
+  const checks = new CheckRuns();
   // The pages, each a part of its own (lazy.ts), built on the first call that needs one.
   const resultPanels = new OnFirstUse(() => new (resultsPart().ResultPanels)(store, traces, pollerStatus));
   const resultView = resultViewOf(resultPanels);
@@ -192,10 +197,11 @@ export function buildCore(shell: Shell): Core {
     [DocumentSchemes.file]: services.fileDocuments,
     [DocumentSchemes.thread]: transcripts,
   };
-  const actions = commandsOnFirstUse({ ...services, basket: attachments, usage: { show: () => usagePanel.page.show() }, resultView, transcripts: { show: thread => transcriptPanels.page.show(thread) }, tracker, proposals, reviews, editors });
+  const actions = commandsOnFirstUse({ ...services, basket: attachments, usage: { show: () => usagePanel.page.show() }, resultView, transcripts: { show: thread => transcriptPanels.page.show(thread) }, tracker, proposals, reviews, editors, checks });
   const chat = chatParts({ log, ui, keys, store, pipeline, threads, editors });
 
   context.subscriptions.push(
+    checks,
     statusBar,
     notifier,
     approvals,
@@ -260,6 +266,7 @@ export function buildCore(shell: Shell): Core {
       details,
       mcp: shell.mcp,
       effortCheck,
+      checks,
     },
   };
 }

@@ -9,7 +9,7 @@ import type { ApiErrorKind } from './api';
 import { type ServiceCondition, nextUtcHour, serviceCondition } from './api/conditions';
 import type { UploadVerdict } from './api/uploads';
 import { Commands } from './constants';
-import { messageOf } from './format';
+import { inert, messageOf } from './format';
 import {
   type Action,
   Actions,
@@ -90,14 +90,8 @@ export function isCancellation(error: unknown): boolean {
   return errorKind(error) === 'aborted' || error instanceof vscode.CancellationError;
 }
 
-/**
- * Server text shown as plain text: VS Code turns `[label](target)` in a notification into a link (and a
- * `command:` target runs a command); bare URLs stay text. A zero-width space between `]` and `(` keeps
- * any such pair from being read as a link, and changes nothing a user reads.
- */
-export function inert(text: string): string {
-  return text.replace(/\](\s*)\(/g, ']\u200B$1(');
-}
+/** Re-exported: server text made inert (format.ts). */
+export { inert };
 
 export interface Described {
   message: string;

@@ -57,3 +57,12 @@ export function fileBytesSent(sent: number, total: number | undefined, fileBytes
   if (!total || total <= 0) return Math.min(sent, fileBytes);
   return Math.min(fileBytes, Math.round((sent / total) * fileBytes));
 }
+
+/**
+ * Server text shown as plain text: VS Code turns `[label](target)` in a notification into a link (and a
+ * `command:` target runs a command); bare URLs stay text. A zero-width space between `]` and `(` keeps
+ * any such pair from being read as a link, and changes nothing a user reads.
+ */
+export function inert(text: string): string {
+  return text.replace(/\](\s*)\(/g, ']\u200B$1(');
+}

@@ -7,8 +7,8 @@
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
 import { commandOfAction, describeError, inert, messageOf } from '../errors';
-import { Actions, keyNeeded } from '../vocabulary';
-import { titleFrom } from '../tasks/model';
+import { Actions, checkSentence, keyNeeded } from '../vocabulary';
+import { latestCheck, titleFrom } from '../tasks/model';
 import { offersOf } from '../tasks/offers';
 import { type ChatDeps, type TaskCode, agentsMilestone, codeOf, describeAgents, runTask, withExtraCode } from './delegation';
 import { Chat } from './ids';
@@ -140,6 +140,9 @@ async function answer(
       return { metadata, errorDetails: { message: inert(task.error ?? vscode.l10n.t('The task ended as "{0}".', task.status)) } };
     }
     stream.markdown(inert(result));
+    // Issue 37: a proposal already checked (check.onComplete) says what the check found.
+    const check = latestCheck(deps.store.get(task.id) ?? task);
+    if (check) stream.markdown(`\n\n---\n\n${inert(vscode.l10n.t('Checked on this machine: {0}', checkSentence(check)))}`);
     // What the task offers in chat (tasks/offers.ts), as the done notification and the result view follow it.
     const detailed = await withDetails(deps.store, task);
     for (const o of offersOf(detailed, 'chat')) stream.button({ command: o.command, title: vscode.l10n.t(o.label), arguments: [task.id] });

@@ -35,6 +35,8 @@ import { type KeyVerdict, askAndSaveApiKey, clearApiKey, clearGatewayKey, setApi
 import { refreshModels, selectModel } from './models';
 import { orchestrateFile, orchestrateSelection } from './orchestrate';
 import { copyResult, insertResult, openOnSubmit, openRawResult, openResult, showPromptSent } from './results';
+import { askTeamToFix, checkProposal, openScratchCopy, showCheckOutput } from './check';
+import type { CheckRuns } from '../tasks/checking/runs';
 import { openAllChanges, reviewChanges } from './review';
 import { cancelTask, checkAgain, clearFinished, removeTask, revealSource, runAgain, stopTracking } from './taskActions';
 import { attachProducedFile, continueInThread, openProducedFile, openSource, saveProducedFileAs, showTrace } from './team';
@@ -69,8 +71,10 @@ export interface CommandDeps {
   reviews: ReviewDocuments;
   /** Replaces the service check of a new API key (tests). */
   checkKey?: (key: string) => Promise<KeyVerdict>;
+  /** The checks running now (issue 37). */
+  checks: CheckRuns;
   /** Where produced files wait to be attached (globalStorageUri). */
-  context: { globalStorageUri: vscode.Uri };
+  context: { globalStorageUri: vscode.Uri; workspaceState: vscode.Memento };
 }
 
 /** What runs a command: it gets the command's arguments; the core wraps it in `guarded` (commands/run.ts). */
@@ -108,6 +112,8 @@ export function commandHandlers(d: CommandDeps): Record<ActionCommandId, Command
     storageUri: d.context.globalStorageUri,
   };
 
+  const check = { ui, store, config: d.config, keys, log: d.log, tracker, workspaceState: d.context.workspaceState, runs: d.checks, team: { api: d.api, store, pipeline }, activeResult: apply.activeResult };
+
   return {
     // Orchestrate
     [Commands.orchestrateSelection]: async () => submitted(await orchestrateSelection(orchestrate)),
@@ -126,6 +132,10 @@ export function commandHandlers(d: CommandDeps): Record<ActionCommandId, Command
     [Commands.applyToSource]: (arg?: unknown, block?: unknown) => applyToSource(apply, arg, block),
     [Commands.reviewChanges]: (arg?: unknown, block?: unknown) => reviewChanges(review, arg, block),
     [Commands.openAllChanges]: (arg?: unknown) => openAllChanges(review, arg),
+    [Commands.checkProposal]: (arg?: unknown, start?: unknown) => checkProposal(check, arg, { unasked: (start as { unasked?: unknown } | undefined)?.unasked === true }),
+    [Commands.askTeamToFix]: async (arg?: unknown) => submitted(await askTeamToFix(check, arg)),
+    [Commands.showCheckOutput]: (arg?: unknown) => showCheckOutput(check, arg),
+    [Commands.openScratchCopy]: (arg?: unknown) => openScratchCopy(check, arg),
     [Commands.acceptProposal]: (arg?: unknown) => acceptProposal(apply, arg),
     [Commands.discardProposal]: (arg?: unknown) => discardProposal(apply, arg),
     [Commands.cancelTask]: (arg?: unknown) => cancelTask({ ui, store, poller, canceller: d.canceller }, arg),

@@ -21,11 +21,12 @@ import { parseReviewUri, reviewUri } from '../documents/uris';
 import { UserFacingError, inert } from '../errors';
 import type { Logger } from '../log';
 import type { PlanFile, PlanHunk } from '../review';
-import { type OfferId, offer } from '../tasks/offers';
+import { latestCheck } from '../tasks/model';
+import { type OfferId, checkFailed, offer } from '../tasks/offers';
 import { fencedBlock } from '../tasks/sending/prompt';
 import type { TaskStore } from '../tasks/store/taskStore';
 import type { UserInterface } from '../ui';
-import { mergedTwoWay } from '../vocabulary';
+import { checkSentence, mergedTwoWay } from '../vocabulary';
 import { resolveTask } from './resolve';
 import { type AppliedChange, changeBetween, offerUndo } from './undo';
 import { reviewPart } from '../parts';
@@ -114,6 +115,9 @@ export async function reviewChanges(d: ReviewDeps, arg?: unknown, block?: unknow
     return 'nothing';
   }
   if (skipped.length) void tellNotOffered(d, review, skipped);
+  // Issue 37: what the newest check of this proposal found, said before anything is applied.
+  const check = latestCheck(d.store.get(task.id) ?? task);
+  if (check) void (checkFailed({ checks: [check] }) ? d.ui.warn : d.ui.info).call(d.ui, vscode.l10n.t('Before you apply: {0}', checkSentence(check)));
 
   // A refactoring, as Rename is: with `files.refactoring.autoSave` (on by default) VS Code saves the files of a
   // change to several files, so none is left unsaved where no editor shows it.
@@ -364,6 +368,8 @@ export function notesText(review: PreparedReview): string {
     t('{0} hunks in {1} files are offered, {2} of them conflicts (unchecked). Nothing is written until you press Apply in the Refactor Preview.', plan.hunkCount, offered.length, plan.conflictCount),
     '',
   );
+  const check = latestCheck(task);
+  if (check) out.push(`${t('Latest check')}: ${checkSentence(check)}`, '');
   for (const f of offered) {
     out.push(`## ${f.path}${f.kind === 'create' ? ` (${t('new file')})` : ''}`, '');
     if (f.twoWay && f.kind !== 'create') out.push(`${mergedTwoWay(review.twoWayReasons.get(f.path))}.`, '');

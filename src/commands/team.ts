@@ -69,7 +69,8 @@ export async function continueInThread(d: TeamDeps, arg?: unknown, instruction?:
   });
 }
 
-async function threadIdOf(d: TeamDeps, task: TrackedTask): Promise<string> {
+/** The thread the service saved a completed task to: from the task, else /status, else the newest threads (Ask the Team to Fix too). */
+export async function threadIdOf(d: Pick<TeamDeps, 'api' | 'store'>, task: TrackedTask): Promise<string> {
   if (task.conversationId) return task.conversationId;
   const client = d.api.client();
   try {

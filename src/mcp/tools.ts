@@ -17,11 +17,11 @@ import type { TraceStore } from '../stores/traceStore';
 import { AttachmentBasket } from '../tasks/sending/attachments';
 import type { TaskCanceller } from '../tasks/tracking/canceller';
 import { describeAgents, refuseSensitiveFiles, taskData } from '../tasks/sending/delegate';
-import { type TrackedTask, isFinished, modelOf } from '../tasks/model';
+import { type TrackedTask, isFinished, latestCheck, modelOf } from '../tasks/model';
 import type { SubmissionPipeline, TaskRequest } from '../tasks/sending/submission';
 import type { TaskStore } from '../tasks/store/taskStore';
 import type { UserInterface } from '../ui';
-import { cannotCancelOnEarlierForm, keyNeeded, noReasonGiven, promptTooLong, serviceEndReason, taskStatusText, threadsNeedCurrentForm } from '../vocabulary';
+import { cannotCancelOnEarlierForm, checkSentence, keyNeeded, noReasonGiven, promptTooLong, serviceEndReason, taskStatusText, threadsNeedCurrentForm } from '../vocabulary';
 import type { CallContext, ContinueInput, RunInput, ToolHost, ToolReply } from './protocol';
 
 export interface McpToolDeps {
@@ -273,6 +273,23 @@ function dataOf(task: TrackedTask, first: { answer?: string; note?: string; mess
     model: modelOf(task),
     threadId: task.conversationId ?? task.threadId,
     error: task.error,
+    ...checkData(task),
+  };
+}
+
+/** The newest check of the task's proposal (issue 37): what ran and what it found, as data. */
+function checkData(task: TrackedTask): Record<string, unknown> {
+  const check = latestCheck(task);
+  if (!check) return {};
+  return {
+    check: {
+      verdict: check.verdict,
+      summary: checkSentence(check),
+      command: check.command,
+      newlyFailing: check.newlyFailing,
+      durationMs: Math.round(check.after.durationMs),
+      checkedAt: new Date(check.startedAt).toISOString(),
+    },
   };
 }
 
@@ -288,6 +305,8 @@ function describeTask(task: TrackedTask, result: string | undefined): string {
     task.files?.length ? vscode.l10n.t('Produced files: {0}', task.files.map(f => f.filename).join(', ')) : '',
     task.sources?.length ? vscode.l10n.t('Sources: {0}', task.sources.map(s => s.url).join(' ')) : '',
     task.error && task.status !== 'completed' ? vscode.l10n.t('Why it ended: {0}', inert(task.error)) : '',
+    latestCheck(task) ? vscode.l10n.t('Checked on the user\'s machine: {0}', checkSentence(latestCheck(task)!)) : '',
+    task.fixOf ? vscode.l10n.t('A fix asked of the team (round {0}) for task {1}.', task.fixOf.round, task.fixOf.of) : '',
   ].filter(Boolean);
   if (result !== undefined) lines.push('', result);
   else if (!isFinished(task)) lines.push('', vscode.l10n.t('Still running: read it again later.'));

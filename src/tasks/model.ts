@@ -3,6 +3,7 @@ import { isTerminalStatus } from '../api/status';
 import type { SourceInfo, ToolEventInfo } from '../api/toolEvents';
 import type { RangeRecord } from '../review';
 import type { EndReason } from '../vocabulary';
+import type { CheckRecord, FixRound } from './checking/types';
 import type { SentFile } from './store/sentTexts';
 
 export interface SourceRef {
@@ -136,6 +137,18 @@ export interface TrackedTask {
   /** Blocks of the answer Apply… can do something with, and blocks Insert at Cursor may insert (tasks/offers.ts). */
   applicableBlocks?: number;
   insertableBlocks?: number;
+  /** The checks of its proposal (issue 37), newest last, the last few (`MAX_KEPT_CHECKS`). */
+  checks?: CheckRecord[];
+  /** Sent by Ask the Team to Fix: the checked task it continues, and which round. */
+  fixOf?: FixRound;
+}
+
+/** Checks kept per task: the newest, with their outputs on disk. */
+export const MAX_KEPT_CHECKS = 5;
+
+/** The newest check of a task's proposal. */
+export function latestCheck(task: Pick<TrackedTask, 'checks'>): CheckRecord | undefined {
+  return task.checks?.at(-1);
 }
 
 /** Completed, failed or canceled (the api layer's one list; `awaiting_approval` is a pause, not an end). */

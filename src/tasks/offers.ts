@@ -13,6 +13,7 @@ import { Commands, HOST_READ_CHARS } from '../constants';
 import { type TrackedTask, isFinished } from './model';
 import { reviewPart } from '../parts';
 import type { BlockKind } from '../review';
+import type { CheckRecord } from './checking/types';
 
 
 /** What the rule reads of a block. */
@@ -116,6 +117,14 @@ export interface OfferedTask {
   /** Undefined for a task kept by an earlier version: then Apply and Insert are offered as they were. */
   applicableBlocks?: number;
   insertableBlocks?: number;
+  /** Its checks (issue 37), newest last: what the check actions read. */
+  checks?: readonly Pick<CheckRecord, 'verdict'>[];
+}
+
+/** The newest check failed in a way the team can fix (a failing test, a run that never ended). */
+export function checkFailed(task: Pick<OfferedTask, 'checks'>): boolean {
+  const verdict = task.checks?.at(-1)?.verdict;
+  return verdict === 'failing' || verdict === 'failingAsBefore' || verdict === 'timedOut';
 }
 
 export function answerOffersOf(task: OfferedTask): AnswerOffers {
@@ -199,6 +208,33 @@ export const TASK_OFFERS = [
     surfaces: ['view', 'notification', 'chat', 'picker', 'tree', 'treeInline'],
   },
   { id: 'allChanges', command: Commands.openAllChanges, label: 'Open All Changes', when: t => answerOffersOf(t).review, surfaces: ['view', 'picker', 'tree'] },
+  // Issue 37: wherever Review Changes… is offered, the proposal can be proven first, in a scratch copy.
+  {
+    id: 'check',
+    command: Commands.checkProposal,
+    label: 'Check Proposal…',
+    icon: 'beaker',
+    detail: 'Run your check command on the proposal in a scratch copy, outside your files; nothing of yours changes',
+    when: t => answerOffersOf(t).review,
+    surfaces: ['view', 'notification', 'chat', 'picker', 'tree'],
+  },
+  {
+    id: 'askToFix',
+    command: Commands.askTeamToFix,
+    label: 'Ask the Team to Fix',
+    detail: 'Send what was checked and the failing output to the task\'s thread; the answer is a new proposal to review',
+    when: t => completedTask(t) && checkFailed(t),
+    surfaces: ['view', 'chat', 'picker', 'tree'],
+  },
+  { id: 'checkOutput', command: Commands.showCheckOutput, label: 'Show Check Output', when: t => !!t.checks?.length, surfaces: ['view', 'picker', 'tree'] },
+  {
+    id: 'scratch',
+    command: Commands.openScratchCopy,
+    label: 'Open Scratch Copy',
+    detail: 'A copy of the folder with the proposal in it, opened in a new window and kept until you delete it',
+    when: t => answerOffersOf(t).review && !!t.checks?.length,
+    surfaces: ['view', 'picker'],
+  },
   {
     id: 'apply',
     command: Commands.applyToSource,

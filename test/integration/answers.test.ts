@@ -172,7 +172,7 @@ describe('answers: every button follows the block\'s kind', () => {
     const answer = `Two helpers.\n\nFirst:\n\n${fence('ts', blockA)}\n\nA diff for mean:\n\n${fence('diff', MEAN_DIFF)}\n\nSecond:\n\n${fence('ts', blockB)}\n`;
     const { task, editor } = await send(answer, 'Add helpers');
     const node = ctx.api.sidebar.tasks.getChildren().find(n => n.kind === 'task' && n.task.id === task.id)!;
-    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(node).contextValue, 'task open copy review allChanges insert prompt trace continue source runAgain remove');
+    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(node).contextValue, 'task open copy review allChanges check insert prompt trace continue source runAgain remove');
 
     // The cursor on the blank line 4, nothing selected.
     await vscode.window.showTextDocument(editor.document);

@@ -370,7 +370,7 @@ describe('landing a multi-file answer', () => {
     assert.ok(panel.webview.html.includes('data-offer="allChanges"'));
     panel.dispose();
     const node = ctx.api.sidebar.tasks.getChildren().find(n => n.kind === 'task' && n.task.id === task.id)!;
-    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(node).contextValue, 'task open copy review allChanges insert prompt trace continue source runAgain remove');
+    assert.strictEqual(ctx.api.sidebar.tasks.getTreeItem(node).contextValue, 'task open copy review allChanges check insert prompt trace continue source runAgain remove');
 
     // An answer without named blocks keeps today's Apply to Source.
     ctx.emulator.setNextTask({ result: 'Use this:\n\n```ts\nexport const v5 = 50;\n```\n' });

@@ -1,6 +1,7 @@
 /**
  * What a task keeps on disk under globalStorageUri: its result (`results/<id>.md`, so it still opens after a
- * reload or offline) and the texts of the files it sent (`sent/<id>/<sha256>.txt`, Review Changes' merge base).
+ * reload or offline), the texts of the files it sent (`sent/<id>/<sha256>.txt`, Review Changes' merge base) and
+ * the outputs of its checks (`checks/<id>/<check id>.log`, issue 37).
  * Files only: the records and their events are `TaskStore`'s.
  */
 import { createHash } from 'node:crypto';
@@ -52,9 +53,33 @@ export class TaskFiles {
     await vscode.workspace.fs.delete(this.sentFolder(taskId), { recursive: true }).then(undefined, () => undefined);
   }
 
+  /** A check's full (bounded) output: `checks/<task>/<check id>.log`. Check ids are ours (`checkIdPattern`). */
+  checkUri(taskId: string, checkId: string): vscode.Uri {
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(checkId)) throw new Error('not a check id');
+    return vscode.Uri.joinPath(this.storageUri, 'checks', fileNameOf(taskId), `${checkId}.log`);
+  }
+
+  async writeCheckOutput(taskId: string, checkId: string, text: string): Promise<void> {
+    await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(this.storageUri, 'checks', fileNameOf(taskId)));
+    await vscode.workspace.fs.writeFile(this.checkUri(taskId, checkId), new TextEncoder().encode(text));
+  }
+
+  async readCheckOutput(taskId: string, checkId: string): Promise<string | undefined> {
+    try {
+      return new TextDecoder().decode(await vscode.workspace.fs.readFile(this.checkUri(taskId, checkId)));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async deleteCheckOutput(taskId: string, checkId: string): Promise<void> {
+    await vscode.workspace.fs.delete(this.checkUri(taskId, checkId)).then(undefined, () => undefined);
+  }
+
   /** Deletes everything a task kept; never throws. */
   async deleteAll(taskId: string): Promise<void> {
     await vscode.workspace.fs.delete(this.resultUri(taskId)).then(undefined, () => undefined);
+    await vscode.workspace.fs.delete(vscode.Uri.joinPath(this.storageUri, 'checks', fileNameOf(taskId)), { recursive: true }).then(undefined, () => undefined);
     await this.deleteSent(taskId);
   }
 

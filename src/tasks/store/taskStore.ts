@@ -10,7 +10,8 @@ import { isBudgetExceeded } from '../../api/conditions';
 import { answerShapeOf } from '../offers';
 import { budgetRanOut, endReason, notFollowed, serviceEndReason } from '../../vocabulary';
 import { sameDetails, withDetails } from '../tracking/activity';
-import { type ObservedState, type TrackedTask, agentsOf, approvalOf, endedAgents, isFinished, meanProgress, sameAgents } from '../model';
+import type { CheckRecord, FixRound } from '../checking/types';
+import { MAX_KEPT_CHECKS, type ObservedState, type TrackedTask, agentsOf, approvalOf, endedAgents, isFinished, meanProgress, sameAgents } from '../model';
 import type { PollerStore } from '../tracking/poller';
 import { type SentCandidate, type SentFile, boundSent } from './sentTexts';
 import { TaskFiles } from './taskFiles';
@@ -337,6 +338,46 @@ export class TaskStore extends Disposable implements PollerStore {
   /** The text a task sent of `file`, or undefined when none was kept (or it no longer matches its hash). */
   readSent(taskId: string, file: SentFile): Promise<string | undefined> {
     return this.files.readSent(taskId, file);
+  }
+
+  /**
+   * Keeps a check of the task's proposal (issue 37) with its output (already bounded and redacted by the
+   * caller): the newest MAX_KEPT_CHECKS, an older one's output deleted with it.
+   */
+  async recordCheck(taskId: string, check: CheckRecord, output: string): Promise<void> {
+    if (!this.tasks.has(taskId)) return;
+    await this.files.writeCheckOutput(taskId, check.id, this.redact(output));
+    const task = this.tasks.get(taskId);
+    if (!task) return void (await this.files.deleteCheckOutput(taskId, check.id));
+    const checks = [...(task.checks ?? []), check];
+    for (const old of checks.splice(0, Math.max(0, checks.length - MAX_KEPT_CHECKS))) await this.files.deleteCheckOutput(taskId, old.id);
+    const next: TrackedTask = { ...task, checks, updatedAt: Date.now() };
+    this.tasks.set(taskId, next);
+    this.fire({ kind: 'updated', task: next });
+    await this.save();
+  }
+
+  /** A check's output as kept, or undefined. */
+  readCheckOutput(taskId: string, checkId: string): Promise<string | undefined> {
+    return this.files.readCheckOutput(taskId, checkId);
+  }
+
+  /** The file a check's output is kept in. */
+  checkOutputUri(taskId: string, checkId: string): vscode.Uri {
+    return this.files.checkUri(taskId, checkId);
+  }
+
+  /**
+   * Marks a task sent by Ask the Team to Fix: which checked task it continues (each round listed under it) and
+   * that task's folder and source, so that its answer is reviewed where the first one would land.
+   */
+  async markFix(taskId: string, fixOf: FixRound, from: Pick<TrackedTask, 'workspace' | 'source'>): Promise<void> {
+    const task = this.tasks.get(taskId);
+    if (!task) return;
+    const next: TrackedTask = { ...task, fixOf, workspace: from.workspace ?? task.workspace, source: task.source ?? from.source, updatedAt: Date.now() };
+    this.tasks.set(taskId, next);
+    this.fire({ kind: 'updated', task: next });
+    await this.save();
   }
 
   /** The cached result text, or undefined when there is none. */

@@ -15,6 +15,7 @@ import { agentStatusLabel, agentWords, notFollowed } from '../../vocabulary';
 import { escapeHtml, renderMarkdown } from './markdown';
 import { RENDERED_PAGE_STYLE } from './pageStyle';
 import { FOLLOW_UP_MAX_CHARS } from './resultMessages';
+import { CHECK_SECTION_OFFERS, CHECK_STYLE, checksHtml } from './checkSection';
 import { TEAM_STYLE, runningTeamHtml, teamMeta } from './teamSections';
 import { resultPageScript } from './resultPageScript';
 import { webviewPage } from './webviewPage';
@@ -103,7 +104,9 @@ export function renderResultHtml(task: TrackedTask, result: string | undefined, 
   // names files (the blocks' own Apply… stays for any block), Cancel Task while it runs (redrawn without it once it ends).
   // Continue in Thread is a box under the answer (the follow-up typed where the user reads), not a button.
   const followUp = offers.some(o => o.id === 'continue') ? followUpForm() : '';
-  const buttons = offers.filter(o => o.id !== 'source' && o.id !== 'continue');
+  // A checked task's check offers are in its Checks section.
+  const checks = running ? '' : checksHtml(task, offers, offerButton);
+  const buttons = offers.filter(o => o.id !== 'source' && o.id !== 'continue' && !(checks && CHECK_SECTION_OFFERS.includes(o.id)));
   const actions = [...buttons.filter(o => o.primary), ...buttons.filter(o => !o.primary)].map(o => offerButton(o)).join('');
 
   let body: string;
@@ -132,13 +135,15 @@ form.follow-up { margin: 16px 0; display: grid; gap: 6px; max-width: 720px; }
 form.follow-up textarea { font: inherit; color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); padding: 4px 6px; resize: vertical; }
 form.follow-up textarea:focus { outline: 1px solid var(--vscode-focusBorder); }
 form.follow-up .row { display: flex; gap: 8px; align-items: center; }
-${TEAM_STYLE}`,
+${TEAM_STYLE}
+${CHECK_STYLE}`,
     body: `<header>
 <h1 class="title">${t(task.title)}</h1>
 ${task.instruction.trim() === task.title ? '' : `<p class="instruction">${t(task.instruction)}</p>`}
 <dl>${meta.join('')}</dl>
 <div class="actions">${actions}</div>
 </header>
+${checks}
 <main id="answer">
 ${body}
 </main>

@@ -4,12 +4,12 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../../disposable';
-import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval, modelNameOf, tookMs } from '../../tasks/model';
+import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval, latestCheck, modelNameOf, tookMs } from '../../tasks/model';
 import { capabilityWords, offersOf, openingOf } from '../../tasks/offers';
 import type { TaskChange, TaskStore } from '../../tasks/store/taskStore';
 import type { Config } from '../../config';
 import { formatDuration } from '../../format';
-import { agentStatusLabel, notFollowed, taskStatusText, taskWaiting } from '../../vocabulary';
+import { agentStatusLabel, checkSentence, checkVerdictWords, notFollowed, taskStatusText, taskWaiting } from '../../vocabulary';
 import type { PollingState } from '../notifiers/statusBar';
 import { textTooltip } from './treeNodes';
 import { type ProducedFileNode, agentDescription, agentTooltip, producedFileItem, producedFileNodes, teamTooltipLines } from './teamNodes';
@@ -177,12 +177,16 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     const pct = running && task.progress !== undefined && !isAwaitingApproval(task) ? `${Math.round(task.progress * 100)}%` : undefined;
     // Progress first: the row is narrow. The model is in the tooltip.
     const said = waiting ? taskWaiting() : running ? (isAwaitingApproval(task) ? taskStatusText(task) : undefined) : task.status === 'completed' ? undefined : taskStatusText(task);
-    item.description = [said, pct, elapsed, task.threadId ? vscode.l10n.t('thread') : undefined, task.origin ? vscode.l10n.t('via MCP') : undefined].filter(Boolean).join(' · ');
+    // Issue 37: the newest check of its proposal ("checked: 1 failing"), and a fix the team was asked for ("fix 1").
+    const check = latestCheck(task);
+    const checked = check ? checkVerdictWords(check) : undefined;
+    const fix = task.fixOf ? vscode.l10n.t('fix {0}', task.fixOf.round) : undefined;
+    item.description = [said, pct, checked, elapsed, fix, task.threadId && !fix ? vscode.l10n.t('thread') : undefined, task.origin ? vscode.l10n.t('via MCP') : undefined].filter(Boolean).join(' · ');
     item.tooltip = tooltipOf(task, waiting || undefined);
     // What the menus offer is the table of tasks/offers.ts: the task's capability words, which package.json's menus match.
     const opening = openingOf(this.config.settings);
     item.contextValue = capabilityWords(task, opening);
-    item.accessibilityInformation = { label: [task.title, waiting ? taskWaiting() : taskStatusText(task), elapsed].filter(Boolean).join(', ') };
+    item.accessibilityInformation = { label: [task.title, waiting ? taskWaiting() : taskStatusText(task), checked, elapsed, fix].filter(Boolean).join(', ') };
     // A click opens the result where Open is offered (a running task only where results render).
     const open = offersOf(task, 'tree', opening).find(o => o.id === 'open');
     if (open) item.command = { command: open.command, title: vscode.l10n.t(open.label), arguments: [task.id] };
@@ -246,6 +250,8 @@ function tooltipOf(task: TrackedTask, waiting?: string): vscode.MarkdownString {
       task.origin ? vscode.l10n.t('Sent by an agent through MCP: {0}', task.origin.client ?? vscode.l10n.t('unnamed client')) : '',
       task.attachmentNames?.length ? vscode.l10n.t('Attached: {0}', task.attachmentNames.join(', ')) : '',
       ...teamTooltipLines(task),
+      latestCheck(task) ? checkSentence(latestCheck(task)!) : '',
+      task.fixOf ? vscode.l10n.t('Ask the Team to Fix, round {0}', task.fixOf.round) : '',
       vscode.l10n.t('Id: {0}', task.id),
     ],
     true,

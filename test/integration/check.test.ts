@@ -1,0 +1,235 @@
+/**
+ * Issue 37: Check Proposal… in the real extension host, on the sample workspace's real tests (`node --test` over
+ * src/text.js). The emulator's sample proposal fails exactly one test; Ask the Team to Fix sends that failure to
+ * the task's thread, and the fix it answers passes. The check command is a probe (outside the workspace) that
+ * records where it ran and what it saw, then runs the tests. The workspace is byte-identical after every check, an
+ * unsaved editor text is what the copy holds and stays unsaved, the copy is removed, and a timed-out or canceled
+ * check ends its whole process tree. An untrusted workspace refuses; a workspace's settings cannot choose the command.
+ */
+import * as assert from 'assert';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CheckRecord } from '../../src/tasks/checking/types';
+import { FIX_REQUEST_OPENING } from '../../src/tasks/checking/types';
+import type { TrackedTask } from '../../src/tasks/model';
+import { DEMO_FILE_PATH, DEMO_FILE_TEXT, FAILING_TEST_NAME, SAMPLE_INSTRUCTION } from '../emulator/checkLoop';
+import { openAndSelect, setSetting, useExtensionWithEmulator, waitFor, workspaceUri } from './helpers';
+
+/** What the probe saw: where it ran, its pid, its child's pid (hanging runs), the copy's texts, whether the key was in its environment. */
+interface Probe {
+  cwd: string;
+  pid: number;
+  child?: number;
+  text: string;
+  readme: string;
+  keyInEnv: boolean;
+}
+
+const PROBE = `
+const fs = require('fs');
+const { spawn } = require('child_process');
+const [out, mode, key] = process.argv.slice(2);
+const read = f => { try { return fs.readFileSync(f, 'utf8'); } catch { return ''; } };
+const probe = { cwd: process.cwd(), pid: process.pid, text: read('src/text.js'), readme: read('README.md'), keyInEnv: Object.values(process.env).some(v => v && v.includes(key)) };
+if (mode === 'hang') {
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  probe.child = child.pid;
+  fs.appendFileSync(out, JSON.stringify(probe) + '\\n');
+  setInterval(() => {}, 1000);
+} else {
+  fs.appendFileSync(out, JSON.stringify(probe) + '\\n');
+}
+`;
+
+describe('Check Proposal (issue 37)', function () {
+  this.timeout(120_000);
+  const ctx = useExtensionWithEmulator();
+  const probeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mat-check-probe-'));
+  const probeJs = path.join(probeDir, 'probe.js');
+  const outOf = (name: string) => path.join(probeDir, `${name}.json`);
+  const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
+  /** Each run of the probe, in order (a failing proposal's check runs it twice: with the proposal, then without). */
+  const probeRuns = (name: string): Probe[] => {
+    try {
+      return fs.readFileSync(outOf(name), 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l) as Probe);
+    } catch {
+      return [];
+    }
+  };
+  const readProbe = (name: string): Probe | undefined => probeRuns(name)[0];
+  /** A process still running (a zombie, ended but not yet reaped by whoever adopted it, has ended). */
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return false;
+    }
+    try {
+      return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return true;
+    }
+  };
+  /** Every process of a probe ended: the kernel may take a moment after the group was signalled. */
+  const ended = (p: Probe, what: string) => waitFor(() => !alive(p.pid) && !alive(p.child!), `${what}: the command and its child to end`, 10_000);
+  /** Every file of the workspace and its hash (the byte-identical check). */
+  const snapshot = (): Map<string, string> => {
+    const out = new Map<string, string>();
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else out.set(path.relative(root(), p), createHash('sha256').update(fs.readFileSync(p)).digest('hex'));
+      }
+    };
+    walk(root());
+    return out;
+  };
+  const sameFiles = (before: Map<string, string>, what: string) => assert.deepStrictEqual([...snapshot()].sort(), [...before].sort(), `${what}: the workspace is byte-identical`);
+  const check = (taskId: string) => vscode.commands.executeCommand<CheckRecord | undefined>('multiAgent.checkProposal', taskId);
+  const probeCommand = (name: string, mode = 'run') => `node ${JSON.stringify(probeJs)} ${JSON.stringify(outOf(name))} ${mode} ${ctx.emulator.apiKey}${mode === 'run' ? ' && node --test' : ''}`;
+
+  before(async () => {
+    fs.writeFileSync(probeJs, PROBE);
+    // VS Code for the Web (code-server) saves after a delay by default: an unsaved edit must stay unsaved here.
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    await setSetting('openResultOnCompletion', false);
+    await setSetting('openResultOnSubmit', false);
+  });
+  after(async () => {
+    for (const name of ['check.command', 'check.timeoutSeconds', 'check.compareWithBefore', 'openResultOnCompletion', 'openResultOnSubmit']) await setSetting(name, undefined);
+    await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    fs.rmSync(probeDir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    // The one question a check asks (once per workspace and command): run it.
+    ctx.user.onMessage = s => (s.kind === 'ask' && s.actions.includes('Run Check') ? 'Run Check' : undefined);
+  });
+
+  /** The sample request from src/text.js (the emulator answers it with a proposal that fails one test). */
+  async function sample(): Promise<TrackedTask> {
+    await openAndSelect(DEMO_FILE_PATH);
+    ctx.user.inputs = [SAMPLE_INSTRUCTION];
+    const sent = await vscode.commands.executeCommand<TrackedTask>('multiAgent.orchestrateFile');
+    assert.ok(sent, 'sent');
+    return done(sent.id);
+  }
+  function done(id: string): Promise<TrackedTask> {
+    return waitFor(() => (ctx.api.store.get(id)?.status === 'completed' && ctx.api.store.get(id)?.namedFiles ? ctx.api.store.get(id) : undefined), 'the answer', 30_000);
+  }
+
+  it('check: a failing proposal is checked in a copy outside the workspace; Ask the Team to Fix sends the failure; the fix checks green', async () => {
+    assert.strictEqual(fs.readFileSync(path.join(root(), DEMO_FILE_PATH), 'utf8'), DEMO_FILE_TEXT, 'the sample workspace as shipped');
+    await setSetting('check.command', probeCommand('failing'));
+    const task = await sample();
+    // An unsaved edit: the copy holds it, and it stays the user's, unsaved.
+    const readme = await vscode.workspace.openTextDocument(workspaceUri('README.md'));
+    const editor = await vscode.window.showTextDocument(readme, { preview: false });
+    await editor.edit(b => b.insert(new vscode.Position(0, 0), 'Unsaved line typed by the user\n'));
+    const typed = readme.getText();
+    const before = snapshot();
+
+    const record = await check(task.id);
+    assert.ok(record, 'checked');
+    const probe = readProbe('failing')!;
+    assert.ok(!probe.cwd.startsWith(root()) && !root().startsWith(probe.cwd), `the copy (${probe.cwd}) is outside the workspace (${root()})`);
+    assert.ok(!fs.existsSync(probe.cwd), 'the copy is removed after the check');
+    assert.notStrictEqual(probe.text, DEMO_FILE_TEXT, 'the copy holds the proposal');
+    const without = probeRuns('failing');
+    assert.strictEqual(without.length, 2, 'run with the proposal, then without it');
+    assert.strictEqual(without[1].text, DEMO_FILE_TEXT, 'the second run, on the copy without the proposal');
+    assert.strictEqual(without[1].readme, typed, 'with the unsaved text still');
+    assert.strictEqual(probe.readme, typed, 'the copy holds the unsaved editor text');
+    assert.strictEqual(probe.keyInEnv, false, 'the key is not in the check\'s environment');
+    assert.strictEqual(record.verdict, 'failing', JSON.stringify(record.after));
+    assert.deepStrictEqual(record.newlyFailing, [FAILING_TEST_NAME]);
+    assert.strictEqual(record.before?.end, 'passed', 'the unchanged copy passes: the failure is new');
+    assert.match(record.after.summary, /3 passed, 1 failed|pass 3.*fail 1/);
+    sameFiles(before, 'after a failing check');
+    assert.strictEqual(readme.getText(), typed);
+    assert.ok(readme.isDirty, 'the unsaved edit is still unsaved');
+    const told = ctx.user.shown.find(s => s.kind === 'warn' && s.message.includes(FAILING_TEST_NAME));
+    assert.ok(told?.actions.includes('Ask the Team to Fix'), JSON.stringify(ctx.user.shown));
+    // The Tasks view says it, to sighted users and screen readers.
+    const row = ctx.api.sidebar.tasks.getTreeItem({ kind: 'task', task: ctx.api.store.get(task.id)! });
+    assert.match(String(row.description), /checked: 1 failing/);
+    assert.match(row.accessibilityInformation!.label, /checked: 1 failing/);
+
+    // Ask the Team to Fix: a thread run with what was checked and the failing output, nothing of the machine's.
+    const fix = await vscode.commands.executeCommand<TrackedTask>('multiAgent.askTeamToFix', task.id);
+    assert.ok(fix, 'the fix was asked');
+    const run = ctx.emulator.requests.filter(r => /\/threads\/[^/]+\/runs$/.test(r.path)).at(-1);
+    const prompt = (run?.body as { prompt?: string } | undefined)?.prompt ?? '';
+    assert.ok(prompt.startsWith(FIX_REQUEST_OPENING), prompt.slice(0, 200));
+    assert.ok(prompt.includes(FAILING_TEST_NAME), 'the failing test by name');
+    assert.ok(prompt.includes('node --test'), 'what was run');
+    assert.ok(!prompt.includes(ctx.emulator.apiKey), 'no key');
+    assert.ok(!prompt.includes(os.homedir()) && !prompt.includes(probe.cwd), 'no home folder, no absolute path of the copy');
+    const fixed = await done(fix.id);
+    assert.deepStrictEqual(fixed.fixOf, { of: task.id, round: 1 });
+    const green = await check(fixed.id);
+    assert.strictEqual(green?.verdict, 'passed', JSON.stringify(green?.after));
+    assert.strictEqual(green?.before, undefined, 'a passing proposal needs no run without it');
+    sameFiles(before, 'after the fix was checked');
+    assert.strictEqual(readme.getText(), typed);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('check: a timed-out and a canceled check end their whole process tree; the workspace is byte-identical', async () => {
+    const task = await sample();
+    const before = snapshot();
+    await setSetting('check.timeoutSeconds', 5);
+    await setSetting('check.command', probeCommand('timeout', 'hang'));
+    const timedOut = await check(task.id);
+    assert.strictEqual(timedOut?.verdict, 'timedOut');
+    const hung = readProbe('timeout')!;
+    await ended(hung, 'timed out');
+    assert.ok(!fs.existsSync(hung.cwd), 'the copy is removed');
+    sameFiles(before, 'after a timed-out check');
+
+    await setSetting('check.timeoutSeconds', 600);
+    await setSetting('check.command', probeCommand('cancel', 'hang'));
+    const running = check(task.id);
+    const started = await waitFor(() => readProbe('cancel'), 'the check to start', 60_000);
+    assert.ok(alive(started.pid) && alive(started.child!), 'running');
+    assert.strictEqual(ctx.api.checks.cancel(task.id), 1, 'as the notification\'s Cancel does');
+    const canceled = await running;
+    assert.strictEqual(canceled?.verdict, 'canceled');
+    await ended(started, 'canceled');
+    assert.ok(!fs.existsSync(started.cwd), 'the copy is removed');
+    sameFiles(before, 'after a canceled check');
+  });
+
+  it('check: an untrusted workspace refuses, and a workspace\'s settings cannot choose the command', async () => {
+    const task = await sample();
+    await setSetting('check.command', probeCommand('user'));
+    ctx.api.trust.restrict();
+    try {
+      assert.strictEqual(await check(task.id), undefined);
+      assert.ok(ctx.user.messages('error').some(m => /trusted workspace/.test(m)), JSON.stringify(ctx.user.shown));
+      assert.strictEqual(readProbe('user'), undefined, 'nothing ran');
+    } finally {
+      ctx.api.trust.grant();
+    }
+    // A cloned repository's settings name another command: the user's runs.
+    const settings = workspaceUri('.vscode', 'settings.json');
+    const had = fs.existsSync(settings.fsPath) ? fs.readFileSync(settings.fsPath, 'utf8') : undefined;
+    fs.mkdirSync(path.dirname(settings.fsPath), { recursive: true });
+    fs.writeFileSync(settings.fsPath, JSON.stringify({ 'multiAgent.check.command': probeCommand('repository'), 'multiAgent.check.onComplete': true, 'multiAgent.check.compareWithBefore': false }));
+    try {
+      await waitFor(() => vscode.workspace.getConfiguration('multiAgent').inspect('check.compareWithBefore')?.workspaceValue === false, 'the workspace settings to be read');
+      assert.strictEqual(ctx.api.config.settings.check.command, probeCommand('user'));
+      assert.strictEqual(ctx.api.config.settings.check.onComplete, false, 'nor turn on checks by themselves');
+      const record = await check(task.id);
+      assert.ok(record);
+      assert.ok(readProbe('user'), 'the user\'s command ran');
+      assert.strictEqual(readProbe('repository'), undefined, 'the repository\'s did not');
+    } finally {
+      if (had === undefined) fs.rmSync(settings.fsPath);
+      else fs.writeFileSync(settings.fsPath, had);
+    }
+  });
+});
