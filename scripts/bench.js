@@ -8,7 +8,8 @@
 // does (scripts/install-vscode.sh; MAT_SKIP_INSTALL=1 skips that).
 // `npm run bench -- activation` measures only the bundle sizes, activation and the first use of the lazy parts
 // (a few minutes, no network rows); `npm run bench -- first-use` only the first uses (BENCH_FIRST_USE_STARTS, 3),
-// with the extension packaged and the tests compiled beforehand.
+// with the extension packaged and the tests compiled beforehand. `npm run bench -- check` measures only the check's
+// scratch copy and its overhead (issue 37; pure Node, a minute or two).
 'use strict';
 const { spawnSync } = require('child_process');
 const fs = require('fs');
@@ -359,8 +360,8 @@ async function main() {
   console.log('written to test/bench/RESULTS.md');
 }
 
-const only = { review: () => benchReview(true), activation: benchActivation, 'first-use': benchFirstUse }[process.argv[2]];
-(only ? Promise.resolve().then(only) : main().then(() => benchReview(false))).catch(e => {
+const only = { review: () => benchReview(true), check: () => benchCheck(true), activation: benchActivation, 'first-use': benchFirstUse }[process.argv[2]];
+(only ? Promise.resolve().then(only) : main().then(() => benchReview(false)).then(() => benchCheck(false))).catch(e => {
   console.error(`bench failed: ${e.stack || e.message}`);
   process.exit(1);
 });
@@ -374,4 +375,133 @@ function benchReview(alone) {
   const rows = sh('node', [path.join(ROOT, 'out/test/bench/review.js')]).split('\n').filter(l => l.startsWith('| review'));
   for (const row of rows) console.log(row);
   if (!alone) fs.appendFileSync(path.join(ROOT, 'test', 'bench', 'RESULTS.md'), rows.map(r => `${r}\n`).join(''));
+}
+
+// ── Issue 37: a check's scratch copy and its overhead (pure Node, no code-server). `npm run bench -- check` runs
+// only this. (a) A git repository of 5,000 tracked files (2-8 KB) with a node_modules of 30,000 files: listFiles +
+// buildScratch + removeScratch, median of 5 (target < 1 s). (b) `node --test` on a small suite, run directly in the
+// folder against the whole check (listFiles + buildScratch + runCommand + removeScratch), p50 of 7 each, interleaved.
+async function benchCheck(alone) {
+  if (alone) sh('npm', ['run', '--silent', 'build:tests']);
+  const { listFiles, buildScratch, removeScratch } = require(path.join(ROOT, 'out/src/tasks/checking/scratch.js'));
+  const { runCommand, checkEnvironment } = require(path.join(ROOT, 'out/src/tasks/checking/runner.js'));
+  const os = require('os');
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mat-bench-check-'));
+  const rows = [];
+  const row = (what, value, target = '', met = '') => rows.push(`| ${what} | ${value} | ${target} | ${met} |`);
+  try {
+    step('check: generating a git repository of 5,000 tracked files with a node_modules of 30,000 files');
+    const big = path.join(work, 'big-project');
+    generateWorkspace(big, { tracked: 5000, minBytes: 2048, maxBytes: 8192, depFiles: 30000 });
+    // The OS temp folder (where the check makes its copy) and, where there is one, a tmpfs: creating files is
+    // most of the copy's cost, and a busy disk's journal can make it several times slower than the copy itself.
+    const places = [{ label: `in the OS temp folder (${os.tmpdir()})` }];
+    if (process.platform === 'linux' && fs.existsSync('/dev/shm') && os.tmpdir() !== '/dev/shm') places.push({ label: 'in a tmpfs (TMPDIR=/dev/shm)', tmp: '/dev/shm' });
+    for (const place of places) {
+      const savedTmp = process.env.TMPDIR;
+      if (place.tmp) process.env.TMPDIR = place.tmp;
+      const phases = { list: [], build: [], remove: [], total: [] };
+      let copied = 0;
+      let linked = [];
+      try {
+        for (let i = 0; i < 5; i++) {
+          const t0 = performance.now();
+          const listed = await listFiles(big);
+          const t1 = performance.now();
+          const scratch = await buildScratch({ root: big, files: listed.files, overlay: new Map([['src/m0/f0.js', '// changed\n']]) });
+          const t2 = performance.now();
+          await removeScratch(scratch);
+          const t3 = performance.now();
+          if (listed.via !== 'git') throw new Error(`listFiles used ${listed.via}, not git`);
+          copied = scratch.copied;
+          linked = scratch.linked;
+          phases.list.push(t1 - t0);
+          phases.build.push(t2 - t1);
+          phases.remove.push(t3 - t2);
+          phases.total.push(t3 - t0);
+        }
+      } finally {
+        if (savedTmp === undefined) delete process.env.TMPDIR;
+        else process.env.TMPDIR = savedTmp;
+      }
+      const total = median(phases.total);
+      row(`check: scratch copy of 5,000 tracked files (2-8 KB) + node_modules of 30,000 files ${place.label}, listFiles + buildScratch + removeScratch, median of 5`, `${ms(total)} (list ${ms(median(phases.list))}, copy ${ms(median(phases.build))}, remove ${ms(median(phases.remove))}; ${copied} files copied, linked: ${linked.join(', ')}; all: ${phases.total.map(Math.round).join(', ')} ms; load ${os.loadavg()[0].toFixed(1)} / ${os.cpus().length} cores)`, '< 1000 ms', total < 1000 ? 'yes' : 'NO');
+    }
+
+    step('check: `node --test` on a small suite, directly in the folder and through the check, 7 each');
+    const small = path.join(work, 'small-project');
+    generateWorkspace(small, { tracked: 40, minBytes: 500, maxBytes: 2000, depFiles: 300, suite: true });
+    const direct = [];
+    const checked = [];
+    const env = checkEnvironment(process.env, []);
+    let smallFiles = 0;
+    for (let i = 0; i < 7; i++) {
+      let t = performance.now();
+      const code = await new Promise((resolve, reject) => {
+        const child = require('child_process').spawn('node --test', { cwd: small, shell: true, stdio: 'ignore' });
+        child.on('error', reject);
+        child.on('exit', resolve);
+      });
+      if (code !== 0) throw new Error(`node --test failed directly (exit ${code})`);
+      direct.push(performance.now() - t);
+      t = performance.now();
+      const listed = await listFiles(small);
+      smallFiles = listed.files.length;
+      const scratch = await buildScratch({ root: small, files: listed.files, overlay: new Map([['src/m0/f0.js', 'module.exports = 0;\n']]) });
+      let ran;
+      try {
+        ran = await runCommand({ command: 'node --test', cwd: scratch.dir, env, timeoutMs: 120_000, onOutput: () => undefined });
+      } finally {
+        await removeScratch(scratch);
+      }
+      if (ran.end !== 'passed') throw new Error(`node --test through the check: ${ran.end} (exit ${ran.exitCode})`);
+      checked.push(performance.now() - t);
+    }
+    const d = median(direct);
+    const c = median(checked);
+    row(`check: \`node --test\` (3 files, 12 tests; ${smallFiles} files + node_modules of 300) directly / through the check (list + copy + run + remove), p50 of 7 each`, `${ms(d)} / ${ms(c)}: overhead ${ms(c - d)} (direct ${direct.map(Math.round).join(', ')}; checked ${checked.map(Math.round).join(', ')} ms)`);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  for (const r of rows) console.log(r);
+  if (!alone) fs.appendFileSync(path.join(ROOT, 'test', 'bench', 'RESULTS.md'), rows.map(r => `${r}\n`).join(''));
+}
+
+/**
+ * A git repository of `tracked` files (sizes spread between minBytes and maxBytes, 20 to a folder), committed,
+ * with an ignored node_modules of `depFiles` files (30 to a package); with `suite`, a package.json whose test
+ * script is `node --test` and three test files of four tests each.
+ */
+function generateWorkspace(root, { tracked, minBytes, maxBytes, depFiles, suite = false }) {
+  let seed = 37;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const line = '// const value = compute(input, options); a line of realistic length for a source file\n';
+  const text = bytes => `module.exports = ${Math.round(random() * 1000)};\n${line.repeat(Math.ceil(bytes / line.length))}`.slice(0, bytes);
+  const put = (rel, content) => {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), content);
+  };
+  put('.gitignore', 'node_modules/\n');
+  put('package.json', JSON.stringify({ name: path.basename(root), version: '1.0.0', scripts: { test: 'node --test' } }, null, 2));
+  for (let i = 0; i < tracked; i++) {
+    const bytes = Math.round(minBytes + random() * (maxBytes - minBytes));
+    put(`src/m${Math.floor(i / 20)}/f${i % 20}.js`, i === 0 ? 'module.exports = 0;\n' : text(bytes));
+  }
+  if (suite) {
+    for (let t = 0; t < 3; t++) {
+      const tests = Array.from({ length: 4 }, (_, k) => `test('case ${t}.${k}', () => { assert.equal(typeof require('../src/m0/f${k + 1}.js'), 'number'); });`).join('\n');
+      put(`test/t${t}.test.js`, `const test = require('node:test');\nconst assert = require('node:assert');\n${tests}\n`);
+    }
+  }
+  for (let i = 0; i < depFiles; i++) {
+    const pkg = `node_modules/pkg${Math.floor(i / 30)}`;
+    put(i % 30 === 0 ? `${pkg}/package.json` : `${pkg}/lib/f${i % 30}.js`, i % 30 === 0 ? `{"name":"pkg${Math.floor(i / 30)}","main":"lib/f1.js"}` : text(200 + Math.round(random() * 1800)));
+  }
+  const git = (...args) => {
+    const r = spawnSync('git', ['-c', 'user.email=bench@example.com', '-c', 'user.name=bench', '-c', 'commit.gpgsign=false', ...args], { cwd: root, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  };
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'generated');
 }
