@@ -63,6 +63,8 @@ export interface CheckSettings {
   /** Run the same check on the unchanged copy when the proposal's fails, to tell newly failing from already failing. */
   compareWithBefore: boolean;
   timeoutMs: number;
+  /** Rounds of Ask the Team to Fix sent by themselves after a failing check on completion (0: only on the user's click). */
+  autoFixRounds: number;
 }
 
 export type SettingName = keyof Settings;
@@ -101,7 +103,7 @@ export const RESTRICTED_SETTINGS = [
  * Settings that choose what runs on this machine (issue 37): their scope is `machine`, so VS Code ignores a
  * workspace's value; readSettings() reads the user's value only, whatever the host does with the scope.
  */
-export const MACHINE_SETTINGS = ['check.command', 'check.onComplete'] as const;
+export const MACHINE_SETTINGS = ['check.command', 'check.onComplete', 'check.autoFixRounds'] as const;
 
 /**
  * `trusted`: whether workspace values of RESTRICTED_SETTINGS count (default: the workspace's trust).
@@ -197,6 +199,7 @@ export function readSettings(options: { trusted?: boolean } = {}): SettingsReadi
       onComplete: bool('check.onComplete', false),
       compareWithBefore: bool('check.compareWithBefore', true),
       timeoutMs: int('check.timeoutSeconds', 300, 5, 3600) * 1000,
+      autoFixRounds: int('check.autoFixRounds', 0, 0, 3),
     },
   };
   return { settings, problems };

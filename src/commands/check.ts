@@ -104,6 +104,14 @@ export async function checkProposal(d: CheckDeps, arg?: unknown, start: CheckSta
     },
   );
   if (!record) return undefined;
+  // `check.autoFixRounds` (the user's settings, with check.onComplete): a failing check started by itself asks for a
+  // fix by itself, a few rounds at most; every round is a task the user sees, and none lands without a review.
+  const rounds = d.config.settings.check.autoFixRounds;
+  if (start.unasked && checkFailed({ checks: [record] }) && (task.fixOf?.round ?? 0) < rounds) {
+    d.log.info(`check ${task.id}: asking the team to fix by itself (check.autoFixRounds ${rounds})`);
+    void askTeamToFix(d, task.id).catch(e => d.log.warn(`check ${task.id}: could not ask for a fix: ${String(e)}`));
+    return record;
+  }
   void tellOutcome(d, task, record);
   return record;
 }

@@ -78,7 +78,7 @@ for (const version of ['1.100', 'newest']) {
       emulator.setNextTask({ result: answer });
       await wb!.orchestrateSelection('math.ts', 'Three namings');
       const toast = await wb!.waitForNotification(/task done: Three namings/, 60_000);
-      assert.deepStrictEqual((await toast.locator('.monaco-button').allInnerTexts()).map(b => b.trim()), ['Copy Result', 'Review Changes…']);
+      assert.deepStrictEqual((await toast.locator('.monaco-button').allInnerTexts()).map(b => b.trim()), ['Copy Result', 'Review Changes…', 'Check Proposal…']);
       await toast.locator('.monaco-button', { hasText: 'Review Changes…' }).click();
       await preview().waitFor({ state: 'visible', timeout: 20_000 });
       for (const name of ['Checked by the agents', 'Hi, {name}!', 'half']) await previewRows().filter({ hasText: name }).first().waitFor({ timeout: 20_000 });

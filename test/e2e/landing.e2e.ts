@@ -108,7 +108,7 @@ for (const version of ['1.100', 'newest']) {
       const toast = await wb!.waitForNotification(new RegExp(`task done: ${title}`), 60_000);
       const buttons = (await toast.locator('.monaco-button').allInnerTexts()).map(b => b.trim());
       // No Open: the result view opened beside the code on submit (multiAgent.openResultOnSubmit).
-      assert.deepStrictEqual(buttons, ['Copy Result', 'Review Changes…']);
+      assert.deepStrictEqual(buttons, ['Copy Result', 'Review Changes…', 'Check Proposal…']);
       const started = Date.now();
       await toast.locator('.monaco-button', { hasText: 'Review Changes…' }).click();
       await panel().waitFor({ state: 'visible', timeout: 20_000 });

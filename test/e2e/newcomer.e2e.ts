@@ -263,7 +263,7 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
     assert.strictEqual(emulator.release(), 1, 'the held task is let go now');
 
     const toast = await wb!.waitForNotification(/task done: Review mean/, 40_000);
-    assert.deepStrictEqual((await toast.locator('.monaco-button').allInnerTexts()).map(b => b.trim()), ['Copy Result', 'Review Changes…'], 'no Open Result: it is open (the answer names the changed file: Review Changes…)');
+    assert.deepStrictEqual((await toast.locator('.monaco-button').allInnerTexts()).map(b => b.trim()), ['Copy Result', 'Review Changes…', 'Check Proposal…'], 'no Open Result: it is open (the answer names the changed file: Review Changes…)');
     await resultFrame().locator('#answer', { hasText: 'Synthesized answer' }).waitFor();
     assert.strictEqual(await groups().count(), 2);
     await wb!.docScreenshot('see-result', { folder: 'walkthrough', clip: { x: 300, y: 0, width: 1100, height: 640 } });

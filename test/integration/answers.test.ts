@@ -112,7 +112,7 @@ describe('answers: every button follows the block\'s kind', () => {
   it('Apply… on a diff block lands its hunks through the review; the Applied message\'s Undo puts the file back', async () => {
     const answer = `mean() now returns NaN:\n\n${fence('diff', MEAN_DIFF)}\n\nThe tests:\n\n${fence('text', 'PASS 3 tests\n')}\n`;
     const { task } = await send(answer);
-    assert.deepStrictEqual(doneActions(), ['Copy Result', 'Review Changes…'], 'a diff is reviewed, not applied to the selection');
+    assert.deepStrictEqual(doneActions(), ['Copy Result', 'Review Changes…', 'Check Proposal…'], 'a diff is reviewed, not applied to the selection');
 
     const html = await renderedAnswer(task);
     assert.ok(html.includes('data-action="apply" data-block="0"'), 'Apply… on the diff block');
@@ -138,7 +138,7 @@ describe('answers: every button follows the block\'s kind', () => {
     const newGreet = greet.replace('Hello, {name}!', 'Hi, {name}!');
     const answer = `The greeting, shorter:\n\n**src/greet.py**\n${fence('python', newGreet)}\n`;
     const { task, editor } = await send(answer, 'Shorter greeting');
-    assert.deepStrictEqual(doneActions(), ['Copy Result', 'Review Changes…']);
+    assert.deepStrictEqual(doneActions(), ['Copy Result', 'Review Changes…', 'Check Proposal…']);
     const selected = editor.document.getText();
 
     const outcome = await applyInPreview(vscode.commands.executeCommand('multiAgent.applyToSource', task.id, 0), [greetUri(), mathUri()]);

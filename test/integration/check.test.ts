@@ -158,6 +158,18 @@ describe('Check Proposal (issue 37)', function () {
     assert.match(String(row.description), /checked: 1 failing/);
     assert.match(row.accessibilityInformation!.label, /checked: 1 failing/);
 
+    // The result view's Checks section: the verdict, the command, the newly failing test, its offers (the header has none of them).
+    const panel = await ctx.api.resultPanels.page.show(ctx.api.store.get(task.id)!);
+    const html = await waitFor(() => panel.webview.html.includes('id="checks"') && panel.webview.html, 'the Checks section');
+    assert.match(html, /checked: 1 failing/);
+    assert.ok(html.includes(FAILING_TEST_NAME) && html.includes('node --test'), 'the failing test and the command');
+    const [header, section] = [html.slice(0, html.indexOf('id="checks"')), html.slice(html.indexOf('id="checks"'), html.indexOf('id="answer"'))];
+    for (const offer of ['check', 'askToFix', 'checkOutput', 'scratch']) {
+      assert.ok(section.includes(`data-offer="${offer}"`), `${offer} in the section`);
+      assert.ok(!header.includes(`data-offer="${offer}"`), `${offer} not in the header`);
+    }
+    panel.dispose();
+
     // Ask the Team to Fix: a thread run with what was checked and the failing output, nothing of the machine's.
     const fix = await vscode.commands.executeCommand<TrackedTask>('multiAgent.askTeamToFix', task.id);
     assert.ok(fix, 'the fix was asked');

@@ -181,7 +181,7 @@ describe('landing a multi-file answer', () => {
     const task = await done(sent.id);
     assert.strictEqual(task.namedFiles, 3, 'the source diff, the attached file and the path outside');
     await waitFor(() => ctx.user.shown.find(s => s.message.includes('task done')), 'the done notification');
-    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done'))?.actions, ['Open Result', 'Copy Result', 'Review Changes…']);
+    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done'))?.actions, ['Open Result', 'Copy Result', 'Review Changes…', 'Check Proposal…']);
 
     const { entries, review } = await entriesOf(task);
     const summary = entries.map(e => [e.kind, path.basename(e.uri.path), e.metadata.label, e.metadata.needsConfirmation]);

@@ -210,6 +210,13 @@ describe('mcp: the team as an MCP server', function () {
       const resource = await client.readResource({ uri: `multi-agent-task:///${task.id}` });
       assert.ok((resource.contents[0] as { text: string }).text.includes(answer));
       assert.strictEqual(runs().length, 1, 'reading sends nothing');
+
+      // Issue 37: a checked proposal's verdict reaches the agent too, in the text and the data.
+      const after = { end: 'failed' as const, exitCode: 1, durationMs: 1200, summary: '3 passed, 1 failed', failing: ['adds'], tail: 'not ok 1 - adds', outputBytes: 20 };
+      await ctx.api.store.recordCheck(task.id, { id: 'c1', command: 'npm test', startedAt: Date.now(), after, changes: { files: ['a.ts'], leftOut: [] }, newlyFailing: ['adds'], verdict: 'failing' }, 'not ok 1 - adds');
+      const checked = await client.callTool({ name: 'read_task', arguments: { taskId: task.id } });
+      assert.match(textOf(checked), /Checked on the user's machine: The proposal fails `npm test` \(3 passed, 1 failed\).*adds/);
+      assert.deepStrictEqual((checked.structuredContent as { check?: { verdict?: string; newlyFailing?: string[] } }).check?.newlyFailing, ['adds']);
     });
 
     it('returns the task id at once when asked, and cancels that task on the service', async () => {

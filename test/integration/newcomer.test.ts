@@ -175,7 +175,7 @@ describe('issue 20: what a newcomer trips over', function () {
       await waitFor(() => ctx.api.store.get(task.id)?.status === 'completed', 'the task to complete');
       await waitFor(() => !panel.webview.html.includes('data-offer="cancel"'), 'the page without Cancel Task once it ended');
       await waitFor(() => ctx.user.shown.find(s => s.message.includes('task done: Open on submit')), 'the done toast');
-      assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Open on submit'))?.actions, ['Copy Result', 'Review Changes…'], 'no Open Result: it is open (the emulator names the changed file: Review Changes…)');
+      assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Open on submit'))?.actions, ['Copy Result', 'Review Changes…', 'Check Proposal…'], 'no Open Result: it is open (the emulator names the changed file: Review Changes…)');
 
       await vscode.commands.executeCommand('multiAgent.showPromptSent', task.id);
       await vscode.commands.executeCommand('multiAgent.openRawResult', task.id);
@@ -194,7 +194,7 @@ describe('issue 20: what a newcomer trips over', function () {
         const task = (await orchestrate(ctx, 'Quiet submit'))!;
         assert.strictEqual(ctx.api.resultPanels.loaded?.panelOf(task.id), undefined);
         await waitFor(() => ctx.user.shown.find(s => s.message.includes('task done: Quiet submit')), 'the done toast');
-        assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Quiet submit'))?.actions, ['Open Result', 'Copy Result', 'Review Changes…']);
+        assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done: Quiet submit'))?.actions, ['Open Result', 'Copy Result', 'Review Changes…', 'Check Proposal…']);
       } finally {
         await setSetting('openResultOnCompletion', undefined);
       }

@@ -39,7 +39,7 @@ describe('orchestrate from the editor', () => {
     await waitFor(() => ctx.user.messages('info').some(m => m.includes('task done')), 'the done notification');
     // The emulator answers in the landing format (issue 16): the answer names files, so the toast offers a review;
     // the result opened on completion, so it offers no Open (issue 20).
-    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done'))?.actions, ['Copy Result', 'Review Changes…']);
+    assert.deepStrictEqual(ctx.user.shown.find(s => s.message.includes('task done'))?.actions, ['Copy Result', 'Review Changes…', 'Check Proposal…']);
     const cached = await ctx.api.store.readResult(task.id);
     assert.strictEqual(cached, document.getText());
   });
