@@ -46,6 +46,9 @@ describe('checking: which check a folder declares', () => {
     assert.deepEqual(await commands(folder({ 'package.json': '[1, 2]' })), []);
     const large = pkg({ test: 'node --test' }, { pad: 'x'.repeat(DETECT_MAX_BYTES) });
     assert.deepEqual(await commands(folder({ 'package.json': large })), []);
+    // Over the bound even where its first bytes would declare a check.
+    assert.deepEqual(await commands(folder({ 'pyproject.toml': `[tool.pytest.ini_options]\n${'#'.repeat(DETECT_MAX_BYTES)}\n` })), []);
+    assert.deepEqual(await commands(folder({ 'pyproject.toml': `[tool.pytest.ini_options]\n${'#'.repeat(DETECT_MAX_BYTES - 100)}\n` })), ['pytest pyproject.toml: python -m pytest']);
     assert.deepEqual(await commands(folder({ 'package.json/inner': 'x' })), []);
     assert.deepEqual(await commands(path.join(root, 'no such folder')), []);
   });

@@ -112,10 +112,11 @@ describe('checking: the fix request sent to the team', () => {
   });
 
   it('redacts before bounding: a key or path cut by the bound cannot leak half of itself', () => {
-    const output = `${'x'.repeat(20_000)}\nkey ${KEY} at ${WORKSPACE}/src/a.js\n`;
-    for (let maxChars = 1000; maxChars < 1100; maxChars += 7) {
-      const text = request({ output, maxChars });
-      assert.ok(!text.includes(KEY.slice(-12)) && !text.includes('projects'), text.slice(-400));
+    // The bound falls at every place of the key and the path in turn.
+    for (let pad = 250; pad < 600; pad += 3) {
+      const output = `${'x'.repeat(20_000)}\n${KEY} ${WORKSPACE}/src/a.js${'y'.repeat(pad)}`;
+      const text = request({ output, maxChars: 1000 });
+      assert.ok(!text.includes(KEY.slice(-12)) && !text.includes('shop/src') && !text.includes('dana'), text.slice(-400));
     }
   });
 

@@ -387,7 +387,7 @@ describe('checking: before and after', () => {
 const ADVERSARIAL: Record<string, string> = {
   'one long line of spaces': ' ',
   'lines of spaces': `${' '.repeat(1999)}x\n`,
-  'Tests: with blanks': `Tests: 1 ${' '.repeat(1990)}\n`,
+  'Tests: with blanks': `Tests: 1 ${' '.repeat(1990)}x\n`,
   'unclosed durations': `✖ a${' (1'.repeat(600)}\n`,
   '=== counts': `= 1 a${', 1 a'.repeat(300)} in 1.1.1.1.1 =x\n`,
   'mocha titles': '  1 failing\n  1) a\n  b\n  c\n',
