@@ -164,11 +164,14 @@ async function runCheck(
     scratch = await buildScratch({ root, files: listed.files, overlay: new Map([...planned.base, ...planned.proposal]), signal });
     d.log.info(`check ${task.id}: copied ${scratch.copied} files (${listed.via}), linked ${scratch.linked.length} dependency folders, in ${scratch.ms.toFixed(0)} ms`);
     const dir = scratch.dir;
+    const copyPaths = [...new Set([await fs.realpath(dir).catch(() => dir), dir])];
     const run = async (which: 'after' | 'before'): Promise<CheckRun> => {
       progress.report({ message: which === 'after' ? vscode.l10n.t('running {0} on the proposal…', command) : vscode.l10n.t('running {0} without the proposal…', command) });
       const output = new BoundedOutput();
       const ran = await runCommand({ command, cwd: dir, env, timeoutMs, signal, onOutput: chunk => output.push(chunk) });
-      const text = d.keys.redact(output.text());
+      // The copy's paths read as the user's own folder's: what the output names is where the user would look.
+      const asUsers = (t: string) => copyPaths.reduce((acc, p) => acc.split(p).join(root), d.keys.redact(t));
+      const text = asUsers(output.text());
       const read = readRun(text);
       outputs.push(`${which === 'after' ? vscode.l10n.t('## {0} on the proposal', command) : vscode.l10n.t('## {0} without the proposal', command)} (${ran.end}${ran.exitCode !== undefined ? `, exit ${ran.exitCode}` : ''}, ${Math.round(ran.durationMs)} ms)\n\n${text}\n`);
       return {
@@ -177,7 +180,7 @@ async function runCheck(
         durationMs: ran.durationMs,
         summary: read.summary,
         failing: read.failing,
-        tail: d.keys.redact(output.tail()),
+        tail: asUsers(output.tail()),
         outputBytes: output.bytes,
         error: ran.error,
       };
@@ -442,7 +445,8 @@ export async function askTeamToFix(d: CheckDeps, arg?: unknown): Promise<Tracked
     output,
     secrets,
     home: os.homedir(),
-    roots: [folder?.uri.fsPath, os.tmpdir()].filter((r): r is string => !!r),
+    // The output names the user's folder (the copy's paths were turned into it): its paths go as relative ones.
+    roots: [folder?.uri.fsPath].filter((r): r is string => !!r),
   });
   const threadId = await threadIdOf(d.team, task);
   const settings = d.team.pipeline.settings();
