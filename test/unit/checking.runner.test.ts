@@ -86,6 +86,11 @@ describe('checking: running the check command (issue 37)', () => {
     assert.equal(r.output, '');
   });
 
+  it('a timeout past what a timer can hold does not fire at once', async () => {
+    const r = await run(`sleep 1; echo fine`, { timeoutMs: Number.MAX_SAFE_INTEGER });
+    assert.equal(r.end, 'passed');
+  });
+
   it('an abort before the start runs nothing', async () => {
     const r = await run(`echo ran`, { signal: AbortSignal.abort() });
     assert.equal(r.end, 'canceled');

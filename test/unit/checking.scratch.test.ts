@@ -181,6 +181,13 @@ describe('checking: the scratch copy (issue 37)', () => {
       }
     });
 
+    it('walks a folder of the repository that git ignores (git lists nothing there)', async () => {
+      write(repo, { 'app/build/more/x.js': 'x' });
+      const listed = await listFiles(path.join(repo, 'app/build'));
+      assert.equal(listed.via, 'walk');
+      assert.deepEqual(listed.files.sort(), ['more/x.js', 'out.js']);
+    });
+
     it('refuses more files than maxFiles, saying how many there are', async () => {
       await assert.rejects(listFiles(repo, { maxFiles: 3 }), /holds 7 files; a check copies at most 3 files/);
     });

@@ -20,6 +20,8 @@ const PIPE_GRACE_MS = 1_000;
 /** A secret shorter than this is not looked for in the environment (it would match ordinary values). */
 const MIN_SECRET_LENGTH = 8;
 const WINDOWS = process.platform === 'win32';
+/** setTimeout's longest delay (a longer one fires at once), ms. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 export interface CommandInput {
   /** A command line, run by the platform's shell (`/bin/sh -c`, `cmd.exe /d /s /c`). */
@@ -76,7 +78,7 @@ function followProcess(child: cp.ChildProcess, input: CommandInput, started: num
     ending ??= why;
     void endTree();
   };
-  const timer = setTimeout(() => stop('timedOut'), Math.max(0, input.timeoutMs));
+  const timer = setTimeout(() => stop('timedOut'), Math.min(Math.max(0, input.timeoutMs), MAX_TIMER_MS));
   const onAbort = () => stop('canceled');
   input.signal?.addEventListener('abort', onAbort, { once: true });
   if (input.signal?.aborted) onAbort();

@@ -70,14 +70,15 @@ export interface Scratch {
 /**
  * The files a check needs, as relative POSIX paths. In a git work tree: `git ls-files --cached --others
  * --exclude-standard` (untracked dependency folders left out, tracked files that no longer exist dropped, a
- * submodule or nested repository walked); without git, or where git fails: a walk that follows no symbolic link,
+ * submodule or nested repository walked); without git, where git fails or lists nothing: a walk that follows no symbolic link,
  * skips `.git` and the dependency folders and honours `exclude`. More than `maxFiles` throws.
  */
 export async function listFiles(root: string, options: ListOptions = {}): Promise<CheckFileList> {
   const max = options.maxFiles ?? MAX_CHECK_FILES;
   const exclude = excludeMatcher(options.exclude ?? []);
   const listed = await gitListing(root, max, options.signal);
-  if (listed === undefined) {
+  // No repository, or a folder git ignores or has nothing of (it lists no file): the walk.
+  if (listed === undefined || listed.length === 0) {
     const files: string[] = [];
     await walkFolder(root, '', exclude, max, options.signal, files);
     return { files, via: 'walk' };
