@@ -223,18 +223,19 @@ async function copyFiles(root: string, dir: string, files: readonly string[], si
 
 /**
  * A symbolic link of the folder: recreated where its target is relative and really inside the folder (so it
- * points into the copy), else the file it points to is copied; a link to a folder outside is left out, so that
- * nothing in the copy leads back into the user's files.
+ * points into the copy), else the file it points to is copied; a link to a folder outside (or a dangling one) is
+ * left out, so that nothing in the copy leads back into the user's files.
  */
 async function copyLink(from: string, to: string, realRoot: string): Promise<boolean> {
   const target = await fs.promises.readlink(from);
   const real = await fs.promises.realpath(from).catch(() => undefined);
   if (real === undefined) return false;
-  if (!path.isAbsolute(target) && isInside(realRoot, real)) {
-    await fs.promises.symlink(target, to);
-    return true;
-  }
   const st = await fs.promises.stat(real);
+  if (!path.isAbsolute(target) && isInside(realRoot, real)) {
+    // Windows may refuse to make a link (no privilege): a file's text is copied instead.
+    const made = await fs.promises.symlink(target, to, st.isDirectory() ? 'dir' : 'file').then(() => true, () => false);
+    if (made) return true;
+  }
   if (!st.isFile()) return false;
   await fs.promises.copyFile(real, to, fs.constants.COPYFILE_FICLONE);
   return true;
@@ -279,8 +280,9 @@ async function linkDependencies(root: string, dir: string, files: readonly strin
       const link = path.join(dir, rel);
       if (await fs.promises.lstat(link).then(() => true, () => false)) continue;
       if (!(await fs.promises.stat(path.dirname(link)).then(s => s.isDirectory(), () => false))) continue;
-      await fs.promises.symlink(path.resolve(real), link, process.platform === 'win32' ? 'junction' : 'dir');
-      linked.push(rel);
+      // A folder that cannot be linked is left out (`linked` says which are in): the check runs without it.
+      const made = await fs.promises.symlink(path.resolve(real), link, process.platform === 'win32' ? 'junction' : 'dir').then(() => true, () => false);
+      if (made) linked.push(rel);
     }
   }
   return linked;
