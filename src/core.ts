@@ -178,6 +178,7 @@ export function buildCore(shell: Shell): Core {
   const reviews = new ReviewDocuments(store);
   // Issue 37: the checks running now, all stopped with their processes when the window closes.
   const checks = new CheckRuns();
+  const checksOfRemoved = store.onDidChange(e => e.kind === 'removed' && checks.cancel(e.task.id));
   // The pages, each a part of its own (lazy.ts), built on the first call that needs one.
   const resultPanels = new OnFirstUse(() => new (resultsPart().ResultPanels)(store, traces, pollerStatus));
   const resultView = resultViewOf(resultPanels);
@@ -202,6 +203,7 @@ export function buildCore(shell: Shell): Core {
 
   context.subscriptions.push(
     checks,
+    checksOfRemoved,
     statusBar,
     notifier,
     approvals,

@@ -18,7 +18,7 @@ import * as vscode from 'vscode';
 import { type Config, filesExcluded } from '../config';
 import { type PreparedReview, folderOf, prepareReview } from '../documents/reviewPlan';
 import type { SourceRangeTracker } from '../documents/sourceRanges';
-import { UserFacingError, inert } from '../errors';
+import { UserFacingError, inert, messageOf } from '../errors';
 import type { KeyStore } from '../auth/keyStore';
 import type { Logger } from '../log';
 import { reviewPart } from '../parts';
@@ -160,8 +160,14 @@ async function runCheck(
   const { timeoutMs, compareWithBefore } = d.config.settings.check;
   const outputs: string[] = [];
   try {
-    const listed = await listFiles(root, { exclude, signal });
-    scratch = await buildScratch({ root, files: listed.files, overlay: new Map([...planned.base, ...planned.proposal]), signal });
+    let listed: Awaited<ReturnType<typeof listFiles>>;
+    try {
+      listed = await listFiles(root, { exclude, signal });
+      scratch = await buildScratch({ root, files: listed.files, overlay: new Map([...planned.base, ...planned.proposal]), signal });
+    } catch (e) {
+      if (signal.aborted) return undefined;
+      throw new UserFacingError(vscode.l10n.t('The scratch copy of "{0}" could not be made, so nothing was checked: {1}', folder.name, messageOf(e)));
+    }
     d.log.info(`check ${task.id}: copied ${scratch.copied} files (${listed.via}), linked ${scratch.linked.length} dependency folders, in ${scratch.ms.toFixed(0)} ms`);
     const dir = scratch.dir;
     const copyPaths = [...new Set([await fs.realpath(dir).catch(() => dir), dir])];
@@ -348,7 +354,8 @@ async function testTasks(folder: vscode.WorkspaceFolder): Promise<DetectedCheck[
   }
   const out: DetectedCheck[] = [];
   for (const t of tasks) {
-    if (t.group?.id !== vscode.TaskGroup.Test.id) continue;
+    // The folder's own tasks.json only: a provider's task (npm's "test") is what detectChecks reads already.
+    if (t.group?.id !== vscode.TaskGroup.Test.id || t.source !== 'Workspace') continue;
     const scope = t.scope as vscode.WorkspaceFolder | undefined;
     if (typeof scope !== 'object' || scope.uri?.toString() !== folder.uri.toString()) continue;
     const command = commandLineOf(t.execution);
