@@ -9,7 +9,7 @@ import { Commands } from '../constants';
 import { commandOfAction, describeError, inert, messageOf } from '../errors';
 import { Actions, checkSentence, keyNeeded } from '../vocabulary';
 import { latestCheck, titleFrom } from '../tasks/model';
-import { offersOf } from '../tasks/offers';
+import { offer, offersOf } from '../tasks/offers';
 import { type ChatDeps, type TaskCode, agentsMilestone, codeOf, describeAgents, runTask, withExtraCode } from './delegation';
 import { Chat } from './ids';
 import { producedFileButtons, withDetails } from './teamParts';
@@ -140,7 +140,11 @@ async function answer(
       return { metadata, errorDetails: { message: inert(task.error ?? vscode.l10n.t('The task ended as "{0}".', task.status)) } };
     }
     stream.markdown(inert(result));
-    // Issue 37: a proposal already checked (check.onComplete) says what the check found.
+    // Issue 37: with check.onComplete, the proposal is checked here and the answer says what the check found.
+    if (deps.pipeline.settings().check.onComplete && offersOf(deps.store.get(task.id) ?? task, 'chat').some(o => o.id === 'check') && !token.isCancellationRequested) {
+      stream.progress(vscode.l10n.t('Checking the proposal on this machine…'));
+      await vscode.commands.executeCommand(offer('check').command, task.id, { unasked: true });
+    }
     const check = latestCheck(deps.store.get(task.id) ?? task);
     if (check) stream.markdown(`\n\n---\n\n${inert(vscode.l10n.t('Checked on this machine: {0}', checkSentence(check)))}`);
     // What the task offers in chat (tasks/offers.ts), as the done notification and the result view follow it.

@@ -100,7 +100,7 @@ describe('Check Proposal (issue 37)', function () {
     await setSetting('openResultOnSubmit', false);
   });
   after(async () => {
-    for (const name of ['check.command', 'check.timeoutSeconds', 'check.compareWithBefore', 'openResultOnCompletion', 'openResultOnSubmit']) await setSetting(name, undefined);
+    for (const name of ['check.command', 'check.onComplete', 'check.timeoutSeconds', 'check.compareWithBefore', 'openResultOnCompletion', 'openResultOnSubmit']) await setSetting(name, undefined);
     await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
     fs.rmSync(probeDir, { recursive: true, force: true });
   });
@@ -182,6 +182,10 @@ describe('Check Proposal (issue 37)', function () {
     assert.ok(!prompt.includes(os.homedir()) && !prompt.includes(probe.cwd), 'no home folder, no absolute path of the copy');
     const fixed = await done(fix.id);
     assert.deepStrictEqual(fixed.fixOf, { of: task.id, round: 1 });
+    // Each round is listed under the checked task.
+    const under = ctx.api.sidebar.tasks.getChildren({ kind: 'task', task: ctx.api.store.get(task.id)! }).filter(n => n.kind === 'fix');
+    assert.deepStrictEqual(under.map(n => (n.kind === 'fix' ? n.task.id : '')), [fix.id]);
+    assert.match(String(ctx.api.sidebar.tasks.getTreeItem(under[0]).label), /^Fix 1: /);
     const green = await check(fixed.id);
     assert.strictEqual(green?.verdict, 'passed', JSON.stringify(green?.after));
     assert.strictEqual(green?.before, undefined, 'a passing proposal needs no run without it');
@@ -213,6 +217,20 @@ describe('Check Proposal (issue 37)', function () {
     await ended(started, 'canceled');
     assert.ok(!fs.existsSync(started.cwd), 'the copy is removed');
     sameFiles(before, 'after a canceled check');
+  });
+
+  it('check: check.onComplete checks a completed proposal by itself, asking nothing, with the command the user set', async () => {
+    await setSetting('check.command', probeCommand('auto'));
+    await setSetting('check.onComplete', true);
+    try {
+      const task = await sample();
+      const checked = await waitFor(() => ctx.api.store.get(task.id)?.checks?.at(-1), 'the check on completion', 60_000);
+      assert.strictEqual(checked.verdict, 'failing');
+      assert.ok(readProbe('auto'), 'the user\'s command ran');
+      assert.ok(!ctx.user.shown.some(s => s.kind === 'ask'), 'nothing was asked');
+    } finally {
+      await setSetting('check.onComplete', undefined);
+    }
   });
 
   it('check: an untrusted workspace refuses, and a workspace\'s settings cannot choose the command', async () => {

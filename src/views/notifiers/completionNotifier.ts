@@ -44,11 +44,12 @@ export class CompletionNotifier extends Disposable {
       const shownElsewhere = this.store.isClaimed(task.id);
       if (!(await this.store.markNotified(task.id))) return;
       this.log.info(`task ${task.id} ${task.status}${task.error ? `: ${task.error}` : ''}${shownElsewhere ? ' (shown in chat)' : ''}`);
-      // `check.onComplete` (the user's own settings): the proposal is checked at once, with a command already set or confirmed.
+      if (shownElsewhere) return;
+      // `check.onComplete` (the user's own settings): the proposal is checked at once, with a command already set or
+      // confirmed (a chat answer runs its own check and reports it there).
       if (this.config.settings.check.onComplete && task.status === 'completed' && offersOf(task, 'notification').some(o => o.id === 'check')) {
         void vscode.commands.executeCommand(offer('check').command, task.id, { unasked: true });
       }
-      if (shownElsewhere) return;
       // A button pressed after the task was removed (Clear Finished) does nothing: a toast cannot be closed.
       const run = async (chosen: TaskOffer | undefined, ...args: unknown[]) => {
         if (chosen && this.store.get(task.id)) await vscode.commands.executeCommand(chosen.command, task.id, ...args);

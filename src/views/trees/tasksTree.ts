@@ -36,7 +36,15 @@ export interface AttachmentNode {
   readonly uri: vscode.Uri;
 }
 
-export type TasksTreeNode = TaskNode | AgentNode | AttachmentsNode | AttachmentNode | ProducedFileNode;
+/** A fix the team was asked for (Ask the Team to Fix, issue 37), listed under the checked task: a task itself. */
+export interface FixNode {
+  readonly kind: 'fix';
+  readonly task: TrackedTask;
+  /** The checked task it is listed under. */
+  readonly of: string;
+}
+
+export type TasksTreeNode = TaskNode | AgentNode | AttachmentsNode | AttachmentNode | ProducedFileNode | FixNode;
 
 /** The attachment basket as the view needs it. */
 export interface AttachmentList {
@@ -128,7 +136,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     if (element.kind === 'task' && !isFinished(element.task)) {
       return (element.task.agents ?? []).map(agent => ({ kind: 'agent' as const, task: element.task, agent }));
     }
-    if (element.kind === 'task') return producedFileNodes(element.task);
+    if (element.kind === 'task') return [...producedFileNodes(element.task), ...this.fixesOf(element.task.id)];
     return [];
   }
 
@@ -140,11 +148,31 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
         return agentItem(element.task, element.agent);
       case 'producedFile':
         return producedFileItem(element);
+      case 'fix':
+        return this.fixItem(element);
       case 'attachments':
         return this.attachmentsItem();
       case 'attachment':
         return attachmentItem(element.uri);
     }
+  }
+
+  /** The fixes asked of the team for a checked task, round by round. */
+  private fixesOf(taskId: string): FixNode[] {
+    return this.store
+      .all()
+      .filter(t => t.fixOf?.of === taskId)
+      .sort((a, b) => a.fixOf!.round - b.fixOf!.round)
+      .map(task => ({ kind: 'fix' as const, task, of: taskId }));
+  }
+
+  /** A fix under its checked task: the fix's own row (its state, its check, its menu), named by its round. */
+  private fixItem(node: FixNode): vscode.TreeItem {
+    const item = this.taskItem(node.task);
+    item.id = `${node.of}/fix/${node.task.id}`;
+    item.label = vscode.l10n.t('Fix {0}: {1}', node.task.fixOf?.round ?? 1, node.task.title);
+    item.collapsibleState = vscode.TreeItemCollapsibleState.None;
+    return item;
   }
 
   private attachmentsItem(): vscode.TreeItem {
@@ -162,7 +190,9 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     const running = !isFinished(task);
     const item = new vscode.TreeItem(
       task.title,
-      (running && task.agents?.length) || (!running && task.files?.length) ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+      (running && task.agents?.length) || (!running && (task.files?.length || this.store.all().some(t => t.fixOf?.of === task.id)))
+        ? vscode.TreeItemCollapsibleState.Collapsed
+        : vscode.TreeItemCollapsibleState.None,
     );
     item.id = task.id;
     // A running task whose status cannot be read now (no connection, a rate limit) waits: no frozen spinner.
@@ -195,6 +225,9 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
 
   private onStoreChange(e: TaskChange): void {
     if (e.kind === 'added' || !this.tickTimer) this.tick();
+    // A fix is listed under its checked task too: that row (and its children) redraws with it.
+    const parent = e.task.fixOf && this.nodes.get(e.task.fixOf.of);
+    if (parent) this.changed.fire(parent);
     if (e.kind === 'added' || e.kind === 'removed') return this.changed.fire(undefined);
     const node = this.nodes.get(e.task.id);
     if (!node) return this.changed.fire(undefined);
