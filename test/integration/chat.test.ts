@@ -178,7 +178,7 @@ describe('chat: the @team participant', function () {
     // The answer names files (the landing format): it is reviewed hunk by hunk. The buttons follow the one rule of
     // tasks/offers.ts, as the done notification does: Review Changes…, and no Apply to Source beside it (issue 24).
     // Then the team's work (issue 18): the trace and the file the agents made.
-    assert.deepStrictEqual(stream.buttons.map(b => b.command), [Commands.openResult, Commands.reviewChanges, Commands.showTrace, Commands.openProducedFile]);
+    assert.deepStrictEqual(stream.buttons.map(b => b.command), [Commands.openResult, Commands.reviewChanges, Commands.checkProposal, Commands.showTrace, Commands.openProducedFile]);
     assert.deepStrictEqual(stream.buttons.find(b => b.command === Commands.reviewChanges)?.arguments, [task.id]);
   });
 
