@@ -11,6 +11,7 @@
  * Ask the Team to Fix sends what was checked and the failing output (bounded, redacted) to the task's thread;
  * its answer is a task like any other (`fixOf` lists it under the checked task).
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -62,7 +63,12 @@ interface CheckStart {
   unasked?: boolean;
 }
 
+/**
+ * The commands confirmed per workspace folder, kept as hashes: a command line may hold a secret of the user's, and
+ * nothing of it is written to state.
+ */
 const CONFIRMED_KEY = 'multiAgent.check.confirmed';
+const commandHash = (command: string) => createHash('sha256').update(command, 'utf8').digest('hex');
 
 /** The command to run, and where it came from. */
 interface ChosenCommand {
@@ -287,8 +293,8 @@ function newCheckId(): string {
  */
 async function chooseCommand(d: CheckDeps, folder: vscode.WorkspaceFolder, start: CheckStart): Promise<ChosenCommand | undefined> {
   const set = d.config.settings.check.command;
-  const confirmed = d.workspaceState.get<{ command: string; folder: string }[]>(CONFIRMED_KEY, []);
-  const isConfirmed = (command: string) => confirmed.some(c => c.command === command && c.folder === folder.uri.toString());
+  const confirmed = d.workspaceState.get<{ sha256: string; folder: string }[]>(CONFIRMED_KEY, []);
+  const isConfirmed = (command: string) => confirmed.some(c => c.sha256 === commandHash(command) && c.folder === folder.uri.toString());
   if (set) {
     if (isConfirmed(set) || start.unasked) return { command: set, from: 'setting' };
     return (await confirm(d, folder, { command: set, from: 'setting' })) ? { command: set, from: 'setting' } : undefined;
@@ -324,8 +330,8 @@ async function confirm(d: CheckDeps, folder: vscode.WorkspaceFolder, chosen: Cho
     run,
   );
   if (choice !== run) return false;
-  const confirmed = d.workspaceState.get<{ command: string; folder: string }[]>(CONFIRMED_KEY, []);
-  await d.workspaceState.update(CONFIRMED_KEY, [...confirmed.filter(c => c.folder !== folder.uri.toString()), { command: chosen.command, folder: folder.uri.toString() }]);
+  const confirmed = d.workspaceState.get<{ sha256: string; folder: string }[]>(CONFIRMED_KEY, []);
+  await d.workspaceState.update(CONFIRMED_KEY, [...confirmed.filter(c => c.folder !== folder.uri.toString()), { sha256: commandHash(chosen.command), folder: folder.uri.toString() }]);
   return true;
 }
 

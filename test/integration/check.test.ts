@@ -31,7 +31,8 @@ interface Probe {
 const PROBE = `
 const fs = require('fs');
 const { spawn } = require('child_process');
-const [out, mode, key] = process.argv.slice(2);
+const [out, mode, keyFile] = process.argv.slice(2);
+const key = fs.readFileSync(keyFile, 'utf8');
 const read = f => { try { return fs.readFileSync(f, 'utf8'); } catch { return ''; } };
 const probe = { cwd: process.cwd(), pid: process.pid, text: read('src/text.js'), readme: read('README.md'), keyInEnv: Object.values(process.env).some(v => v && v.includes(key)) };
 if (mode === 'hang') {
@@ -90,10 +91,13 @@ describe('Check Proposal (issue 37)', function () {
   };
   const sameFiles = (before: Map<string, string>, what: string) => assert.deepStrictEqual([...snapshot()].sort(), [...before].sort(), `${what}: the workspace is byte-identical`);
   const check = (taskId: string) => vscode.commands.executeCommand<CheckRecord | undefined>('multiAgent.checkProposal', taskId);
-  const probeCommand = (name: string, mode = 'run') => `node ${JSON.stringify(probeJs)} ${JSON.stringify(outOf(name))} ${mode} ${ctx.emulator.apiKey}${mode === 'run' ? ' && node --test' : ''}`;
+  // The key goes to the probe in a file of its own (never in the command, which is kept as confirmed).
+  const keyFile = path.join(probeDir, 'key');
+  const probeCommand = (name: string, mode = 'run') => `node ${JSON.stringify(probeJs)} ${JSON.stringify(outOf(name))} ${mode} ${JSON.stringify(keyFile)}${mode === 'run' ? ' && node --test' : ''}`;
 
   before(async () => {
     fs.writeFileSync(probeJs, PROBE);
+    fs.writeFileSync(keyFile, ctx.emulator.apiKey);
     // VS Code for the Web (code-server) saves after a delay by default: an unsaved edit must stay unsaved here.
     await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     await setSetting('openResultOnCompletion', false);
@@ -132,7 +136,9 @@ describe('Check Proposal (issue 37)', function () {
     const typed = readme.getText();
     const before = snapshot();
 
-    const record = await check(task.id);
+    // A variable of the user's environment that holds the key (a shell profile's export): the check does not get it.
+    process.env.MAT_CHECK_EXPORTED_KEY = ctx.emulator.apiKey;
+    const record = await Promise.resolve(check(task.id)).finally(() => delete process.env.MAT_CHECK_EXPORTED_KEY);
     assert.ok(record, 'checked');
     const probe = readProbe('failing')!;
     assert.ok(!probe.cwd.startsWith(root()) && !root().startsWith(probe.cwd), `the copy (${probe.cwd}) is outside the workspace (${root()})`);

@@ -86,7 +86,7 @@ describe('sidebar', () => {
         assert.strictEqual(iconOf(done), 'check');
         // The emulator's answer names files (the landing format, issue 16): the menus offer Review Changes, and
         // not Apply to Source beside it (tasks/offers.ts); Insert when the answer has a code block to insert.
-        assert.match(String(done.contextValue), /^task open copy review allChanges( insert)? prompt trace continue source runAgain remove$/);
+        assert.match(String(done.contextValue), /^task open copy review allChanges check( insert)? prompt trace continue source runAgain remove$/);
         assert.strictEqual(done.command?.command, 'multiAgent.openResult');
         assert.match(String(done.description), /\d+s/);
         assert.strictEqual(sidebar().views.tasks.badge, undefined);

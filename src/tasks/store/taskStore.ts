@@ -349,7 +349,8 @@ export class TaskStore extends Disposable implements PollerStore {
     await this.files.writeCheckOutput(taskId, check.id, this.redact(output));
     const task = this.tasks.get(taskId);
     if (!task) return void (await this.files.deleteCheckOutput(taskId, check.id));
-    const checks = [...(task.checks ?? []), check];
+    // The command line is the user's, and may name a secret: kept redacted like everything a check says.
+    const checks = [...(task.checks ?? []), { ...check, command: this.redact(check.command) }];
     for (const old of checks.splice(0, Math.max(0, checks.length - MAX_KEPT_CHECKS))) await this.files.deleteCheckOutput(taskId, old.id);
     const next: TrackedTask = { ...task, checks, updatedAt: Date.now() };
     this.tasks.set(taskId, next);
