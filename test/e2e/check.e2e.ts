@@ -1,0 +1,143 @@
+// Check Proposal… (issue 37) as a user meets it in a real VS Code: the sample request on src/text.js gets a
+// proposal that fails one of the workspace's own tests (`npm test` = node --test); the check asks once, in a modal
+// dialog that says the proposed code runs on this machine; the failure shows in the notification, the result view's
+// Checks section and the Tasks view; Ask the Team to Fix sends the failing test and its output to the thread; the
+// fix checks green; and no byte of the workspace changes until the fix is applied in the Refactor Preview.
+// Runs on VS Code 1.100 and the newest (VSCODE_VERSION); saves the README's two screenshots (1.100).
+import * as assert from 'assert';
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { FAILING_TEST_NAME, FIXED_TEXT, SAMPLE_INSTRUCTION } from '../emulator/checkLoop';
+import { type Emulator, startEmulator } from '../emulator/server';
+import { openWorkbenchOn, type Workbench, screenshotFailures, waitUntil } from './harness';
+
+const NEWEST = process.env.VSCODE_VERSION === 'newest';
+
+describe(`e2e: check a proposal before it lands (issue 37, VS Code ${NEWEST ? 'newest' : '1.100'})`, function () {
+  let emulator: Emulator;
+  let wb: Workbench | undefined;
+  let original = new Map<string, string>();
+
+  before(async () => {
+    emulator = await startEmulator({ taskDurationMs: 2_000, quiet: true });
+    wb = await openWorkbenchOn(emulator);
+    original = hashes();
+  });
+  const failures = screenshotFailures(() => wb);
+  after(async () => {
+    await wb?.close(failures.failed());
+    await emulator?.close();
+  });
+
+  const page = () => wb!.page;
+  const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+  /** Every file of the workspace on disk and its hash. */
+  function hashes(): Map<string, string> {
+    const out = new Map<string, string>();
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else out.set(path.relative(wb!.workspace!, p), sha(fs.readFileSync(p)));
+      }
+    };
+    walk(wb!.workspace!);
+    return out;
+  }
+  const unchanged = (what: string) => assert.deepStrictEqual([...hashes()].sort(), [...original].sort(), `${what}: the workspace is byte-identical`);
+  /** The result view on screen (another task's may be open, hidden, in another tab). */
+  const view = () => page().frameLocator('iframe.webview >> visible=true').frameLocator('iframe#active-frame');
+  const taskRow = (title: string | RegExp) =>
+    page().locator('.sidebar .pane', { has: page().locator('.pane-header', { hasText: 'Tasks' }) }).first().locator('.monaco-list-row', { hasText: title }).first();
+  const buttonsOf = async (toast: Awaited<ReturnType<Workbench['waitForNotification']>>) => (await toast.locator('.monaco-button').allInnerTexts()).map(b => b.trim());
+  const shot = (name: string) => (NEWEST ? wb!.screenshot(`${name}-newest`) : wb!.docScreenshot(name));
+
+  it('a failing proposal: asked once in a modal, checked outside the workspace, the failure named in the notification, the result view and the Tasks view', async () => {
+    await page().locator('.activitybar .action-item a[aria-label^="Multi-Agent"]').first().click();
+    await page().keyboard.press('ControlOrMeta+P');
+    await page().locator('.quick-input-widget input').first().fill('text.js');
+    await page().locator('.quick-input-list .monaco-list-row', { hasText: 'text.js' }).first().click();
+    await page().locator('.tabs-container .tab', { hasText: /^text\.js/ }).first().waitFor();
+    await wb!.runCommand('Multi-Agent: Orchestrate File');
+    await page().locator('.quick-input-widget input').first().fill(SAMPLE_INSTRUCTION);
+    await page().keyboard.press('Enter');
+    const done = await wb!.waitForNotification(/task done: Add a function that truncates/, 40_000);
+    assert.deepStrictEqual(await buttonsOf(done), ['Copy Result', 'Review Changes…', 'Check Proposal…']);
+    await wb!.runCommand('Notifications: Clear All Notifications');
+
+    // The result view's header offers Check Proposal…; the workspace declares `npm test`, asked about once.
+    await view().locator('header button[data-offer="check"]').click();
+    const dialog = page().locator('.monaco-dialog-box', { hasText: 'npm test' }).first();
+    await dialog.waitFor({ timeout: 20_000 });
+    const asked = (await dialog.innerText()).replace(/\s+/g, ' ');
+    assert.match(asked, /runs the team's proposed code on this machine/, asked);
+    await dialog.locator('.monaco-button', { hasText: /^Run Check$/ }).click();
+
+    const failed = await wb!.waitForNotification(FAILING_TEST_NAME, 60_000);
+    await failed.locator('.notification-list-item-message').hover(); // kept on screen while the views are read
+    assert.match((await failed.innerText()).replace(/\s+/g, ' '), /The proposal fails .?npm test.? \(.*1 fail.*\) in .*truncate keeps a text of exactly max characters/);
+    assert.deepStrictEqual(await buttonsOf(failed), ['Ask the Team to Fix', 'Show Check Output', 'Review Changes…']);
+    const section = view().locator('section#checks');
+    await section.locator('h2', { hasText: 'checked: 1 failing' }).waitFor({ timeout: 10_000 });
+    const text = await section.innerText();
+    assert.ok(text.includes('npm test') && text.includes(FAILING_TEST_NAME), text);
+    assert.match(text, /Newly failing:/, 'told apart from the run without the proposal');
+    assert.deepStrictEqual(await section.locator('button').evaluateAll(b => b.map(e => e.getAttribute('data-offer'))), ['check', 'askToFix', 'checkOutput', 'scratch']);
+    const row = taskRow('Add a function that truncates');
+    await row.locator('.label-description', { hasText: 'checked: 1 failing' }).waitFor({ timeout: 10_000 });
+    assert.match((await row.getAttribute('aria-label')) ?? '', /checked: 1 failing/, 'its accessible name says it too');
+    await shot('check-failing');
+    unchanged('after a failing check');
+
+    // Ask the Team to Fix: a run in the task's thread with the failing test and its output.
+    await failed.locator('.monaco-button', { hasText: 'Ask the Team to Fix' }).click();
+    let prompt = '';
+    await waitUntil(() => {
+      const run = emulator.requests.find(r => r.method === 'POST' && /\/threads\/\d+\/runs$/.test(r.path));
+      prompt = (run?.body as { prompt?: string } | undefined)?.prompt ?? '';
+      return !!run;
+    }, 'the fix request in the thread', 20_000);
+    assert.ok(prompt.includes(FAILING_TEST_NAME), prompt);
+    assert.match(prompt, /npm test/, 'what ran');
+    assert.match(prompt, /not ok \d+ - truncate keeps a text of exactly max characters/, "the test's output");
+    assert.ok(!prompt.includes(wb!.workspace!), 'no absolute path');
+    unchanged('after the fix was asked');
+  });
+
+  it('the fix checks green without asking again; nothing lands until Apply in the Refactor Preview', async () => {
+    const done = await wb!.waitForNotification(/task done: (?!Add a function)/, 60_000);
+    await done.locator('.monaco-button', { hasText: 'Check Proposal…' }).click();
+    // No second question: the command was confirmed for this workspace (a dialog would hold the check back).
+    const passed = await wb!.waitForNotification(/The proposal passes .?npm test/, 60_000);
+    await passed.locator('.notification-list-item-message').hover();
+    assert.deepStrictEqual(await buttonsOf(passed), ['Review Changes…', 'Show Check Output']);
+    assert.strictEqual(await page().locator('.monaco-dialog-box').count(), 0, 'asked once per workspace');
+    const section = view().locator('section#checks');
+    await section.locator('h2', { hasText: 'checked: passed' }).waitFor({ timeout: 10_000 });
+    assert.ok((await section.innerText()).includes('npm test'));
+    // The fix's row (at the top, and as "Fix 1" under the checked task) says so.
+    const fixRow = page().locator('.sidebar .monaco-list-row[aria-label*="checked: passed"][aria-label*="fix 1"]').first();
+    await fixRow.locator('.label-description', { hasText: 'checked: passed' }).waitFor({ timeout: 10_000 });
+    await section.evaluate(e => e.scrollIntoView({ block: 'start' }));
+    await shot('check-passed');
+    unchanged('after the fix was checked');
+
+    await passed.locator('.monaco-button', { hasText: 'Review Changes…' }).click();
+    const preview = page().locator('.bulk-edit-panel').first();
+    await preview.locator('.monaco-list-row').first().waitFor({ timeout: 20_000 });
+    await wb!.waitForNotification(/Before you apply: The proposal passes/, 10_000);
+    await wb!.screenshot(NEWEST ? 'check-review-newest' : 'check-review');
+    unchanged('while the Refactor Preview is open');
+    await preview.locator('.monaco-button', { hasText: /^Apply$/ }).first().click();
+    await wb!.waitForNotification(/Applied the reviewed changes/, 20_000);
+    // Saved as the user saves it (code-server may also save after a delay): then the fix is on disk.
+    await page().locator('.tabs-container .tab', { hasText: /^text\.js/ }).first().click();
+    await page().keyboard.press('ControlOrMeta+S');
+    const file = path.join(wb!.workspace!, 'src', 'text.js');
+    await waitUntil(() => fs.readFileSync(file, 'utf8') === FIXED_TEXT, 'the fix written to src/text.js', 10_000);
+    const now = hashes();
+    assert.deepStrictEqual([...now].filter(([p, h]) => original.get(p) !== h).map(([p]) => p), [path.join('src', 'text.js')], 'only src/text.js changed, on Apply');
+    assert.strictEqual(now.size, original.size, 'no file added or removed');
+  });
+});
