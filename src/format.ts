@@ -27,6 +27,11 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
 }
 
+/** How long a run took: `0.4s`, `9.7s` under ten seconds (a check's run is often under one), else as `formatDuration`. */
+export function formatRunTime(ms: number): string {
+  return ms < 10_000 ? `${(Math.max(0, ms) / 1000).toFixed(1)}s` : formatDuration(ms);
+}
+
 /** A short local date and time; today's dates show the time only. */
 export function formatWhen(date: Date, now = new Date()): string {
   if (Number.isNaN(date.getTime())) return '';

@@ -10,7 +10,7 @@ import { type RateLimitScope, isBudgetExceeded } from './api/conditions';
 import { LIMITS } from './api/requests';
 import { PLATFORM_BODY_LIMIT_BYTES } from './api/uploads';
 import { SENT_TEXT_LIMITS } from './constants';
-import { formatBytes, formatDuration, formatUsd, inert } from './format';
+import { formatBytes, formatDuration, formatRunTime, formatUsd, inert } from './format';
 
 // Buttons -------------------------------------------------------------------------------------------
 
@@ -626,26 +626,26 @@ export function checkSentence(shown: {
 }): string {
   // The command may come from the workspace's files (a task's definition): never a link.
   const check = { ...shown, command: inert(shown.command.length > 120 ? `${shown.command.slice(0, 119)}…` : shown.command) };
-  const took = formatDuration(check.after.durationMs);
+  const took = formatRunTime(check.after.durationMs);
   const summary = check.after.summary ? ` (${check.after.summary})` : '';
   const leftOut = check.changes.leftOut.length ? ' ' + vscode.l10n.t('{0} changes were left out of the check (see the result view).', check.changes.leftOut.length) : '';
   switch (check.verdict) {
     case 'passed':
-      return vscode.l10n.t('The proposal passes `{0}`{1} in {2}.', check.command, summary, took) + leftOut;
+      return vscode.l10n.t('The proposal passes "{0}"{1} in {2}.', check.command, summary, took) + leftOut;
     case 'failing': {
       const names = check.newlyFailing.length ? check.newlyFailing : check.after.failing;
       const named = names.length ? ': ' + names.slice(0, 3).join(', ') + (names.length > 3 ? ', …' : '') : '';
       const before = check.before ? ' ' + vscode.l10n.t('Without the proposal: {0}.', check.before.summary || check.before.end) : '';
-      return vscode.l10n.t('The proposal fails `{0}`{1} in {2}{3}.', check.command, summary, took, named) + before + leftOut;
+      return vscode.l10n.t('The proposal fails "{0}"{1} in {2}{3}.', check.command, summary, took, named) + before + leftOut;
     }
     case 'failingAsBefore':
-      return vscode.l10n.t('`{0}` fails with the proposal{1}, and failed the same way without it: the proposal breaks nothing new.', check.command, summary) + leftOut;
+      return vscode.l10n.t('"{0}" fails with the proposal{1}, and failed the same way without it: the proposal breaks nothing new.', check.command, summary) + leftOut;
     case 'timedOut':
-      return vscode.l10n.t('`{0}` did not finish within {1} on the proposal and was stopped with everything it started.', check.command, took);
+      return vscode.l10n.t('"{0}" did not finish within {1} on the proposal and was stopped with everything it started.', check.command, took);
     case 'canceled':
-      return vscode.l10n.t('The check of the proposal was canceled; `{0}` and everything it started were stopped.', check.command);
+      return vscode.l10n.t('The check of the proposal was canceled; "{0}" and everything it started were stopped.', check.command);
     default:
-      return vscode.l10n.t('`{0}` could not start: {1}', check.command, check.after.error ?? '');
+      return vscode.l10n.t('"{0}" could not start: {1}', check.command, check.after.error ?? '');
   }
 }
 

@@ -388,7 +388,8 @@ async function tellOutcome(d: CheckDeps, task: TrackedTask, check: CheckRecord):
   const fix = vscode.l10n.t(offer('askToFix').label);
   const output = vscode.l10n.t(offer('checkOutput').label);
   const failed = checkFailed({ checks: [check] });
-  const choice = failed ? await d.ui.warn(message, fix, output, review) : check.verdict === 'canceled' ? await d.ui.info(message, output) : await d.ui.info(message, review, output);
+  // Two buttons where the team can fix it: three long ones are cut in a toast (VS Code 1.100); Review Changes… is in the result view.
+  const choice = failed ? await d.ui.warn(message, fix, output) : check.verdict === 'canceled' ? await d.ui.info(message, output) : await d.ui.info(message, review, output);
   if (choice === review) await vscode.commands.executeCommand(offer('review').command, task.id);
   else if (choice === fix) await vscode.commands.executeCommand(offer('askToFix').command, task.id);
   else if (choice === output) await vscode.commands.executeCommand(offer('checkOutput').command, task.id);
@@ -466,7 +467,8 @@ export async function askTeamToFix(d: CheckDeps, arg?: unknown): Promise<Tracked
   const sent = await sendOrOfferAttachment(d.ui, d.team.pipeline, { instruction, threadId }, settings);
   if (!sent) return undefined;
   const round = (task.fixOf?.round ?? 0) + 1;
-  await d.store.markFix(sent.id, { of: task.id, round }, task);
+  const title = vscode.l10n.t('Fix {0}: {1}', round, task.fixOf ? task.title.replace(/^[^:]*: /, '') : task.title);
+  await d.store.markFix(sent.id, { of: task.id, round }, task, title);
   d.log.info(`check ${task.id}: asked the team to fix (round ${round}) as task ${sent.id}`);
   return d.store.get(sent.id) ?? sent;
 }

@@ -215,6 +215,8 @@ export const TASK_OFFERS = [
     label: 'Check Proposal…',
     icon: 'beaker',
     detail: 'Run your check command on the proposal in a scratch copy, outside your files; nothing of yours changes',
+    // Proving the proposal is part of landing it: beside Review Changes…, not among the other buttons.
+    primary: true,
     when: t => answerOffersOf(t).review,
     surfaces: ['view', 'notification', 'chat', 'picker', 'tree'],
   },

@@ -77,7 +77,7 @@ describe(`e2e: check a proposal before it lands (issue 37, VS Code ${NEWEST ? 'n
     const failed = await wb!.waitForNotification(FAILING_TEST_NAME, 60_000);
     await failed.locator('.notification-list-item-message').hover(); // kept on screen while the views are read
     assert.match((await failed.innerText()).replace(/\s+/g, ' '), /The proposal fails .?npm test.? \(.*1 fail.*\) in .*truncate keeps a text of exactly max characters/);
-    assert.deepStrictEqual(await buttonsOf(failed), ['Ask the Team to Fix', 'Show Check Output', 'Review Changes…']);
+    assert.deepStrictEqual(await buttonsOf(failed), ['Ask the Team to Fix', 'Show Check Output']);
     const section = view().locator('section#checks');
     await section.locator('h2', { hasText: 'checked: 1 failing' }).waitFor({ timeout: 10_000 });
     const text = await section.innerText();

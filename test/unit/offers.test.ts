@@ -111,7 +111,7 @@ describe('offers: what a task offers, per state and surface (the table, issue 28
     assert.deepEqual(ids(task, 'view'), ['copy', 'review', 'allChanges', 'check', 'raw', 'prompt', 'continue', 'source', 'runAgain']);
     assert.deepEqual(ids(task, 'treeInline'), ['open', 'review']);
     assert.equal(capabilityWords(task, rendered), 'task open copy review allChanges check insert prompt trace continue source runAgain remove');
-    assert.deepEqual(offersOf(task, 'view').filter(o => o.primary).map(o => o.id), ['review']);
+    assert.deepEqual(offersOf(task, 'view').filter(o => o.primary).map(o => o.id), ['review', 'check']);
   });
 
   it('issue 37: Check Proposal… wherever Review Changes… is; a failing check offers Ask the Team to Fix, any check its output', () => {

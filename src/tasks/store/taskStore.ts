@@ -369,13 +369,14 @@ export class TaskStore extends Disposable implements PollerStore {
   }
 
   /**
-   * Marks a task sent by Ask the Team to Fix: which checked task it continues (each round listed under it) and
-   * that task's folder and source, so that its answer is reviewed where the first one would land.
+   * Marks a task sent by Ask the Team to Fix: which checked task it continues (each round listed under it), its
+   * title ("Fix 1: …", not the request's first line) and that task's folder and source, so that its answer is
+   * reviewed where the first one would land.
    */
-  async markFix(taskId: string, fixOf: FixRound, from: Pick<TrackedTask, 'workspace' | 'source'>): Promise<void> {
+  async markFix(taskId: string, fixOf: FixRound, from: Pick<TrackedTask, 'workspace' | 'source'>, title: string): Promise<void> {
     const task = this.tasks.get(taskId);
     if (!task) return;
-    const next: TrackedTask = { ...task, fixOf, workspace: from.workspace ?? task.workspace, source: task.source ?? from.source, updatedAt: Date.now() };
+    const next: TrackedTask = { ...task, title, fixOf, workspace: from.workspace ?? task.workspace, source: task.source ?? from.source, updatedAt: Date.now() };
     this.tasks.set(taskId, next);
     this.fire({ kind: 'updated', task: next });
     await this.save();

@@ -5,7 +5,7 @@
  * the output is the check's, and test names may hold anything.
  */
 import * as vscode from 'vscode';
-import { formatDuration } from '../../format';
+import { formatRunTime } from '../../format';
 import type { CheckRun } from '../../tasks/checking/types';
 import { type TrackedTask, latestCheck } from '../../tasks/model';
 import type { TaskOffer } from '../../tasks/offers';
@@ -69,5 +69,5 @@ function runWords(run: CheckRun): string {
           : run.end === 'canceled'
             ? vscode.l10n.t('canceled')
             : vscode.l10n.t('did not start');
-  return [end, run.exitCode !== undefined ? vscode.l10n.t('exit {0}', run.exitCode) : '', run.summary, formatDuration(run.durationMs), run.error ?? ''].filter(Boolean).join(', ');
+  return [end, run.exitCode !== undefined ? vscode.l10n.t('exit {0}', run.exitCode) : '', run.summary, formatRunTime(run.durationMs), run.error ?? ''].filter(Boolean).join(', ');
 }

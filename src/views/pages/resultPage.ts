@@ -139,7 +139,7 @@ ${TEAM_STYLE}
 ${CHECK_STYLE}`,
     body: `<header>
 <h1 class="title">${t(task.title)}</h1>
-${task.instruction.trim() === task.title ? '' : `<p class="instruction">${t(task.instruction)}</p>`}
+${instructionHtml(task)}
 <dl>${meta.join('')}</dl>
 <div class="actions">${actions}</div>
 </header>
@@ -151,6 +151,17 @@ ${followUp}
 ${team.finished}`,
     script: resultPageScript(task.id),
   });
+}
+
+/**
+ * The instruction under the title (when it says more than the title). A fix round's is the failing check sent to
+ * the team (issue 37): folded, so that the answer and its Checks section come first.
+ */
+function instructionHtml(task: TrackedTask): string {
+  const t = (s: string) => escapeHtml(s);
+  if (task.instruction.trim() === task.title) return '';
+  if (!task.fixOf) return `<p class="instruction">${t(task.instruction)}</p>`;
+  return `<details class="instruction"><summary>${t(vscode.l10n.t('What was sent to the team: the failing check (round {0})', task.fixOf.round))}</summary><p class="instruction">${t(task.instruction)}</p></details>`;
 }
 
 /** The box under a completed task's answer that continues its thread (the `continue` offer, with the text typed). */

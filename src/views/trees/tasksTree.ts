@@ -7,6 +7,7 @@ import { Disposable } from '../../disposable';
 import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval, latestCheck, modelNameOf, tookMs } from '../../tasks/model';
 import { capabilityWords, offersOf, openingOf } from '../../tasks/offers';
 import type { TaskChange, TaskStore } from '../../tasks/store/taskStore';
+import type { CheckVerdict } from '../../tasks/checking/types';
 import type { Config } from '../../config';
 import { formatDuration } from '../../format';
 import { agentStatusLabel, checkSentence, checkVerdictWords, notFollowed, taskStatusText, taskWaiting } from '../../vocabulary';
@@ -70,6 +71,16 @@ const STATUS_ICONS: Record<string, [string, string?]> = {
   failed: ['error', 'testing.iconFailed'],
   canceled: ['circle-slash', 'disabledForeground'],
   awaiting_approval: ['shield', 'notificationsWarningIcon.foreground'],
+};
+
+/** A checked proposal's icon, by the check's verdict (issue 37). */
+const CHECK_ICONS: Record<CheckVerdict, [string, string?]> = {
+  passed: ['beaker', 'testing.iconPassed'],
+  failing: ['beaker', 'testing.iconFailed'],
+  failingAsBefore: ['beaker', 'testing.iconQueued'],
+  timedOut: ['beaker', 'testing.iconFailed'],
+  canceled: ['beaker', 'disabledForeground'],
+  notStarted: ['beaker', 'disabledForeground'],
 };
 
 export class TasksTreeProvider extends Disposable implements vscode.TreeDataProvider<TasksTreeNode> {
@@ -166,11 +177,10 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       .map(task => ({ kind: 'fix' as const, task, of: taskId }));
   }
 
-  /** A fix under its checked task: the fix's own row (its state, its check, its menu), named by its round. */
+  /** A fix under its checked task: the fix's own row (its state, its check, its menu; its title names its round). */
   private fixItem(node: FixNode): vscode.TreeItem {
     const item = this.taskItem(node.task);
     item.id = `${node.of}/fix/${node.task.id}`;
-    item.label = vscode.l10n.t('Fix {0}: {1}', node.task.fixOf?.round ?? 1, node.task.title);
     item.collapsibleState = vscode.TreeItemCollapsibleState.None;
     return item;
   }
@@ -198,7 +208,9 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     // A running task whose status cannot be read now (no connection, a rate limit) waits: no frozen spinner.
     const waiting = running && this.polling?.pausedReason;
     const state = task.trackingStopped ? 'stopped' : waiting ? 'waiting' : isAwaitingApproval(task) ? task.status : statusKey(task);
-    const [icon, color] = STATUS_ICONS[state] ?? STATUS_ICONS.running;
+    const check = latestCheck(task);
+    // A checked proposal's row shows the check's outcome in its icon: at the sidebar's width its words are cut first.
+    const [icon, color] = task.status === 'completed' && check ? CHECK_ICONS[check.verdict] : (STATUS_ICONS[state] ?? STATUS_ICONS.running);
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     // A time only where it is known: running, or followed the whole way (a task followed again showed the moment it
     // was seen done, "23s" for a 12 s task; one no longer followed, the moment it was let go: issue 35).
@@ -208,7 +220,6 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     // Progress first: the row is narrow. The model is in the tooltip.
     const said = waiting ? taskWaiting() : running ? (isAwaitingApproval(task) ? taskStatusText(task) : undefined) : task.status === 'completed' ? undefined : taskStatusText(task);
     // Issue 37: the newest check of its proposal ("checked: 1 failing"), and a fix the team was asked for ("fix 1").
-    const check = latestCheck(task);
     const checked = check ? checkVerdictWords(check) : undefined;
     const fix = task.fixOf ? vscode.l10n.t('fix {0}', task.fixOf.round) : undefined;
     item.description = [said, pct, checked, elapsed, fix, task.threadId && !fix ? vscode.l10n.t('thread') : undefined, task.origin ? vscode.l10n.t('via MCP') : undefined].filter(Boolean).join(' · ');
