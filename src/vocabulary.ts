@@ -624,8 +624,13 @@ export function checkSentence(shown: {
   before?: { summary: string; end: string };
   changes: { leftOut: readonly unknown[] };
 }): string {
-  // The command may come from the workspace's files (a task's definition): never a link.
-  const check = { ...shown, command: inert(shown.command.length > 120 ? `${shown.command.slice(0, 119)}…` : shown.command) };
+  const check = { ...shown, command: shown.command.length > 120 ? `${shown.command.slice(0, 119)}…` : shown.command };
+  // The command may come from the workspace's files, the test names and summaries from the proposal's own output:
+  // the whole sentence is made inert, so that none of it becomes a link in a notification.
+  return inert(checkSentenceOf(check));
+}
+
+function checkSentenceOf(check: Parameters<typeof checkSentence>[0]): string {
   const took = formatRunTime(check.after.durationMs);
   const summary = check.after.summary ? ` (${check.after.summary})` : '';
   const leftOut = check.changes.leftOut.length ? ' ' + vscode.l10n.t('{0} changes were left out of the check (see the result view).', check.changes.leftOut.length) : '';

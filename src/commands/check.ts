@@ -27,7 +27,7 @@ import { detectChecks, shellQuote } from '../tasks/checking/detect';
 import { fixRequest } from '../tasks/checking/feedback';
 import { BoundedOutput } from '../tasks/checking/output';
 import { checkEnvironment, runCommand } from '../tasks/checking/runner';
-import { type Scratch, buildScratch, listFiles, removeScratch } from '../tasks/checking/scratch';
+import { BUILD_FOLDERS, DEPENDENCY_FOLDERS, type Scratch, buildScratch, listFiles, removeScratch } from '../tasks/checking/scratch';
 import { compareRuns, readRun } from '../tasks/checking/summary';
 import type { CheckRuns } from '../tasks/checking/runs';
 import type { CheckRecord, CheckRun, CheckedChanges, DetectedCheck } from '../tasks/checking/types';
@@ -68,12 +68,25 @@ interface CheckStart {
  * nothing of it is written to state.
  */
 const CONFIRMED_KEY = 'multiAgent.check.confirmed';
-const commandHash = (command: string) => createHash('sha256').update(command, 'utf8').digest('hex');
+const commandHash = (c: ChosenCommand) => createHash('sha256').update(`${c.command}\0${c.runs ?? ''}`, 'utf8').digest('hex');
+
+/** The test script a package.json declares (read bounded), for the confirmation. */
+async function testScriptOf(folder: vscode.WorkspaceFolder, file: string): Promise<string | undefined> {
+  try {
+    const text = await fs.readFile(path.join(folder.uri.fsPath, file), 'utf8');
+    const test = text.length <= 256 * 1024 ? (JSON.parse(text) as { scripts?: { test?: unknown } }).scripts?.test : undefined;
+    return typeof test === 'string' ? test.slice(0, 500) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The command to run, and where it came from. */
 interface ChosenCommand {
   command: string;
   from: DetectedCheck['from'] | 'setting';
+  /** What a declared command runs (the package.json test script's text): shown, and part of what is confirmed. */
+  runs?: string;
 }
 
 /** Check Proposal…: returns the check as recorded (undefined when nothing ran: refused, declined, nothing to check). */
@@ -113,7 +126,8 @@ export async function checkProposal(d: CheckDeps, arg?: unknown, start: CheckSta
   // `check.autoFixRounds` (the user's settings, with check.onComplete): a failing check started by itself asks for a
   // fix by itself, a few rounds at most; every round is a task the user sees, and none lands without a review.
   const rounds = d.config.settings.check.autoFixRounds;
-  if (start.unasked && checkFailed({ checks: [record] }) && (task.fixOf?.round ?? 0) < rounds) {
+  // Only what the proposal broke: failures that were there before are not the team's to fix by themselves.
+  if (start.unasked && checkFailed({ checks: [record] }) && record.verdict !== 'failingAsBefore' && (task.fixOf?.round ?? 0) < rounds) {
     d.log.info(`check ${task.id}: asking the team to fix by itself (check.autoFixRounds ${rounds})`);
     void askTeamToFix(d, task.id).catch(e => d.log.warn(`check ${task.id}: could not ask for a fix: ${String(e)}`));
     return record;
@@ -158,6 +172,10 @@ async function runCheck(
   }
 
   const root = folder.uri.fsPath;
+  // Outside every workspace folder, not only the task's: a temp folder inside another one would put the copy there.
+  const tmp = os.tmpdir();
+  const holder = vscode.workspace.workspaceFolders?.find(f => f.uri.scheme === 'file' && !path.relative(f.uri.fsPath, tmp).startsWith('..') && !path.isAbsolute(path.relative(f.uri.fsPath, tmp)));
+  if (holder) throw new UserFacingError(vscode.l10n.t('The temp folder ({0}) is inside the workspace folder "{1}": a check never makes its copy in a workspace folder. Set TMPDIR elsewhere and restart VS Code.', tmp, holder.name));
   progress.report({ message: vscode.l10n.t('copying {0}…', folder.name) });
   const exclude = filesExcluded(folder.uri);
   let scratch: Scratch | undefined;
@@ -186,15 +204,17 @@ async function runCheck(
       const text = asUsers(output.text());
       const read = readRun(text);
       outputs.push(`${which === 'after' ? vscode.l10n.t('## {0} on the proposal', command) : vscode.l10n.t('## {0} without the proposal', command)} (${ran.end}${ran.exitCode !== undefined ? `, exit ${ran.exitCode}` : ''}, ${Math.round(ran.durationMs)} ms)\n\n${text}\n`);
+      // The shell's "command not found" (127; 9009 from cmd.exe) is a check that never ran, not a failing one.
+      const notFound = ran.end === 'failed' && (ran.exitCode === 127 || (process.platform === 'win32' && ran.exitCode === 9009));
       return {
-        end: ran.end,
+        end: notFound ? 'notStarted' : ran.end,
+        error: notFound ? vscode.l10n.t('the shell did not find the command (exit {0}); is it installed and on the PATH VS Code was started with?', ran.exitCode ?? '') : ran.error,
         exitCode: ran.exitCode,
         durationMs: ran.durationMs,
         summary: read.summary,
         failing: read.failing,
         tail: asUsers(output.tail()),
         outputBytes: output.bytes,
-        error: ran.error,
       };
     };
     const after = await run('after');
@@ -206,7 +226,8 @@ async function runCheck(
     }
     const { newlyFailing, verdict } = compareRuns(before, after);
     const record: CheckRecord = { id: newCheckId(), command, startedAt, after, before, changes: planned.changes, newlyFailing, verdict };
-    await d.store.recordCheck(task.id, record, outputs.join('\n'));
+    // A canceled check says nothing of the proposal: it is not kept (an earlier verdict and its offers stay).
+    if (verdict !== 'canceled') await d.store.recordCheck(task.id, record, { all: outputs.join('\n'), proposal: outputs[0] ?? '' });
     d.log.info(`check ${task.id}: ${verdict} (${after.summary}) in ${Math.round(after.durationMs)} ms${before ? `; before: ${before.end}` : ''}`);
     return record;
   } finally {
@@ -230,7 +251,8 @@ function scratchPlanOf(review: PreparedReview, folder: vscode.WorkspaceFolder): 
   for (const doc of vscode.workspace.textDocuments) {
     if (doc.isDirty && doc.uri.scheme === 'file') {
       const rel = relativeOf(doc.uri);
-      if (rel) base.set(rel, doc.getText());
+      // Not under a linked dependency folder (`node_modules/x` edited unsaved): the copy links the folder instead.
+      if (rel && !rel.split('/').some(part => DEPENDENCY_FOLDERS.includes(part) || BUILD_FOLDERS.includes(part))) base.set(rel, doc.getText());
     }
   }
   for (const file of review.plan.files) {
@@ -294,13 +316,16 @@ function newCheckId(): string {
 async function chooseCommand(d: CheckDeps, folder: vscode.WorkspaceFolder, start: CheckStart): Promise<ChosenCommand | undefined> {
   const set = d.config.settings.check.command;
   const confirmed = d.workspaceState.get<{ sha256: string; folder: string }[]>(CONFIRMED_KEY, []);
-  const isConfirmed = (command: string) => confirmed.some(c => c.sha256 === commandHash(command) && c.folder === folder.uri.toString());
+  const isConfirmed = (c: ChosenCommand) => confirmed.some(k => k.sha256 === commandHash(c) && k.folder === folder.uri.toString());
   if (set) {
-    if (isConfirmed(set) || start.unasked) return { command: set, from: 'setting' };
-    return (await confirm(d, folder, { command: set, from: 'setting' })) ? { command: set, from: 'setting' } : undefined;
+    const chosen: ChosenCommand = { command: set, from: 'setting' };
+    if (isConfirmed(chosen) || start.unasked) return chosen;
+    return (await confirm(d, folder, chosen)) ? chosen : undefined;
   }
-  const found = [...(await testTasks(folder)), ...(await detectChecks(folder.uri.fsPath))];
-  const known = found.find(f => isConfirmed(f.command));
+  // A declared command is confirmed with what it runs: a pull that changes the test script asks again.
+  const found: (DetectedCheck & ChosenCommand)[] = [];
+  for (const f of [...(await testTasks(folder)), ...(await detectChecks(folder.uri.fsPath))]) found.push(f.from === 'packageJson' ? { ...f, runs: await testScriptOf(folder, f.file) } : f);
+  const known = found.find(isConfirmed);
   if (known) return known;
   if (start.unasked) return undefined;
   if (!found.length) {
@@ -319,19 +344,20 @@ async function chooseCommand(d: CheckDeps, folder: vscode.WorkspaceFolder, start
 
 async function confirm(d: CheckDeps, folder: vscode.WorkspaceFolder, chosen: ChosenCommand): Promise<boolean> {
   const run = vscode.l10n.t('Run Check');
-  const where = chosen.from === 'setting' ? vscode.l10n.t('your setting multiAgent.check.command') : declaredIn(chosen as DetectedCheck);
+  const declared = chosen.from === 'setting' ? vscode.l10n.t('your setting multiAgent.check.command') : declaredIn(chosen as DetectedCheck);
+  const where = chosen.runs !== undefined ? vscode.l10n.t('{0}: "{1}"', declared, chosen.runs) : declared;
   const choice = await d.ui.ask(
     vscode.l10n.t(
       'Check proposals in "{0}" with "{1}" ({2})? It runs the team\'s proposed code on this machine, with your permissions, in a copy of the folder outside your files. Your files are not changed. Asked once for this workspace.',
       folder.name,
       inert(chosen.command),
-      where,
+      inert(where),
     ),
     run,
   );
   if (choice !== run) return false;
   const confirmed = d.workspaceState.get<{ sha256: string; folder: string }[]>(CONFIRMED_KEY, []);
-  await d.workspaceState.update(CONFIRMED_KEY, [...confirmed.filter(c => c.folder !== folder.uri.toString()), { sha256: commandHash(chosen.command), folder: folder.uri.toString() }]);
+  await d.workspaceState.update(CONFIRMED_KEY, [...confirmed.filter(c => c.folder !== folder.uri.toString()), { sha256: commandHash(chosen), folder: folder.uri.toString() }]);
   return true;
 }
 
@@ -352,32 +378,42 @@ function declaredIn(f: Pick<DetectedCheck, 'from' | 'file'>): string {
 
 /** Tasks of the Test group the folder declares (tasks.json), as command lines. */
 async function testTasks(folder: vscode.WorkspaceFolder): Promise<DetectedCheck[]> {
-  let tasks: vscode.Task[];
-  try {
-    tasks = await vscode.tasks.fetchTasks();
-  } catch {
-    return [];
-  }
   const out: DetectedCheck[] = [];
-  for (const t of tasks) {
-    // The folder's own tasks.json only: a provider's task (npm's "test") is what detectChecks reads already.
-    if (t.group?.id !== vscode.TaskGroup.Test.id || t.source !== 'Workspace') continue;
-    const scope = t.scope as vscode.WorkspaceFolder | undefined;
-    if (typeof scope !== 'object' || scope.uri?.toString() !== folder.uri.toString()) continue;
-    const command = commandLineOf(t.execution);
-    if (command) out.push({ command, from: 'testTask', file: '.vscode/tasks.json' });
+  // Shell and process tasks only: asking every provider would run their code (some read the workspace with tools).
+  for (const type of ['shell', 'process']) {
+    let tasks: vscode.Task[];
+    try {
+      tasks = await vscode.tasks.fetchTasks({ type });
+    } catch {
+      continue;
+    }
+    for (const t of tasks) {
+      // The folder's own tasks.json only: a provider's task (npm's "test") is what detectChecks reads already.
+      if (t.group?.id !== vscode.TaskGroup.Test.id || t.source !== 'Workspace') continue;
+      const scope = t.scope as vscode.WorkspaceFolder | undefined;
+      if (typeof scope !== 'object' || scope.uri?.toString() !== folder.uri.toString()) continue;
+      const command = commandLineOf(t.execution);
+      if (command) out.push({ command, from: 'testTask', file: '.vscode/tasks.json' });
+    }
   }
   return out;
 }
 
+/**
+ * A task's execution as one command line for the copy, or undefined where it would not run the same there: a
+ * variable (`${workspaceFolder}` names the user's folder, not the copy), a working folder or environment of its own.
+ */
 function commandLineOf(execution: vscode.Task['execution']): string | undefined {
-  const quote = (a: string | vscode.ShellQuotedString) => shellQuote(typeof a === 'string' ? a : a.value);
+  if (!(execution instanceof vscode.ShellExecution || execution instanceof vscode.ProcessExecution) || execution.options?.cwd || execution.options?.env) return undefined;
+  const valueOf = (a: string | vscode.ShellQuotedString) => (typeof a === 'string' ? a : a.value);
+  let line: string | undefined;
   if (execution instanceof vscode.ShellExecution) {
-    if (execution.commandLine) return execution.commandLine;
-    if (execution.command) return [execution.command, ...(execution.args ?? [])].map(quote).join(' ');
+    // The command as written (a shell task's command may be a command line of its own); its arguments quoted.
+    line = execution.commandLine ?? (execution.command ? [valueOf(execution.command), ...(execution.args ?? []).map(a => shellQuote(valueOf(a)))].join(' ') : undefined);
+  } else if (execution instanceof vscode.ProcessExecution) {
+    line = [execution.process, ...execution.args].map(shellQuote).join(' ');
   }
-  if (execution instanceof vscode.ProcessExecution) return [execution.process, ...execution.args].map(quote).join(' ');
-  return undefined;
+  return line && !line.includes('${') ? line : undefined;
 }
 
 // What the user sees --------------------------------------------------------------------------------------
@@ -416,7 +452,9 @@ export async function openScratchCopy(d: CheckDeps, arg?: unknown): Promise<stri
   const folder = folderOf(task) ?? vscode.workspace.workspaceFolders?.[0];
   const answer = await d.store.readResult(task.id);
   if (!folder || folder.uri.scheme !== 'file' || answer === undefined) throw new UserFacingError(vscode.l10n.t('There is no proposal of "{0}" to copy here.', inert(task.title)));
-  const scratch = await vscode.window.withProgress(
+  // A window opened on the copy may run its tasks and extensions on the proposed code: as a check, trusted folders only.
+  if (!d.config.trusted) throw new UserFacingError(vscode.l10n.t('Open Scratch Copy makes a copy with the proposed code in it, so it works only in a trusted workspace. Trust this folder (Manage Workspace Trust) and try again.'));
+  const made = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Copying "{0}" with the proposal…', folder.name), cancellable: true },
     async (_p, token) => {
       const abort = new AbortController();
@@ -425,15 +463,22 @@ export async function openScratchCopy(d: CheckDeps, arg?: unknown): Promise<stri
         const review = await prepareReview(d, task, answer, folder, { signal: abort.signal });
         const planned = scratchPlanOf(review, folder);
         const root = folder.uri.fsPath;
-        const listed = await listFiles(root, { signal: abort.signal });
-        return await buildScratch({ root, files: listed.files, overlay: new Map([...planned.base, ...planned.proposal]), signal: abort.signal });
+        const listed = await listFiles(root, { exclude: filesExcluded(folder.uri), signal: abort.signal });
+        const scratch = await buildScratch({ root, files: listed.files, overlay: new Map([...planned.base, ...planned.proposal]), signal: abort.signal });
+        return { scratch, changes: planned.changes };
+      } catch (e) {
+        if (abort.signal.aborted || e instanceof reviewPart().PlanCancelled) return undefined;
+        throw new UserFacingError(vscode.l10n.t('The scratch copy of "{0}" could not be made: {1}', folder.name, messageOf(e)));
       } finally {
         sub.dispose();
       }
     },
   );
+  if (!made) return undefined;
+  const { scratch, changes } = made;
   d.log.info(`check ${task.id}: scratch copy kept at ${scratch.dir}`);
-  d.ui.note(vscode.l10n.t('The scratch copy is at {0}; it stays until you delete it.', scratch.dir.replace(os.homedir(), '~')));
+  const leftOut = changes.leftOut.length ? ' ' + vscode.l10n.t('Left out of it: {0}.', changes.leftOut.map(l => `${l.path} (${checkLeftOutWhy(l.why)})`).join('; ')) : '';
+  void d.ui.info(inert(vscode.l10n.t('The scratch copy with the proposal is at {0}; it stays until you delete it.', scratch.dir.replace(os.homedir(), '~')) + leftOut));
   await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(scratch.dir), { forceNewWindow: true });
   return scratch.dir;
 }
@@ -450,7 +495,7 @@ export async function askTeamToFix(d: CheckDeps, arg?: unknown): Promise<Tracked
   const check = latestCheck(task);
   if (!check || !checkFailed(task)) throw new UserFacingError(vscode.l10n.t('"{0}" has no failing check to send: run Check Proposal… first.', inert(task.title)));
   if (!(await d.keys.ensureApiKey())) return undefined;
-  const output = (await d.store.readCheckOutput(task.id, check.id)) ?? check.after.tail;
+  const output = (await d.store.readCheckOutput(task.id, check.id, 'proposal')) ?? check.after.tail;
   const folder = folderOf(task);
   const secrets = [await d.keys.getApiKey(), await d.keys.getGatewayKey()].filter((k): k is string => !!k);
   const instruction = fixRequest({
@@ -468,7 +513,8 @@ export async function askTeamToFix(d: CheckDeps, arg?: unknown): Promise<Tracked
   if (!sent) return undefined;
   const round = (task.fixOf?.round ?? 0) + 1;
   const title = vscode.l10n.t('Fix {0}: {1}', round, task.fixOf ? task.title.replace(/^[^:]*: /, '') : task.title);
-  await d.store.markFix(sent.id, { of: task.id, round }, task, title);
+  // Every round is listed under the task first checked, not under the round before it.
+  await d.store.markFix(sent.id, { of: task.fixOf?.of ?? task.id, round }, task, title);
   d.log.info(`check ${task.id}: asked the team to fix (round ${round}) as task ${sent.id}`);
   return d.store.get(sent.id) ?? sent;
 }

@@ -215,6 +215,23 @@ describe('checking: the scratch copy (issue 37)', () => {
     });
     const files = ['package.json', 'src/a.js', 'src/b.js', 'src/c.js', 'packages/lib/package.json', 'packages/lib/index.js', 'docs/guide.md'];
 
+    it('never links a build folder (a proposal\'s build would overwrite the user\'s), nor recreates a link that climbs out of the copy', async () => {
+      write(root, { 'Cargo.toml': '[package]\n', 'target/debug/app': 'the user\'s binary\n' });
+      // Up to the file system's root from anywhere (more `..` than any depth), then down to the user's src: inside
+      // the folder from where it is, and from the copy too it leads to the user's src, not the copy's.
+      const climbing = path.join(root, 'src');
+      const up = path.join(...Array.from({ length: 40 }, () => '..'), root, 'src');
+      fs.symlinkSync(up, path.join(root, 'src', 'climb'));
+      const s = await buildScratch({ root, files: [...files, 'Cargo.toml', 'src/climb'], overlay: new Map() });
+      try {
+        assert.ok(!s.linked.includes('target'), JSON.stringify(s.linked));
+        assert.equal(fs.existsSync(path.join(s.dir, 'target')), false, 'no target in the copy: the check builds its own');
+        assert.equal(fs.existsSync(path.join(s.dir, 'src', 'climb')), false, `a link that leads back into ${climbing} is left out`);
+      } finally {
+        await removeScratch(s);
+      }
+    });
+
     it('copies the files outside the folder under its name, writes the proposal over them, links the dependency folders beside manifests', async () => {
       const before = snapshot(root);
       const overlay = new Map<string, string | null>([['src/b.js', 'new b\n'], ['src/created/d.js', 'd\n'], ['docs/guide.md', null]]);

@@ -381,6 +381,13 @@ describe('checking: before and after', () => {
     assert.deepEqual(compareRuns(run('failed', ['a']), run('failed')), { newlyFailing: [], verdict: 'failingAsBefore' });
     assert.deepEqual(compareRuns(run('failed'), run('failed', ['a'])), { newlyFailing: [], verdict: 'failingAsBefore' });
   });
+
+  it('names unknown and the runs ended otherwise (a build the proposal broke): failing, not as before', () => {
+    const exit = (code: number, summary: string, failing: string[] = []): CheckRun => ({ ...run('failed', failing), exitCode: code, summary });
+    assert.deepEqual(compareRuns(exit(1, '3 passed, 1 failed', ['a']), exit(2, 'error TS2304: Cannot find name')), { newlyFailing: [], verdict: 'failing' });
+    assert.deepEqual(compareRuns(exit(1, '1 failed'), exit(1, 'Found 2 errors')), { newlyFailing: [], verdict: 'failing' });
+    assert.deepEqual(compareRuns(exit(1, '1 failed'), exit(1, '1 failed')), { newlyFailing: [], verdict: 'failingAsBefore' });
+  });
 });
 
 /** Inputs made to make a backtracking reader slow: long runs of what its patterns start with and never finish. */

@@ -76,6 +76,8 @@ function followProcess(child: cp.ChildProcess, input: CommandInput, started: num
   const stop = (why: 'timedOut' | 'canceled') => {
     if (exited) return;
     ending ??= why;
+    // SIGTERM at once, in this very call: an abort from the window closing gets no later turn of the event loop.
+    if (!WINDOWS && child.pid !== undefined) signalGroup(child.pid, 'SIGTERM');
     void endTree();
   };
   const timer = setTimeout(() => stop('timedOut'), Math.min(Math.max(0, input.timeoutMs), MAX_TIMER_MS));

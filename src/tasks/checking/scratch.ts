@@ -12,10 +12,16 @@ import * as path from 'node:path';
 
 /**
  * Folders of installed dependencies, never tracked and never copied: linked from the copy to the real one
- * beside a manifest. `target` (Cargo, Maven) and `.gradle` are build caches: a check in the copy reuses them
- * (and writes its build there, as a build in the folder would).
+ * beside a manifest (a check that writes into them writes into the user's, as running the command there would).
  */
-export const DEPENDENCY_FOLDERS: readonly string[] = ['node_modules', 'bower_components', '.venv', 'venv', '.tox', '.nox', 'target', '.gradle'];
+export const DEPENDENCY_FOLDERS: readonly string[] = ['node_modules', 'bower_components', '.venv', 'venv'];
+/**
+ * Build outputs and tool environments (Cargo's and Maven's `target`, Gradle's, tox's and nox's): never copied and
+ * never linked. A check builds its own in the copy: a link would let the proposal's build overwrite the user's.
+ */
+export const BUILD_FOLDERS: readonly string[] = ['target', '.gradle', '.tox', '.nox'];
+/** What a check's listing leaves out: the dependency folders (linked) and the build folders (rebuilt). */
+const LEFT_OUT_FOLDERS: readonly string[] = [...DEPENDENCY_FOLDERS, ...BUILD_FOLDERS];
 /** Files that say "dependencies are installed beside me": their folder's dependency folders are linked. */
 export const MANIFESTS: readonly string[] = ['package.json', 'pyproject.toml', 'requirements.txt', 'setup.py', 'Cargo.toml', 'Gemfile', 'build.gradle', 'build.gradle.kts', 'pom.xml'];
 /** The most files a check copies (`listFiles`' default). */
@@ -106,7 +112,7 @@ function tooManyFiles(root: string, how: string, max: number): Error {
  */
 async function gitListing(root: string, max: number, signal?: AbortSignal): Promise<string[] | undefined> {
   signal?.throwIfAborted();
-  const args = ['-c', 'core.fsmonitor=false', '-c', 'core.quotepath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...DEPENDENCY_FOLDERS.flatMap(f => ['-x', f])];
+  const args = ['-c', 'core.fsmonitor=false', '-c', 'core.quotepath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...LEFT_OUT_FOLDERS.flatMap(f => ['-x', f])];
   const out = await new Promise<{ code: number | null; chunks: Buffer[]; bytes: number; entries: number } | undefined>(resolve => {
     let child: cp.ChildProcess;
     try {
@@ -159,7 +165,7 @@ async function walkFolder(root: string, sub: string, exclude: (rel: string) => b
       const child = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.name === '.git' || exclude(child)) continue;
       if (entry.isDirectory()) {
-        if (!DEPENDENCY_FOLDERS.includes(entry.name)) pending.push(child);
+        if (!LEFT_OUT_FOLDERS.includes(entry.name)) pending.push(child);
       } else if (entry.isFile() || entry.isSymbolicLink()) {
         out.push(child);
         if (out.length > max) throw tooManyFiles(root, `more than ${max.toLocaleString('en-US')} files (the walk stopped there)`, max);
@@ -216,7 +222,7 @@ async function copyFiles(root: string, dir: string, files: readonly string[], si
     if (st?.isFile()) {
       await fs.promises.copyFile(from, to, fs.constants.COPYFILE_FICLONE);
       copied++;
-    } else if (st?.isSymbolicLink() && (await copyLink(from, to, realRoot))) copied++;
+    } else if (st?.isSymbolicLink() && (await copyLink(from, to, realRoot, dir))) copied++;
   });
   return copied;
 }
@@ -226,12 +232,14 @@ async function copyFiles(root: string, dir: string, files: readonly string[], si
  * points into the copy), else the file it points to is copied; a link to a folder outside (or a dangling one) is
  * left out, so that nothing in the copy leads back into the user's files.
  */
-async function copyLink(from: string, to: string, realRoot: string): Promise<boolean> {
+async function copyLink(from: string, to: string, realRoot: string, dir: string): Promise<boolean> {
   const target = await fs.promises.readlink(from);
   const real = await fs.promises.realpath(from).catch(() => undefined);
   if (real === undefined) return false;
   const st = await fs.promises.stat(real);
-  if (!path.isAbsolute(target) && isInside(realRoot, real)) {
+  // Inside the folder from where it is, and inside the copy from where it is made: a link that climbs out of the
+  // copy and back into the user's folder (`../../../home/u/proj/src`) is not recreated.
+  if (!path.isAbsolute(target) && isInside(realRoot, real) && isInside(path.resolve(dir), path.resolve(path.dirname(to), target))) {
     // Windows may refuse to make a link (no privilege): a file's text is copied instead.
     const made = await fs.promises.symlink(target, to, st.isDirectory() ? 'dir' : 'file').then(() => true, () => false);
     if (made) return true;

@@ -297,6 +297,8 @@ export function compareRuns(before: CheckRun | undefined, after: CheckRun): { ne
     const newlyFailing = after.failing.filter(name => !old.has(name));
     return { newlyFailing, verdict: newlyFailing.length ? 'failing' : 'failingAsBefore' };
   }
-  // Names unknown on one side: both failed, so it fails as before (nothing can be said to be new).
-  return { newlyFailing: [], verdict: 'failingAsBefore' };
+  // Names unknown on one side: failing as before only where both runs ended alike (the same exit code and closing
+  // line); a proposal that breaks the build of a project with a failing test fails otherwise, and is said to.
+  const alike = after.exitCode === before.exitCode && after.summary === before.summary;
+  return { newlyFailing: [], verdict: alike ? 'failingAsBefore' : 'failing' };
 }

@@ -74,6 +74,7 @@ export class TaskFiles {
 
   async deleteCheckOutput(taskId: string, checkId: string): Promise<void> {
     await vscode.workspace.fs.delete(this.checkUri(taskId, checkId)).then(undefined, () => undefined);
+    await vscode.workspace.fs.delete(this.checkUri(taskId, `${checkId}-proposal`)).then(undefined, () => undefined);
   }
 
   /** Deletes everything a task kept; never throws. */

@@ -344,9 +344,11 @@ export class TaskStore extends Disposable implements PollerStore {
    * Keeps a check of the task's proposal (issue 37) with its output (already bounded and redacted by the
    * caller): the newest MAX_KEPT_CHECKS, an older one's output deleted with it.
    */
-  async recordCheck(taskId: string, check: CheckRecord, output: string): Promise<void> {
+  async recordCheck(taskId: string, check: CheckRecord, output: { all: string; proposal: string }): Promise<void> {
     if (!this.tasks.has(taskId)) return;
-    await this.files.writeCheckOutput(taskId, check.id, this.redact(output));
+    await this.files.writeCheckOutput(taskId, check.id, this.redact(output.all));
+    // The proposal's run alone: what Ask the Team to Fix sends (the run without it would crowd its end out).
+    await this.files.writeCheckOutput(taskId, `${check.id}-proposal`, this.redact(output.proposal));
     const task = this.tasks.get(taskId);
     if (!task) return void (await this.files.deleteCheckOutput(taskId, check.id));
     // The command line is the user's, and may name a secret: kept redacted like everything a check says.
@@ -358,9 +360,9 @@ export class TaskStore extends Disposable implements PollerStore {
     await this.save();
   }
 
-  /** A check's output as kept, or undefined. */
-  readCheckOutput(taskId: string, checkId: string): Promise<string | undefined> {
-    return this.files.readCheckOutput(taskId, checkId);
+  /** A check's output as kept (both runs), or its proposal's run alone; undefined when it is not kept. */
+  readCheckOutput(taskId: string, checkId: string, part: 'all' | 'proposal' = 'all'): Promise<string | undefined> {
+    return this.files.readCheckOutput(taskId, part === 'proposal' ? `${checkId}-proposal` : checkId);
   }
 
   /** The file a check's output is kept in. */

@@ -35,7 +35,7 @@ export function checksHtml(task: TrackedTask, offers: readonly TaskOffer[], butt
   if (check.before) rows.push(row(vscode.l10n.t('Without it'), t(runWords(check.before))));
   rows.push(row(vscode.l10n.t('Checked'), t(new Date(check.startedAt).toLocaleString())));
   const newly = check.newlyFailing.length
-    ? `<p>${t(check.before ? vscode.l10n.t('Newly failing:') : vscode.l10n.t('Failing:'))}</p><ul>${check.newlyFailing.map(n => `<li><code>${t(n)}</code></li>`).join('')}</ul>`
+    ? `<p>${t(check.before?.end === 'passed' || check.before?.end === 'failed' ? vscode.l10n.t('Newly failing:') : vscode.l10n.t('Failing:'))}</p><ul>${check.newlyFailing.map(n => `<li><code>${t(n)}</code></li>`).join('')}</ul>`
     : '';
   const leftOut = check.changes.leftOut.length
     ? `<p>${t(vscode.l10n.t('Left out of the check:'))}</p><ul>${check.changes.leftOut.map(l => `<li><code>${t(l.path)}</code> — ${t(checkLeftOutWhy(l.why))}</li>`).join('')}</ul>`
