@@ -215,7 +215,7 @@ describe('mcp: the team as an MCP server', function () {
       const after = { end: 'failed' as const, exitCode: 1, durationMs: 1200, summary: '3 passed, 1 failed', failing: ['adds'], tail: 'not ok 1 - adds', outputBytes: 20 };
       await ctx.api.store.recordCheck(task.id, { id: 'c1', command: 'npm test', startedAt: Date.now(), after, changes: { files: ['a.ts'], leftOut: [] }, newlyFailing: ['adds'], verdict: 'failing' }, { all: 'not ok 1 - adds', proposal: 'not ok 1 - adds' });
       const checked = await client.callTool({ name: 'read_task', arguments: { taskId: task.id } });
-      assert.match(textOf(checked), /Checked on the user's machine: The proposal fails `npm test` \(3 passed, 1 failed\).*adds/);
+      assert.match(textOf(checked), /Checked on the user's machine: The proposal fails "npm test" \(3 passed, 1 failed\).*adds/);
       assert.deepStrictEqual((checked.structuredContent as { check?: { verdict?: string; newlyFailing?: string[] } }).check?.newlyFailing, ['adds']);
     });
 
