@@ -15,8 +15,8 @@ export const SAMPLE_INSTRUCTION = 'Add a function that truncates a text at a wor
 /** The demo module, workspace-relative (in a workspace of several folders the prompt names it `<folder>/src/text.js`). */
 export const DEMO_FILE_PATH = 'src/text.js';
 
-/** test/workspace/src/text.js as shipped (a unit test holds the two equal). */
-export const DEMO_FILE_TEXT = lines(
+/** The module's opening lines, the same in the shipped file and in both proposals. */
+const MODULE_HEAD = [
   '// Text helpers of the sample workspace. `npm test` runs their tests (test/text.test.js) with node --test.',
   "'use strict';",
   '',
@@ -24,6 +24,11 @@ export const DEMO_FILE_TEXT = lines(
   'function words(text) {',
   '  return text.split(/\\s+/).filter(Boolean);',
   '}',
+];
+
+/** test/workspace/src/text.js as shipped (a unit test holds the two equal). */
+export const DEMO_FILE_TEXT = lines(
+  ...MODULE_HEAD,
   '',
   '/** The text cut to at most `max` characters, ending with an ellipsis (…) when something was cut. */',
   'function truncate(text, max) {',
@@ -94,13 +99,7 @@ export const DEMO_CHECK_FILES: Readonly<Record<string, string>> = {
 /** src/text.js with the fix or the off-by-one in `fits()`, and the new truncateWords(). */
 function withTruncateWords(fitsCheck: string): string {
   return lines(
-    '// Text helpers of the sample workspace. `npm test` runs their tests (test/text.test.js) with node --test.',
-    "'use strict';",
-    '',
-    '/** The words of a text, split at any white space. */',
-    'function words(text) {',
-    '  return text.split(/\\s+/).filter(Boolean);',
-    '}',
+    ...MODULE_HEAD,
     '',
     '/** Whether the text fits in `max` characters as it is. */',
     'function fits(text, max) {',
