@@ -85,7 +85,9 @@ describe('faults: 3 payloads', () => {
       } finally {
         clearInterval(probe);
       }
-      assert.ok(worst < 1000, `the extension host stalled ${worst} ms`);
+      // A freeze, not the 50 ms goal (speed is `npm run bench`'s): parsing 5 MB in a quadratic step stalls for tens of
+      // seconds; a second suite beside this one on 2 cores once delayed the timer by 1.5 s (its scheduler, not ours).
+      assert.ok(worst < 5000, `the extension host stalled ${worst} ms`);
     } finally {
       ctx.emulator.configure({ resultsLimitBytes: 3 * 1024 * 1024 });
       await vscode.workspace.getConfiguration('multiAgent').update('openResultOnCompletion', false, vscode.ConfigurationTarget.Global);
