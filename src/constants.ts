@@ -18,6 +18,7 @@ export const Commands = {
   checkProposal: 'multiAgent.checkProposal',
   askTeamToFix: 'multiAgent.askTeamToFix',
   showCheckOutput: 'multiAgent.showCheckOutput',
+  cancelCheck: 'multiAgent.cancelCheck',
   openScratchCopy: 'multiAgent.openScratchCopy',
   acceptProposal: 'multiAgent.acceptProposal',
   discardProposal: 'multiAgent.discardProposal',
@@ -25,7 +26,7 @@ export const Commands = {
   showPromptSent: 'multiAgent.showPromptSent',
   removeAttachment: 'multiAgent.removeAttachment',
   stopTracking: 'multiAgent.stopTracking',
-  checkAgain: 'multiAgent.checkAgain',
+  followAgain: 'multiAgent.followAgain',
   showLog: 'multiAgent.showLog',
   showTasks: 'multiAgent.showTasks',
   // Sidebar: tasks

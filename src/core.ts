@@ -9,7 +9,7 @@ import { ApiService } from './apiService';
 import type { KeyStore } from './auth/keyStore';
 import { chatParts } from './chat/index';
 import { commandsOnFirstUse } from './commands/onFirstUse';
-import { CheckRuns } from './tasks/checking/runs';
+import { CheckStore } from './tasks/checking/store';
 import { guarded, showDescribed } from './commands/run';
 import type { Config, ScriptableTrust } from './config';
 import { describeError } from './errors';
@@ -50,8 +50,7 @@ import type * as Results from './views/pages/resultPanel';
 import type * as Transcripts from './views/pages/transcriptPanel';
 import type * as Usage from './views/pages/usagePanel';
 import { lazy } from './lazy';
-import { apiPart } from './parts';
-import { type Sidebar, createSidebar } from './views/trees/sidebar';
+import { createSidebar } from './views/trees/sidebar';
 import { TaskStatusBar } from './views/notifiers/statusBar';
 
 const resultsPart = lazy<typeof Results>('results');
@@ -75,31 +74,19 @@ export interface Shell {
   started: Promise<void>;
 }
 
-/** What activate() returns in the extension's test mode only: the live services and views, for integration tests. */
-export type TestApi = Services & {
-  /** The API client's module (parts.ts). */
-  loadApi: typeof apiPart;
-  /** The workspace trust the settings follow; tests act out Restricted Mode and a grant with it. */
-  trust: ScriptableTrust;
-  /** What the poller reads as its settings (the function it was given). */
-  pollerSettings: () => PollerSettings;
-  sidebar: Sidebar;
-  statusBar: TaskStatusBar;
-  usagePanel: OnFirstUse<Usage.UsagePanel>;
-  notifier: CompletionNotifier;
-  resultPanels: OnFirstUse<Results.ResultPanels>;
-  transcriptPanels: OnFirstUse<Transcripts.TranscriptPanels>;
-  editors: CodeEditors;
-  tracker: SourceRangeTracker;
-  proposals: ProposalDocuments;
-  traces: TraceStore;
-  details: TaskDetails;
-  reviews: ReviewDocuments;
-  mcp: McpServerProvider;
-  effortCheck: EffortCheck;
-  /** The checks running now (tests cancel them as the notification's Cancel would). */
-  checks: CheckRuns;
-};
+/**
+ * What activate() returns in the extension's test mode only: the live services and views, for integration tests.
+ * Derived from what the core builds, so it is written once.
+ */
+export type TestApi = Services &
+  CoreViews & {
+    /** The workspace trust the settings follow; tests act out Restricted Mode and a grant with it. */
+    trust: ScriptableTrust;
+    /** What the poller reads as its settings (the function it was given). */
+    pollerSettings: () => PollerSettings;
+    mcp: McpServerProvider;
+    tracker: SourceRangeTracker;
+  };
 
 /** What the stand-ins hand their calls to, and the live services (the MCP tools', and the tests'). */
 export interface Core extends CoreTargets {
@@ -150,6 +137,8 @@ function buildServices(shell: Shell): Services {
     fileDocuments: new FileDocumentProvider(files),
     models,
     usage: new UsageStore(api, keys),
+    // Issue 42: the checks running now, which the views follow; all stopped with their processes when the window closes.
+    checks: new CheckStore(),
   };
 
   context.subscriptions.push(
@@ -161,65 +150,66 @@ function buildServices(shell: Shell): Services {
     files,
     models,
     services.fileDocuments,
+    services.checks,
+    store.onDidChange(e => e.kind === 'removed' && services.checks.cancel(e.task.id)),
     poller.follow({ keys, config, status: pollerStatus, focus: { onDidChange: listener => vscode.window.onDidChangeWindowState(state => listener(state.focused)) } }),
   );
   return services;
 }
 
+/** The views, pages and documents over the services, built in order. */
+function buildViews(shell: Shell, services: Services) {
+  const { context, ui, log, config } = shell;
+  const { store, api, attachments, pollerStatus, models, threads, files, checks } = services;
+  const traces = new TraceStore(api, store, context.globalStorageUri);
+  const resultPanels = new OnFirstUse(() => new (resultsPart().ResultPanels)(store, traces, pollerStatus, checks));
+  const usagePanel = new OnFirstUse(() => new (usagePart().UsagePanel)(services.usage, store));
+  return {
+    editors: new CodeEditors(),
+    proposals: new ProposalDocuments(),
+    traces,
+    details: new TaskDetails(store, () => api.client(), log),
+    reviews: new ReviewDocuments(store),
+    // The pages, each a part of its own (lazy.ts), built on the first call that needs one.
+    resultPanels,
+    transcriptPanels: new OnFirstUse(() => new (transcriptsPart().TranscriptPanels)(threads)),
+    statusBar: new TaskStatusBar(store, attachments, pollerStatus, checks),
+    notifier: new CompletionNotifier(store, ui, log, config, resultViewOf(resultPanels)),
+    approvals: new ApprovalNotifier(store, ui, log, () => api.client().addresses.platformUrl),
+    usagePanel,
+    sidebar: createSidebar({ views: shell.views, store, threads, files, basket: attachments, config, models, polling: pollerStatus, checks }),
+    effortCheck: new EffortCheck({ config, models, ui, log, run: vscode.commands.executeCommand }),
+    transcripts: new ThreadTranscriptProvider(threads),
+  };
+}
+
+type CoreViews = ReturnType<typeof buildViews>;
+
 export function buildCore(shell: Shell): Core {
   const services = buildServices(shell);
-  const { context, ui, log, keys, config } = shell;
-  const { store, api, attachments, pollerStatus, poller, models, pipeline, threads, files } = services;
-  const { tracker } = shell;
-  const editors = new CodeEditors();
-  const proposals = new ProposalDocuments();
-  const traces = new TraceStore(api, store, context.globalStorageUri);
-  const details = new TaskDetails(store, () => api.client(), log);
-  const reviews = new ReviewDocuments(store);
-  // Issue 37: the checks running now, all stopped with their processes when the window closes.
-  const checks = new CheckRuns();
-  const checksOfRemoved = store.onDidChange(e => e.kind === 'removed' && checks.cancel(e.task.id));
-  // The pages, each a part of its own (lazy.ts), built on the first call that needs one.
-  const resultPanels = new OnFirstUse(() => new (resultsPart().ResultPanels)(store, traces, pollerStatus));
+  const views = buildViews(shell, services);
+  const { context, ui, log, keys } = shell;
+  const { store, pipeline, threads, poller } = services;
+  const { sidebar, resultPanels, transcriptPanels, notifier, approvals } = views;
   const resultView = resultViewOf(resultPanels);
-  const transcriptPanels = new OnFirstUse(() => new (transcriptsPart().TranscriptPanels)(threads));
-  const statusBar = new TaskStatusBar(store, attachments, pollerStatus);
-  const notifier = new CompletionNotifier(store, ui, log, config, resultView);
-  const approvals = new ApprovalNotifier(store, ui, log, () => api.client().addresses.platformUrl);
-  const usagePanel = new OnFirstUse(() => new (usagePart().UsagePanel)(services.usage, store));
-  const sidebar = createSidebar({ views: shell.views, store, threads, files, basket: attachments, config, models: services.models, polling: pollerStatus });
-  const effortCheck = new EffortCheck({ config, models, ui, log, run: vscode.commands.executeCommand });
-  const transcripts = new ThreadTranscriptProvider(threads);
   const documents: CoreTargets['documents'] = {
-    [DocumentSchemes.proposal]: proposals,
-    [DocumentSchemes.review]: reviews,
+    [DocumentSchemes.proposal]: views.proposals,
+    [DocumentSchemes.review]: views.reviews,
     [DocumentSchemes.prompt]: new PromptDocumentProvider(store),
     [DocumentSchemes.result]: new ResultDocumentProvider(store),
     [DocumentSchemes.file]: services.fileDocuments,
-    [DocumentSchemes.thread]: transcripts,
+    [DocumentSchemes.thread]: views.transcripts,
   };
-  const actions = commandsOnFirstUse({ ...services, basket: attachments, usage: { show: () => usagePanel.page.show() }, resultView, transcripts: { show: thread => transcriptPanels.page.show(thread) }, tracker, proposals, reviews, editors, checks });
-  const chat = chatParts({ log, ui, keys, store, pipeline, threads, editors });
-
-  context.subscriptions.push(
-    checks,
-    checksOfRemoved,
-    statusBar,
-    notifier,
-    approvals,
-    usagePanel,
-    sidebar,
-    effortCheck,
-    proposals,
-    reviews,
-    resultPanels,
-    traces,
-    details,
-    transcriptPanels,
-    transcripts,
-    editors,
-    pollerStatus.onDidFindProblem(problem => showDescribed(ui, problem)),
-  );
+  const actions = commandsOnFirstUse({
+    ...services,
+    ...views,
+    tracker: shell.tracker,
+    usagePanel: { show: () => views.usagePanel.page.show() },
+    resultView,
+    transcripts: { show: thread => transcriptPanels.page.show(thread) },
+  });
+  const chat = chatParts({ log, ui, keys, store, pipeline, threads, editors: views.editors, config: shell.config });
+  context.subscriptions.push(...Object.values(views), services.pollerStatus.onDidFindProblem(problem => showDescribed(ui, problem)));
 
   // Once the key is read: follow the running tasks, announce what finished or waits while the window was closed.
   void (async () => {
@@ -239,8 +229,8 @@ export function buildCore(shell: Shell): Core {
       if (!handler) handlers.set(id, (handler = guarded(host, id, isViewCommand(id) ? sidebar.commands[id] : (...args: never[]) => actions(id)(...args))));
       return handler;
     },
-    checkEffort: () => void (effortCheck.checked = effortCheck.check()),
-    mcpTools: { log, ui, keys, store, pipeline, canceller: services.canceller, threads, traces, describeError },
+    checkEffort: () => void (views.effortCheck.checked = views.effortCheck.check()),
+    mcpTools: { log, ui, keys, store, pipeline, canceller: services.canceller, threads, traces: views.traces, describeError },
     documents,
     trees: { tasks: sidebar.tasks, threads: sidebar.threads, files: sidebar.files },
     pages: {
@@ -249,26 +239,6 @@ export function buildCore(shell: Shell): Core {
     },
     chatHandler: chat.handler,
     chatTool: chat.tool as unknown as vscode.LanguageModelTool<never>,
-    testApi: {
-      ...services,
-      loadApi: apiPart,
-      trust: shell.trust,
-      pollerSettings: () => pollerSettings(config),
-      sidebar,
-      statusBar,
-      usagePanel,
-      notifier,
-      resultPanels,
-      transcriptPanels,
-      editors,
-      tracker,
-      proposals,
-      reviews,
-      traces,
-      details,
-      mcp: shell.mcp,
-      effortCheck,
-      checks,
-    },
+    testApi: { ...services, ...views, tracker: shell.tracker, trust: shell.trust, pollerSettings: () => pollerSettings(shell.config), mcp: shell.mcp },
   };
 }

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 /** Each part and its module under src/ (esbuild.mjs reads this table). */
 export const LAZY_PARTS = {
   api: 'api/index',
+  checking: 'tasks/checking/index',
   commands: 'commands/index',
   core: 'core',
   mcp: 'mcp/bundle',

@@ -8,6 +8,7 @@ import type { FileStore } from './stores/fileStore';
 import type { ModelCatalog } from './stores/modelCatalog';
 import type { ThreadStore } from './stores/threadStore';
 import type { UsageStore } from './stores/usageStore';
+import type { CheckStore } from './tasks/checking/store';
 import type { AttachmentBasket } from './tasks/sending/attachments';
 import type { TaskCanceller } from './tasks/tracking/canceller';
 import type { TaskPoller } from './tasks/tracking/poller';
@@ -17,7 +18,10 @@ import type { SubmissionPipeline } from './tasks/sending/submission';
 import type { TaskStore } from './tasks/store/taskStore';
 import type { SwappableUserInterface } from './ui';
 
-/** The models and services below the views, built once with the core on first use (core.ts). Knows no view. */
+/**
+ * The models and services below the views, built once with the core on first use (core.ts). Knows no view. Its
+ * own floor, under the views and commands: the command handlers take it as it is (`CommandDeps extends Services`).
+ */
 export interface Services {
   context: vscode.ExtensionContext;
   log: Log;
@@ -39,4 +43,6 @@ export interface Services {
   fileDocuments: FileDocumentProvider;
   models: ModelCatalog;
   usage: UsageStore;
+  /** The checks of proposals running now (issue 42): the views follow it. */
+  checks: CheckStore;
 }

@@ -10,7 +10,7 @@ import { type RateLimitScope, isBudgetExceeded } from './api/conditions';
 import { LIMITS } from './api/requests';
 import { PLATFORM_BODY_LIMIT_BYTES } from './api/uploads';
 import { SENT_TEXT_LIMITS } from './constants';
-import { formatBytes, formatDuration, formatRunTime, formatUsd, inert } from './format';
+import { formatBytes, formatUsd } from './format';
 
 // Buttons -------------------------------------------------------------------------------------------
 
@@ -448,7 +448,7 @@ export function notFollowed(form: 'status' | 'sentence' | 'flash', title = ''): 
       return vscode.l10n.t('no longer followed — still running on the service');
     case 'sentence':
       return vscode.l10n.t(
-        'No longer followed here; the task may still be running (and costing) on the service. Check Again follows it once more and opens its result.',
+        'No longer followed here; the task may still be running (and costing) on the service. Follow Again follows it once more and opens its result.',
       );
     case 'flash':
       return vscode.l10n.t('No longer followed: {0} (still running on the service)', title);
@@ -591,78 +591,4 @@ export function noThreadOfTask(why: 'notYet' | 'notFound'): string {
   return why === 'notYet'
     ? vscode.l10n.t('The service has not named the thread of this task yet: it saves a completed task to a thread a moment after it completes. Try again in a moment.')
     : vscode.l10n.t('The service keeps no thread for this task that this key can read (only completed tasks are saved to one, and only the newest 20 threads are searched).');
-}
-
-// Checks (issue 37) -----------------------------------------------------------------------------------
-
-/** A check's verdict in a few words: the Tasks view row ("checked: 1 failing"), chat, the MCP tools, the result view. */
-export function checkVerdictWords(check: { verdict: string; newlyFailing: readonly string[]; after: { failing: readonly string[] } }): string {
-  switch (check.verdict) {
-    case 'passed':
-      return vscode.l10n.t('checked: passed');
-    case 'failing': {
-      const n = check.newlyFailing.length || check.after.failing.length;
-      return n === 0 ? vscode.l10n.t('checked: failing') : n === 1 ? vscode.l10n.t('checked: 1 failing') : vscode.l10n.t('checked: {0} failing', n);
-    }
-    case 'failingAsBefore':
-      return vscode.l10n.t('checked: failing as before');
-    case 'timedOut':
-      return vscode.l10n.t('checked: timed out');
-    case 'canceled':
-      return vscode.l10n.t('check canceled');
-    default:
-      return vscode.l10n.t('check did not start');
-  }
-}
-
-/** One sentence on a check: what ran, on what, what it found (notifications, Review Changes…, chat, MCP). */
-export function checkSentence(shown: {
-  command: string;
-  verdict: string;
-  newlyFailing: readonly string[];
-  after: { failing: readonly string[]; summary: string; durationMs: number; error?: string };
-  before?: { summary: string; end: string };
-  changes: { leftOut: readonly unknown[] };
-}): string {
-  const check = { ...shown, command: shown.command.length > 120 ? `${shown.command.slice(0, 119)}…` : shown.command };
-  // The command may come from the workspace's files, the test names and summaries from the proposal's own output:
-  // the whole sentence is made inert, so that none of it becomes a link in a notification.
-  return inert(checkSentenceOf(check));
-}
-
-function checkSentenceOf(check: Parameters<typeof checkSentence>[0]): string {
-  const took = formatRunTime(check.after.durationMs);
-  const summary = check.after.summary ? ` (${check.after.summary})` : '';
-  const leftOut = check.changes.leftOut.length ? ' ' + vscode.l10n.t('{0} changes were left out of the check (see the result view).', check.changes.leftOut.length) : '';
-  switch (check.verdict) {
-    case 'passed':
-      return vscode.l10n.t('The proposal passes "{0}"{1} in {2}.', check.command, summary, took) + leftOut;
-    case 'failing': {
-      const names = check.newlyFailing.length ? check.newlyFailing : check.after.failing;
-      const named = names.length ? ': ' + names.slice(0, 3).join(', ') + (names.length > 3 ? ', …' : '') : '';
-      const before = check.before ? ' ' + vscode.l10n.t('Without the proposal: {0}.', check.before.summary || check.before.end) : '';
-      return vscode.l10n.t('The proposal fails "{0}"{1} in {2}{3}.', check.command, summary, took, named) + before + leftOut;
-    }
-    case 'failingAsBefore':
-      return vscode.l10n.t('"{0}" fails with the proposal{1}, and failed the same way without it: the proposal breaks nothing new.', check.command, summary) + leftOut;
-    case 'timedOut':
-      return vscode.l10n.t('"{0}" did not finish within {1} on the proposal and was stopped with everything it started.', check.command, took);
-    case 'canceled':
-      return vscode.l10n.t('The check of the proposal was canceled; "{0}" and everything it started were stopped.', check.command);
-    default:
-      return vscode.l10n.t('"{0}" could not start: {1}', check.command, check.after.error ?? '');
-  }
-}
-
-
-/** Why a change of the proposal was left out of a check's copy. */
-export function checkLeftOutWhy(why: 'runsCode' | 'conflict' | 'otherFolder'): string {
-  switch (why) {
-    case 'runsCode':
-      return vscode.l10n.t('a file that can run code: look at it yourself first');
-    case 'conflict':
-      return vscode.l10n.t('lines you changed since the task was sent stayed as you have them');
-    default:
-      return vscode.l10n.t('in another workspace folder');
-  }
 }

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { KeyStore } from '../auth/keyStore';
 import type { Settings } from '../config';
 import { UserFacingError, messageOf } from '../errors';
+import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { ThreadStore } from '../stores/threadStore';
 import { type AgentProgress, type SourceRef, type TrackedTask, isFinished } from '../tasks/model';
@@ -32,6 +33,8 @@ export interface ChatDeps {
   ui?: Pick<UserInterface, 'confirm'>;
   /** The editor `/file` sends (the last one holding code: the Chat view has the focus). */
   editors?: Pick<CodeEditors, 'current'>;
+  /** The workspace is trusted (a check runs only then: `runsOnCompletion`). */
+  config?: Pick<Config, 'trusted'>;
 }
 
 /** The code of a task and where it came from (what Apply to Source writes back to). */
@@ -97,7 +100,7 @@ export async function runTask(
     });
     const end = await Promise.race([finished, cancelled]);
     if (end === 'cancelled') {
-      await cancelTask(deps.log, sent.id);
+      await cancelOnService(deps.log, sent.id);
       throw new vscode.CancellationError();
     }
     if (!end) throw new UserFacingError(vscode.l10n.t('The task "{0}" was removed from the Tasks view before it finished.', sent.title));
@@ -111,7 +114,7 @@ export async function runTask(
  * Cancels the task on the service (`multiAgent.cancelTask`, which offers Stop Tracking where the service
  * cannot cancel). Never throws.
  */
-export async function cancelTask(log: Logger, taskId: string): Promise<void> {
+export async function cancelOnService(log: Logger, taskId: string): Promise<void> {
   try {
     log.info(`chat: request cancelled, cancelling task ${taskId} on the service`);
     await vscode.commands.executeCommand(offer('cancel').command, taskId);

@@ -7,12 +7,14 @@
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
 import { commandOfAction, describeError, inert, messageOf } from '../errors';
-import { Actions, checkSentence, keyNeeded } from '../vocabulary';
+import { checkSentence } from '../tasks/checkWords';
+import { type CheckStart, runsOnCompletion } from '../tasks/checking/policy';
+import { Actions, keyNeeded } from '../vocabulary';
 import { latestCheck, titleFrom } from '../tasks/model';
 import { offer, offersOf } from '../tasks/offers';
 import { type ChatDeps, type TaskCode, agentsMilestone, codeOf, describeAgents, runTask, withExtraCode } from './delegation';
 import { Chat } from './ids';
-import { producedFileButtons, withDetails } from './teamParts';
+import { producedFileButtons, withServiceDetails } from './teamParts';
 
 /** What a `@team` answer remembers for the next request of the same chat. */
 export interface AgentsResultMetadata {
@@ -141,14 +143,14 @@ async function answer(
     }
     stream.markdown(inert(result));
     // Issue 37: with check.onComplete, the proposal is checked here and the answer says what the check found.
-    if (deps.pipeline.settings().check.onComplete && offersOf(deps.store.get(task.id) ?? task, 'chat').some(o => o.id === 'check') && !token.isCancellationRequested) {
+    if (runsOnCompletion(deps.store.get(task.id) ?? task, deps.pipeline.settings().check, deps.config?.trusted ?? false) && !token.isCancellationRequested) {
       stream.progress(vscode.l10n.t('Checking the proposal on this machine…'));
-      await vscode.commands.executeCommand(offer('check').command, task.id, { unasked: true });
+      await vscode.commands.executeCommand(offer('check').command, task.id, { unasked: true } satisfies CheckStart);
     }
     const check = latestCheck(deps.store.get(task.id) ?? task);
     if (check) stream.markdown(`\n\n---\n\n${inert(vscode.l10n.t('Checked on this machine: {0}', checkSentence(check)))}`);
     // What the task offers in chat (tasks/offers.ts), as the done notification and the result view follow it.
-    const detailed = await withDetails(deps.store, task);
+    const detailed = await withServiceDetails(deps.store, task);
     for (const o of offersOf(detailed, 'chat')) stream.button({ command: o.command, title: vscode.l10n.t(o.label), arguments: [task.id] });
     producedFileButtons(stream, detailed);
     return { metadata };

@@ -10,7 +10,7 @@ import type { TrackedTask } from '../tasks/model';
 import { taskData } from '../tasks/sending/delegate';
 
 /** Shared with the MCP server's tools (tasks/sending/delegate.ts). */
-export { taskData, withDetails } from '../tasks/sending/delegate';
+export { taskData, withServiceDetails } from '../tasks/sending/delegate';
 
 /** Produced files offered as buttons under an answer; the rest are in the result view. */
 const MAX_FILE_BUTTONS = 3;

@@ -10,7 +10,7 @@ import { refuseSensitiveFiles } from '../tasks/sending/delegate';
 import { keyNeeded, noReasonGiven, promptTooLong } from '../vocabulary';
 import { type ChatDeps, type TaskCode, codeOf, describeAgents, runTask, withExtraCode } from './delegation';
 import { Chat } from './ids';
-import { toolResult, withDetails } from './teamParts';
+import { toolResult, withServiceDetails } from './teamParts';
 
 export interface ToolInput {
   prompt: string;
@@ -102,7 +102,7 @@ export class MultiAgentTool implements vscode.LanguageModelTool<ToolInput> {
           onProgress: agents => this.deps.log.debug(`chat tool: ${describeAgents(agents)}`),
         },
       );
-      const known = await withDetails(this.deps.store, task);
+      const known = await withServiceDetails(this.deps.store, task);
       if (task.status === 'completed' && result !== undefined) return toolResult(result, known);
       return toolResult(vscode.l10n.t('The multi-agent task ended as "{0}": {1}', task.status, inert(task.error ?? noReasonGiven())), known);
     } catch (e) {

@@ -5,28 +5,13 @@
  * message the user can act on). This module is a part of its own, loaded on the first command (lazy.ts).
  */
 import * as vscode from 'vscode';
-import type { ApiService } from '../apiService';
-import type { KeyStore } from '../auth/keyStore';
-import type { Config } from '../config';
 import { type ActionCommandId, Commands, Views } from '../constants';
-import type { FileDocumentProvider } from '../documents/files';
 import type { ProposalDocuments } from '../documents/proposals';
 import type { ReviewDocuments } from '../documents/reviews';
 import type { SourceRangeTracker } from '../documents/sourceRanges';
-import type { Logger } from '../log';
-import type { FileStore } from '../stores/fileStore';
-import type { ModelCatalog } from '../stores/modelCatalog';
-import type { ThreadStore } from '../stores/threadStore';
-import type { AttachmentBasket } from '../tasks/sending/attachments';
-import type { TaskCanceller } from '../tasks/tracking/canceller';
 import type { CodeEditors } from '../tasks/sending/codeEditors';
 import type { TrackedTask } from '../tasks/model';
-import type { TaskPoller } from '../tasks/tracking/poller';
-import type { RecentInstructions } from '../tasks/store/recentInstructions';
 import type { ResultView } from '../tasks/resultView';
-import type { SubmissionPipeline } from '../tasks/sending/submission';
-import type { TaskStore } from '../tasks/store/taskStore';
-import type { UserInterface } from '../ui';
 import { acceptProposal, applyToSource, discardProposal } from './apply';
 import { attachFiles, attachToNextTask, clearAttachments, removeAttachment } from './attach';
 import { FileActions } from './files';
@@ -35,31 +20,19 @@ import { type KeyVerdict, askAndSaveApiKey, clearApiKey, clearGatewayKey, setApi
 import { refreshModels, selectModel } from './models';
 import { orchestrateFile, orchestrateSelection } from './orchestrate';
 import { copyResult, insertResult, openOnSubmit, openRawResult, openResult, showPromptSent } from './results';
-import { askTeamToFix, checkProposal, openScratchCopy, showCheckOutput } from './check';
-import type { CheckRuns } from '../tasks/checking/runs';
+import { askTeamToFix, cancelCheck, checkProposal, showCheckOutput } from './check';
+import { openScratchCopy } from './scratchCopy';
+import { checkStartOf } from '../tasks/checking/policy';
+import type { Services } from '../services';
 import { openAllChanges, reviewChanges } from './review';
-import { cancelTask, checkAgain, clearFinished, removeTask, revealSource, runAgain, stopTracking } from './taskActions';
+import { cancelTask, followAgain, clearFinished, removeTask, revealSource, runAgain, stopTracking } from './taskActions';
 import { attachProducedFile, continueInThread, openProducedFile, openSource, saveProducedFileAs, showTrace } from './team';
 import { type TranscriptView, hideThread, newThread, openTranscript, runInThread, showHiddenThreads } from './threads';
 
-export interface CommandDeps {
-  ui: UserInterface;
-  log: Logger & { show(): void };
-  config: Config;
-  api: ApiService;
-  keys: KeyStore;
-  store: TaskStore;
-  poller: TaskPoller;
-  pipeline: SubmissionPipeline;
-  canceller: TaskCanceller;
-  basket: AttachmentBasket;
-  recent: RecentInstructions;
-  threads: ThreadStore;
-  files: FileStore;
-  fileDocuments: FileDocumentProvider;
-  models: ModelCatalog;
+/** What the handlers get: the services (services.ts), and the views and documents a command opens or acts on. */
+export interface CommandDeps extends Services {
   /** The usage panel (a view): opening it is all a command does. */
-  usage: { show(): Promise<unknown> };
+  usagePanel: { show(): Promise<unknown> };
   /** The rendered result view (a view), with its trace section. */
   resultView?: ResultView;
   /** The rendered transcript view (a view). */
@@ -71,10 +44,6 @@ export interface CommandDeps {
   reviews: ReviewDocuments;
   /** Replaces the service check of a new API key (tests). */
   checkKey?: (key: string) => Promise<KeyVerdict>;
-  /** The checks running now (issue 37). */
-  checks: CheckRuns;
-  /** Where produced files wait to be attached (globalStorageUri). */
-  context: { globalStorageUri: vscode.Uri; workspaceState: vscode.Memento };
 }
 
 /** What runs a command: it gets the command's arguments; the core wraps it in `guarded` (commands/run.ts). */
@@ -85,7 +54,8 @@ export type CommandHandler = (...args: never[]) => unknown;
  * first use, lazy.ts); the ids were registered at activation (standIns.ts).
  */
 export function commandHandlers(d: CommandDeps): Record<ActionCommandId, CommandHandler> {
-  const { ui, keys, store, poller, pipeline, recent, threads, basket, models } = d;
+  const { ui, keys, store, poller, pipeline, recent, threads, models } = d;
+  const basket = d.attachments;
   const { resultView, tracker, proposals } = d;
   // A command that needs a key and finds none asks in the same box as Set API Key, the key checked before it is saved.
   keys.askForKeyWith(() => askAndSaveApiKey({ ui, keys, api: d.api, check: d.checkKey }, keyNeeded('prompt')));
@@ -112,7 +82,7 @@ export function commandHandlers(d: CommandDeps): Record<ActionCommandId, Command
     storageUri: d.context.globalStorageUri,
   };
 
-  const check = { ui, store, config: d.config, keys, log: d.log, tracker, workspaceState: d.context.workspaceState, runs: d.checks, team: { api: d.api, store, pipeline }, activeResult: apply.activeResult };
+  const check = { ui, store, config: d.config, keys, log: d.log, tracker, workspaceState: d.context.workspaceState, checks: d.checks, team: { api: d.api, store, pipeline }, activeResult: apply.activeResult };
 
   return {
     // Orchestrate
@@ -132,14 +102,15 @@ export function commandHandlers(d: CommandDeps): Record<ActionCommandId, Command
     [Commands.applyToSource]: (arg?: unknown, block?: unknown) => applyToSource(apply, arg, block),
     [Commands.reviewChanges]: (arg?: unknown, block?: unknown) => reviewChanges(review, arg, block),
     [Commands.openAllChanges]: (arg?: unknown) => openAllChanges(review, arg),
-    [Commands.checkProposal]: (arg?: unknown, start?: unknown) => checkProposal(check, arg, { unasked: (start as { unasked?: unknown } | undefined)?.unasked === true }),
+    [Commands.checkProposal]: (arg?: unknown, start?: unknown) => checkProposal(check, arg, checkStartOf(start)),
+    [Commands.cancelCheck]: (arg?: unknown) => cancelCheck(check, arg),
     [Commands.askTeamToFix]: async (arg?: unknown) => submitted(await askTeamToFix(check, arg)),
     [Commands.showCheckOutput]: (arg?: unknown) => showCheckOutput(check, arg),
     [Commands.openScratchCopy]: (arg?: unknown) => openScratchCopy(check, arg),
     [Commands.acceptProposal]: (arg?: unknown) => acceptProposal(apply, arg),
     [Commands.discardProposal]: (arg?: unknown) => discardProposal(apply, arg),
     [Commands.cancelTask]: (arg?: unknown) => cancelTask({ ui, store, poller, canceller: d.canceller }, arg),
-    [Commands.checkAgain]: (arg?: unknown) => checkAgain({ ui, store, poller }, arg),
+    [Commands.followAgain]: (arg?: unknown) => followAgain({ ui, store, poller }, arg),
     [Commands.stopTracking]: (arg?: unknown) => stopTracking({ ui, store, poller }, arg),
     [Commands.revealSource]: (arg: unknown) => revealSource({ store }, arg),
     [Commands.runAgain]: async (arg: unknown) => submitted(await runAgain({ ui, store, keys, pipeline }, arg)),
@@ -179,6 +150,6 @@ export function commandHandlers(d: CommandDeps): Record<ActionCommandId, Command
     [Commands.openSource]: (arg?: unknown, index?: unknown) => openSource(team, arg, index),
     [Commands.selectModel]: () => selectModel({ ui, models, config: d.config }),
     [Commands.refreshModels]: () => refreshModels({ ui, models }),
-    [Commands.showUsage]: () => d.usage.show(),
+    [Commands.showUsage]: () => d.usagePanel.show(),
   };
 }

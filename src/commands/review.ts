@@ -22,11 +22,13 @@ import { UserFacingError, inert } from '../errors';
 import type { Logger } from '../log';
 import type { PlanFile, PlanHunk } from '../review';
 import { latestCheck } from '../tasks/model';
-import { type OfferId, checkFailed, offer } from '../tasks/offers';
+import { type OfferId, offer } from '../tasks/offers';
+import { checkFailed } from '../tasks/checking/policy';
 import { fencedBlock } from '../tasks/sending/prompt';
 import type { TaskStore } from '../tasks/store/taskStore';
 import type { UserInterface } from '../ui';
-import { checkSentence, mergedTwoWay } from '../vocabulary';
+import { checkSentence } from '../tasks/checkWords';
+import { mergedTwoWay } from '../vocabulary';
 import { resolveTask } from './resolve';
 import { type AppliedChange, changeBetween, offerUndo } from './undo';
 import { reviewPart } from '../parts';
@@ -250,7 +252,8 @@ function metadataOf(review: PreparedReview, file: PlanFile, hunk: PlanHunk): vsc
   return {
     label: hunk.conflict ? vscode.l10n.t('Conflict · {0}', label) : label,
     description: notes.join(' · ') || undefined,
-    needsConfirmation: hunk.conflict || file.sensitive,
+    // What starts checked is one rule, shared with Check Proposal… (review/defaults.ts).
+    needsConfirmation: !reviewPart().checkedByDefault(file, hunk),
     iconPath: hunk.conflict ? new vscode.ThemeIcon('warning') : file.sensitive ? new vscode.ThemeIcon('shield') : undefined,
   };
 }

@@ -32,7 +32,7 @@ function taskOf(store: TaskStore, arg: unknown): TrackedTask {
 
 const rangeOf = (source: SourceRef) => source.range && toRange(source.range);
 
-async function openSource(source: SourceRef): Promise<vscode.TextDocument> {
+async function sourceDocument(source: SourceRef): Promise<vscode.TextDocument> {
   try {
     return await vscode.workspace.openTextDocument(vscode.Uri.parse(source.uri));
   } catch {
@@ -78,8 +78,8 @@ export async function stopTracking(d: TaskActionDeps, arg?: unknown): Promise<vo
 }
 
 /** Follows a task again that Stop Tracking ended: the service is asked for it, and its result opens as usual. */
-export async function checkAgain(d: TaskActionDeps & { poller: { wake(): void } }, arg?: unknown): Promise<void> {
-  const task = await resolveTask(d, arg, 'checkAgain', vscode.l10n.t('Check which task again?'), { none: vscode.l10n.t('No task is waiting to be checked.') });
+export async function followAgain(d: TaskActionDeps & { poller: { wake(): void } }, arg?: unknown): Promise<void> {
+  const task = await resolveTask(d, arg, 'followAgain', vscode.l10n.t('Follow which task again?'), { none: vscode.l10n.t('No task waits to be followed again.') });
   if (!task) return;
   if (!(await d.store.reopen(task.id))) {
     throw new UserFacingError(vscode.l10n.t('"{0}" was not stopped by Stop Tracking: there is nothing to check again.', task.title));
@@ -90,7 +90,7 @@ export async function checkAgain(d: TaskActionDeps & { poller: { wake(): void } 
 export async function revealSource(d: Pick<TaskActionDeps, 'store'>, arg: unknown): Promise<vscode.TextEditor> {
   const task = taskOf(d.store, arg);
   if (!task.source) throw new UserFacingError(vscode.l10n.t('"{0}" was not sent from a file.', task.title));
-  const document = await openSource(task.source);
+  const document = await sourceDocument(task.source);
   const range = rangeOf(task.source);
   const selection = range && document.validateRange(range);
   const editor = await vscode.window.showTextDocument(document, { viewColumn: codeColumn(document.uri), selection, preview: false });
@@ -107,7 +107,7 @@ export async function runAgain(
   if (!task.source) throw new UserFacingError(vscode.l10n.t('"{0}" was not sent from a file, so it cannot be run again.', task.title));
   const settings = d.pipeline.settings();
   if (!(await d.keys.ensureApiKey())) return undefined;
-  const document = await openSource(task.source);
+  const document = await sourceDocument(task.source);
   const range = rangeOf(task.source);
   const code = codeFrom(document, range && document.validateRange(range), task.source.label);
   if (!code.context.code.trim()) throw new UserFacingError(vscode.l10n.t('{0} has nothing there any more to send.', task.source.label));

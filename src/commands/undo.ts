@@ -55,7 +55,7 @@ export function offerUndo(ui: UserInterface, message: string, changes: readonly 
 async function alreadyUndone(changes: readonly AppliedChange[]): Promise<boolean> {
   for (const c of changes) {
     if ('created' in c) {
-      if ((await textOf(c.uri)) !== undefined) return false;
+      if ((await fileTextOf(c.uri)) !== undefined) return false;
       continue;
     }
     const document = await vscode.workspace.openTextDocument(c.uri);
@@ -71,7 +71,7 @@ async function undoChanges(changes: readonly AppliedChange[]): Promise<vscode.Ur
   const edit = new vscode.WorkspaceEdit();
   for (const c of changes) {
     if ('created' in c) {
-      const now = await textOf(c.uri);
+      const now = await fileTextOf(c.uri);
       if (now !== c.after) return c.uri;
       edit.deleteFile(c.uri, { ignoreIfNotExists: true });
       continue;
@@ -86,7 +86,7 @@ async function undoChanges(changes: readonly AppliedChange[]): Promise<vscode.Ur
 }
 
 /** A file's text: its open document, else the disk; undefined when it is gone. */
-async function textOf(uri: vscode.Uri): Promise<string | undefined> {
+async function fileTextOf(uri: vscode.Uri): Promise<string | undefined> {
   const open = vscode.workspace.textDocuments.find(d => d.uri.toString() === uri.toString());
   if (open && !open.isClosed) return open.getText();
   try {

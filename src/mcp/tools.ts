@@ -21,7 +21,8 @@ import { type TrackedTask, isFinished, latestCheck, modelOf } from '../tasks/mod
 import type { SubmissionPipeline, TaskRequest } from '../tasks/sending/submission';
 import type { TaskStore } from '../tasks/store/taskStore';
 import type { UserInterface } from '../ui';
-import { cannotCancelOnEarlierForm, checkSentence, keyNeeded, noReasonGiven, promptTooLong, serviceEndReason, taskStatusText, threadsNeedCurrentForm } from '../vocabulary';
+import { checkSentence } from '../tasks/checkWords';
+import { cannotCancelOnEarlierForm, keyNeeded, noReasonGiven, promptTooLong, serviceEndReason, taskStatusText, threadsNeedCurrentForm } from '../vocabulary';
 import type { CallContext, ContinueInput, RunInput, ToolHost, ToolReply } from './protocol';
 
 export interface McpToolDeps {

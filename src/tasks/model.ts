@@ -95,7 +95,7 @@ export interface TrackedTask {
    * (`awaiting_approval`, a pause: the same task resumes and completes after approval).
    */
   approval?: { agentName?: string; permission?: string };
-  /** Stop Tracking ended it here, not the service: "Check Again" follows it once more. */
+  /** Stop Tracking ended it here, not the service: "Follow Again" follows it once more. */
   trackingStopped?: boolean;
   /** Followed again after Stop Tracking: when it finished is known only as "by" the moment it was seen done. */
   followedAgain?: boolean;

@@ -14,6 +14,7 @@ import { type TrackedTask, isFinished } from './model';
 import { reviewPart } from '../parts';
 import type { BlockKind } from '../review';
 import type { CheckRecord } from './checking/types';
+import { teamCanFix } from './checking/policy';
 
 
 /** What the rule reads of a block. */
@@ -119,12 +120,8 @@ export interface OfferedTask {
   insertableBlocks?: number;
   /** Its checks (issue 37), newest last: what the check actions read. */
   checks?: readonly Pick<CheckRecord, 'verdict'>[];
-}
-
-/** The newest check failed in a way the team can fix (a failing test, a run that never ended). */
-export function checkFailed(task: Pick<OfferedTask, 'checks'>): boolean {
-  const verdict = task.checks?.at(-1)?.verdict;
-  return verdict === 'failing' || verdict === 'failingAsBefore' || verdict === 'timedOut';
+  /** A check of its proposal is running now (the checks store): Cancel Check instead of Check Proposal…. */
+  checking?: boolean;
 }
 
 export function answerOffersOf(task: OfferedTask): AnswerOffers {
@@ -217,15 +214,25 @@ export const TASK_OFFERS = [
     detail: 'Run your check command on the proposal in a scratch copy, outside your files; nothing of yours changes',
     // Proving the proposal is part of landing it: beside Review Changes…, not among the other buttons.
     primary: true,
-    when: t => answerOffersOf(t).review,
+    when: t => answerOffersOf(t).review && !t.checking,
     surfaces: ['view', 'notification', 'chat', 'picker', 'tree'],
+  },
+  {
+    id: 'cancelCheck',
+    command: Commands.cancelCheck,
+    label: 'Cancel Check',
+    icon: 'debug-stop',
+    detail: 'Stop the check of this proposal and everything it started',
+    primary: true,
+    when: t => t.checking === true,
+    surfaces: ['view', 'picker', 'tree', 'status'],
   },
   {
     id: 'askToFix',
     command: Commands.askTeamToFix,
     label: 'Ask the Team to Fix',
     detail: 'Send what was checked and the failing output to the task\'s thread; the answer is a new proposal to review',
-    when: t => completedTask(t) && checkFailed(t),
+    when: t => completedTask(t) && teamCanFix(t) && !t.checking,
     surfaces: ['view', 'chat', 'picker', 'tree'],
   },
   { id: 'checkOutput', command: Commands.showCheckOutput, label: 'Show Check Output', when: t => !!t.checks?.length, surfaces: ['view', 'picker', 'tree'] },
@@ -267,9 +274,9 @@ export const TASK_OFFERS = [
   },
   { id: 'stopFollowing', command: Commands.stopTracking, label: 'Stop Following (Task Keeps Running)', shortLabel: 'Stop Following', when: runningTask, surfaces: ['picker', 'tree'] },
   {
-    id: 'checkAgain',
-    command: Commands.checkAgain,
-    label: 'Check Again',
+    id: 'followAgain',
+    command: Commands.followAgain,
+    label: 'Follow Again',
     icon: 'refresh',
     detail: 'Follow this task again and open its result',
     when: t => t.trackingStopped === true,

@@ -317,7 +317,7 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
     emulator.setTaskDuration(8_000);
   });
 
-  it('2 Stop Tracking says "no longer followed — still running on the service", apart from Cancel Task; the row offers Check Again', async () => {
+  it('2 Stop Tracking says "no longer followed — still running on the service", apart from Cancel Task; the row offers Follow Again', async () => {
     emulator.setNextTask({ hold: true });
     await orchestrateAll('math.ts', 'Stop following me');
     await openSidebar();
@@ -336,10 +336,10 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
     assert.strictEqual(emulator.task(task.id)?.canceledAt, undefined, 'the service was not asked to cancel');
     assert.strictEqual(emulator.task(task.id)?.status, 'processing');
     const menu = await rowMenu(row);
-    assert.ok(menu.some(l => l.startsWith('Check Again')), menu.join(' | '));
+    assert.ok(menu.some(l => l.startsWith('Follow Again')), menu.join(' | '));
     assert.ok(!menu.some(l => /cancel/i.test(l)), `nothing says canceled: ${menu.join(' | ')}`);
     await wb!.docScreenshot('stop-following');
-    await clickMenu('Check Again');
+    await clickMenu('Follow Again');
     await wb!.waitForStatusBarItem(/Agents (\d+%|working) · \d+s/, 15_000);
 
     // Cancel Task is the real thing: the service confirms, and only then it says canceled.

@@ -142,7 +142,7 @@ describe('live service', () => {
     }
   });
 
-  it('Stop Tracking stops following a task; Check Again fetches its result later', async () => {
+  it('Stop Tracking stops following a task; Follow Again fetches its result later', async () => {
     ctx.emulator.setTaskDuration(1500);
     const task = (await orchestrate(ctx, 'Stop and check again'))!;
     await vscode.commands.executeCommand('multiAgent.stopTracking', task.id);
@@ -158,7 +158,7 @@ describe('live service', () => {
     assert.match(let_go.webview.html, /<dt>Followed<\/dt><dd id="elapsed">until [^<]+<\/dd>/);
     assert.doesNotMatch(let_go.webview.html, /<dt>Took<\/dt>|class="error"/);
     let_go.dispose();
-    await vscode.commands.executeCommand('multiAgent.checkAgain', task.id);
+    await vscode.commands.executeCommand('multiAgent.followAgain', task.id);
     assert.strictEqual(ctx.api.store.get(task.id)?.status, 'processing');
     await completedWithResult(ctx, task.id);
     await waitFor(() => ctx.user.messages('info').some(m => m.includes('task done: Stop and check again')), 'the completion to be announced');
@@ -175,10 +175,10 @@ describe('live service', () => {
 
     // Nothing left to check again: a passing note says so (issue 26), not an error with tasks listed.
     const shown = ctx.user.shown.length;
-    assert.strictEqual(await vscode.commands.executeCommand('multiAgent.checkAgain'), undefined);
+    assert.strictEqual(await vscode.commands.executeCommand('multiAgent.followAgain'), undefined);
     assert.deepStrictEqual(
       ctx.user.shown.slice(shown).map(s => [s.kind, s.message]),
-      [['note', 'No task is waiting to be checked.']],
+      [['note', 'No task waits to be followed again.']],
     );
   });
 });

@@ -86,12 +86,12 @@ describe('issue 20: what a newcomer trips over', function () {
   });
 
   describe('2 Stop Tracking', () => {
-    it('says "no longer followed — still running on the service" in the row, the status bar and the picker; the row gets Check Again', async () => {
+    it('says "no longer followed — still running on the service" in the row, the status bar and the picker; the row gets Follow Again', async () => {
       ctx.emulator.setTaskDuration(30_000);
       const task = (await orchestrate(ctx, 'Stop following me'))!;
       await vscode.commands.executeCommand('multiAgent.stopTracking', task.id);
       const row = rowOf(task.id);
-      assert.strictEqual(row.contextValue, 'task prompt source runAgain checkAgain remove', 'the menu offers Check Again');
+      assert.strictEqual(row.contextValue, 'task prompt source runAgain followAgain remove', 'the menu offers Follow Again');
       // No time: it did not end when it was let go (issue 35: "Took 4s"); the tooltip says until when it was followed.
       assert.strictEqual(String(row.description), 'no longer followed — still running on the service');
       assert.match(plainText(row.tooltip), /Followed until /);
@@ -101,13 +101,13 @@ describe('issue 20: what a newcomer trips over', function () {
       assert.doesNotMatch(plainText(row.tooltip), /canceled/);
       assert.strictEqual(ctx.api.statusBar.item.text, '$(eye-closed) No longer followed: Stop following me (still running on the service)');
       const tooltip = (ctx.api.statusBar.item.tooltip as vscode.MarkdownString).value;
-      assert.ok(tooltip.includes('command:multiAgent.checkAgain?'), 'the tooltip links Check Again');
+      assert.ok(tooltip.includes('command:multiAgent.followAgain?'), 'the tooltip links Follow Again');
       assert.strictEqual(ctx.emulator.task(task.id)?.canceledAt, undefined);
       assert.strictEqual(ctx.user.shown.filter(s => /canceled/i.test(s.message)).length, 0, 'no "canceled" popup');
-      // The Check Again picker says the same.
+      // The Follow Again picker says the same.
       let offered: readonly vscode.QuickPickItem[] = [];
       ctx.user.picks = [(_s: unknown, items: unknown) => void (offered = items as vscode.QuickPickItem[])];
-      await vscode.commands.executeCommand('multiAgent.checkAgain');
+      await vscode.commands.executeCommand('multiAgent.followAgain');
       assert.deepStrictEqual(offered.map(i => [i.label, i.description]), [['Stop following me', 'no longer followed — still running on the service']]);
       const manifest = vscode.extensions.getExtension('multi-agent-tasks.multi-agent-tasks')!.packageJSON as {
         contributes: { menus: Record<string, { command: string; group?: string; when?: string }[]> };
@@ -115,7 +115,7 @@ describe('issue 20: what a newcomer trips over', function () {
       const itemMenu = manifest.contributes.menus['view/item/context'];
       const groupOf = (command: string) => itemMenu.find(m => m.command === command && !m.group?.startsWith('inline'))?.group?.split('@')[0];
       assert.notStrictEqual(groupOf('multiAgent.stopTracking'), groupOf('multiAgent.cancelTask'), 'Stop Tracking sits apart from Cancel Task');
-      assert.strictEqual(groupOf('multiAgent.checkAgain'), groupOf('multiAgent.stopTracking'));
+      assert.strictEqual(groupOf('multiAgent.followAgain'), groupOf('multiAgent.stopTracking'));
     });
   });
 

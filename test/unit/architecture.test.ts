@@ -24,11 +24,13 @@ const FLOORS: { floor: number; folder: string; match: (rel: string) => boolean }
   { floor: 4, folder: 'tasks', match: r => r.startsWith('tasks/') },
   { floor: 5, folder: 'stores', match: r => r.startsWith('stores/') },
   { floor: 6, folder: 'documents', match: r => r.startsWith('documents/') },
+  // The services the core builds (issue 42): below the views and commands, which take them as they are.
+  { floor: 6.5, folder: 'services', match: r => r === 'services.ts' },
   { floor: 7, folder: 'views', match: r => r.startsWith('views/') },
   { floor: 7, folder: 'commands', match: r => r.startsWith('commands/') },
   { floor: 7, folder: 'chat', match: r => r.startsWith('chat/') },
   { floor: 7, folder: 'mcp', match: r => r.startsWith('mcp/') },
-  { floor: 8, folder: 'root', match: r => ['main.ts', 'extension.ts', 'core.ts', 'standIns.ts', 'services.ts', 'addressGuard.ts', 'walkthrough.ts'].includes(r) },
+  { floor: 8, folder: 'root', match: r => ['main.ts', 'extension.ts', 'core.ts', 'standIns.ts', 'addressGuard.ts', 'walkthrough.ts'].includes(r) },
 ];
 
 function sources(dir = SRC): string[] {
@@ -106,7 +108,7 @@ describe('architecture', () => {
       uploadRefusal: 'api/multipart.ts (the api error) and errors.ts (the user-facing error)',
     };
     const declared = new Map<string, string[]>();
-    const declaration = /^(?:export )?(?:(?:interface|type|class|function) ([A-Za-z_]\w*)|const ([A-Za-z_]\w*) = (?:async )?\()/gm;
+    const declaration = /^(?:export )?(?:(?:interface|type|class|(?:async )?function\*?) ([A-Za-z_]\w*)|const ([A-Za-z_]\w*) = (?:async )?\()/gm;
     for (const file of files) {
       for (const m of fs.readFileSync(file, 'utf8').matchAll(declaration)) {
         const name = m[1] ?? m[2];
@@ -142,7 +144,7 @@ describe('architecture', () => {
 
   it('a part loaded on first use (lazy.ts) is named by other modules with `import type` only, and is bundled on its own', () => {
     const parts = [...fs.readFileSync(path.join(SRC, 'lazy.ts'), 'utf8').matchAll(/^\s+(\w+): '([\w/]+)',$/gm)].map(m => ({ part: m[1], file: path.join(SRC, `${m[2]}.ts`) }));
-    assert.deepStrictEqual(parts.map(p => p.part), ['api', 'commands', 'core', 'mcp', 'results', 'review', 'transcripts', 'usage']);
+    assert.deepStrictEqual(parts.map(p => p.part), ['api', 'checking', 'commands', 'core', 'mcp', 'results', 'review', 'transcripts', 'usage']);
     const loadedAtOnce: string[] = [];
     // The review core is its folder: a value import of any of its modules from outside it would load it at once.
     const reviewDir = path.join(SRC, 'review');
@@ -163,6 +165,44 @@ describe('architecture', () => {
       }
     }
     assert.deepStrictEqual(loadedAtOnce, []);
+  });
+
+  it('the checking part (issue 42) loads with the first check: outside tasks/checking/, only its shapes, policy and store are imported for a value', () => {
+    const checkingDir = path.join(SRC, 'tasks', 'checking');
+    // What the core and the views use of it; the rest (session, copy, runner, detection, feedback) is the part.
+    const inCore = ['policy', 'store', 'types'].map(f => path.join(checkingDir, f));
+    const offenders: string[] = [];
+    for (const file of files) {
+      const inside = file.startsWith(checkingDir + path.sep);
+      // Inside, the core's three modules must not pull the part in either.
+      if (inside && !inCore.some(c => file === `${c}.ts`)) continue;
+      for (const m of fs.readFileSync(file, 'utf8').matchAll(/^\s*(import|export)\s(type\s)?[^;]*?from\s+'(\.[^']+)'/gms)) {
+        const target = path.resolve(path.dirname(file), m[3]);
+        if (m[2] || !target.startsWith(checkingDir + path.sep) || inCore.includes(target)) continue;
+        offenders.push(`${rel(file)} → ${path.relative(SRC, target)}`);
+      }
+    }
+    assert.deepStrictEqual(offenders, []);
+  });
+
+  it('the house stays tidy (issue 42): no source file over 400 lines but the sentences table, no function over 100 lines', () => {
+    const MAX_FILE_LINES = 400;
+    const MAX_FUNCTION_LINES = 100;
+    const long = files.filter(f => rel(f) !== 'vocabulary.ts').map(f => [rel(f), fs.readFileSync(f, 'utf8').split('\n').length] as const).filter(([, n]) => n > MAX_FILE_LINES);
+    const longFunctions: string[] = [];
+    for (const file of files) {
+      const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node) => {
+        if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+          const lines = source.getLineAndCharacterOfPosition(node.getEnd()).line - source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+          const name = (node as ts.FunctionLikeDeclaration).name?.getText(source) ?? '(anonymous)';
+          if (lines > MAX_FUNCTION_LINES) longFunctions.push(`${rel(file)}: ${name}, ${lines} lines`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    assert.deepStrictEqual([...long.map(([f, n]) => `${f}: ${n} lines`), ...longFunctions], []);
   });
 
   it('the MCP SDK is loaded only in the MCP bundle, and its protocol half knows no vscode', () => {

@@ -155,11 +155,11 @@ describe('offers: what a task offers, per state and surface (the table, issue 28
     assert.deepEqual(ids(record('canceled', { source }), 'view'), ['prompt', 'source', 'runAgain']);
   });
 
-  it('a task no longer followed: Check Again in its menu, its inline buttons and the status bar; no trace', () => {
+  it('a task no longer followed: Follow Again in its menu, its inline buttons and the status bar; no trace', () => {
     const task = record('canceled', { source, trackingStopped: true });
-    assert.deepEqual(ids(task, 'treeInline'), ['checkAgain']);
-    assert.deepEqual(ids(task, 'status'), ['checkAgain']);
-    assert.equal(capabilityWords(task, rendered), 'task prompt source runAgain checkAgain remove');
+    assert.deepEqual(ids(task, 'treeInline'), ['followAgain']);
+    assert.deepEqual(ids(task, 'status'), ['followAgain']);
+    assert.equal(capabilityWords(task, rendered), 'task prompt source runAgain followAgain remove');
     assert.deepEqual(ids(record('canceled'), 'tree'), ['prompt', 'remove']);
   });
 

@@ -130,6 +130,7 @@ const VERDICT_WORDS: Record<CheckVerdict, string> = {
   passed: 'passed',
   failing: 'fails',
   failingAsBefore: 'fails, as it did before your change (the failures below were already there)',
+  flaky: 'failed once and passed when run again (flaky tests)',
   timedOut: 'timed out',
   canceled: 'was canceled',
   notStarted: 'did not start',

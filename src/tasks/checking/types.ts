@@ -31,8 +31,12 @@ export interface CheckRun {
   tail: string;
   /** Bytes the process wrote (stdout and stderr), of which only a bounded head and tail are kept. */
   outputBytes: number;
+  /** How each failing test failed (its message's first lines, normalized), by name; bounded (`failures.ts`). */
+  failures?: Record<string, string>;
   /** Why it did not start (the shell or the folder was missing), in the runner's words. */
   error?: string;
+  /** The shell did not find the command (exit 127; 9009 from cmd.exe): the check never ran. */
+  commandNotFound?: boolean;
 }
 
 /** Which of the proposal's changes went into the copy, and which were left out and why. */
@@ -54,15 +58,25 @@ export interface CheckRecord {
   /** The same command on the unchanged copy (`multiAgent.check.compareWithBefore`). */
   before?: CheckRun;
   changes: CheckedChanges;
-  /** Failing after and not before (by name where the runner names tests, else by outcome). */
+  /** Failing after and not before (by name where the runner names tests, else by outcome), and failing again when run once more. */
   newlyFailing: string[];
-  /** The verdict shown everywhere: passed, newly failing, failing as before, timed out, canceled. */
+  /** Failed with the proposal, then passed when run once more: flaky, not counted against the proposal. */
+  flaky?: string[];
+  /** Failing before and after, but with another failure now (its message changed): counted as newly failing too. */
+  failsDifferently?: string[];
+  /** The proposal's run once more, when tests failed only with the proposal (to tell a flaky test from a broken one). */
+  rerun?: CheckRun;
+  /** The verdict shown everywhere (`policy.ts` says what it means). */
   verdict: CheckVerdict;
   /** Where the scratch copy was kept, when the user asked to keep it. */
   keptAt?: string;
 }
 
-export type CheckVerdict = 'passed' | 'failing' | 'failingAsBefore' | 'timedOut' | 'canceled' | 'notStarted';
+/**
+ * What a check found. `flaky`: every test failing only with the proposal passed when run once more. What each
+ * verdict means (failed? can the team fix it? called what?) is decided in one place: `policy.ts`.
+ */
+export type CheckVerdict = 'passed' | 'failing' | 'failingAsBefore' | 'flaky' | 'timedOut' | 'canceled' | 'notStarted';
 
 /** A fix asked of the team: the task it continues and which round it is. */
 export interface FixRound {

@@ -21,7 +21,7 @@ export function describeAgents(agents: AgentProgress[]): string {
  * The task once the service named its thread and files (read once at completion), or as it is after `ms`:
  * the answer should not wait long for them.
  */
-export async function withDetails(store: TaskStore, task: TrackedTask, ms = 3000): Promise<TrackedTask> {
+export async function withServiceDetails(store: TaskStore, task: TrackedTask, ms = 3000): Promise<TrackedTask> {
   if (task.conversationId || task.status !== 'completed') return store.get(task.id) ?? task;
   return new Promise(resolve => {
     const done = () => {

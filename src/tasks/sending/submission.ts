@@ -12,18 +12,16 @@ import { LIMITS, promptLength } from '../../api/requests';
 import type { ApiService, Client } from '../../apiService';
 import type { KeyStore } from '../../auth/keyStore';
 import type { Config, Settings } from '../../config';
-import { SENT_TEXT_LIMITS } from '../../constants';
 import { UserFacingError, errorKind, inert, messageOf, submissionMayHaveArrived } from '../../errors';
 import { Actions, engineSettingsNotApplied, promptTooLong, reasoningEffortUnsupported, tooManyUploads } from '../../vocabulary';
 import type { Logger } from '../../log';
 import type { AttachmentBasket, AttachmentPlan } from './attachments';
 import { isTerminalStatus } from '../../api/status';
 import { type SourceRef, type TrackedTask, titleFrom } from '../model';
-import { labelOf, looksBinary } from './code';
 import { type CodeContext, buildAttachmentPrompt, buildPrompt, withLandingInstruction } from './prompt';
-import type { SentCandidate } from '../store/sentTexts';
 import type { TaskStore } from '../store/taskStore';
 import { checkOutgoingBytes, checkOutgoingFile } from './uploadCheck';
+import { attachedTexts, sourceTexts } from './sentCandidates';
 
 export interface TaskRequest {
   instruction: string;
@@ -94,7 +92,7 @@ export class SubmissionPipeline {
   async send(request: TaskRequest, settings: Settings = this.settings()): Promise<SendOutcome> {
     const { basket, api, log } = this.deps;
     // Taken first, before anything waits: the text the agents' code comes from, not what is typed meanwhile.
-    const sources = sourceTexts(request);
+    const sources = sourceTexts([request.code, ...(request.extraCode ?? [])]);
     const inThread = request.threadId !== undefined;
     const attachedName = request.code && request.codeAsAttachment ? attachmentNameOf(request.code.source) : undefined;
     const base = !request.code
@@ -340,52 +338,6 @@ function refusedExtraField(error: unknown, settings: Settings, gatewayKey: strin
     ),
     settings.roleModels ? [Actions.openSettings()] : [],
   );
-}
-
-/**
- * The whole text of each document the request's code comes from, as it was when the code was taken (or, for
- * a caller that did not say, as it is now when that still holds the code that goes).
- */
-function sourceTexts(request: TaskRequest): SentCandidate[] {
-  const out: SentCandidate[] = [];
-  for (const code of [request.code, ...(request.extraCode ?? [])]) {
-    if (!code) continue;
-    let text = code.documentText;
-    if (text === undefined) {
-      const document = vscode.workspace.textDocuments.find(d => d.uri.toString() === code.source.uri);
-      const range = code.source.range;
-      const now = document?.getText(range && new vscode.Range(range.startLine, range.startCharacter, range.endLine, range.endCharacter));
-      if (document && now === code.context.code) text = document.getText();
-    }
-    if (text !== undefined) out.push({ uri: code.source.uri, label: code.source.label, text });
-  }
-  return out;
-}
-
-/** The attached files' text as sent: the plan's for the small ones, read now (bounded) for the uploads. */
-async function attachedTexts(plan: AttachmentPlan): Promise<SentCandidate[]> {
-  const out: SentCandidate[] = [];
-  for (const uri of plan.files) {
-    const label = labelOf(uri);
-    const known = plan.texts?.get(uri.toString());
-    if (known !== undefined) {
-      out.push({ uri: uri.toString(), label, text: known });
-      continue;
-    }
-    try {
-      const size = (await vscode.workspace.fs.stat(uri)).size;
-      if (size > SENT_TEXT_LIMITS.fileMaxBytes) {
-        out.push({ uri: uri.toString(), label, bytes: size });
-        continue;
-      }
-      const bytes = await vscode.workspace.fs.readFile(uri);
-      if (looksBinary(bytes)) out.push({ uri: uri.toString(), label, bytes: bytes.byteLength, notText: true });
-      else out.push({ uri: uri.toString(), label, text: new TextDecoder().decode(bytes) });
-    } catch {
-      out.push({ uri: uri.toString(), label, notText: true });
-    }
-  }
-  return out;
 }
 
 /** Why the service would refuse this code as an attachment, or undefined when it would take it. */

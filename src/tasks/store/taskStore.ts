@@ -6,22 +6,18 @@
 import * as vscode from 'vscode';
 import { StateKeys } from '../../constants';
 import { Disposable } from '../../disposable';
-import { isBudgetExceeded } from '../../api/conditions';
+import { notFollowed } from '../../vocabulary';
 import { answerShapeOf } from '../offers';
-import { budgetRanOut, endReason, notFollowed, serviceEndReason } from '../../vocabulary';
 import { sameDetails, withDetails } from '../tracking/activity';
+import { finishedTask, modelSaid } from './finishedTask';
 import type { CheckRecord, FixRound } from '../checking/types';
-import { MAX_KEPT_CHECKS, type ObservedState, type TrackedTask, agentsOf, approvalOf, endedAgents, isFinished, meanProgress, sameAgents } from '../model';
+import { MAX_KEPT_CHECKS, type ObservedState, type TrackedTask, agentsOf, approvalOf, isFinished, meanProgress, sameAgents } from '../model';
 import type { PollerStore } from '../tracking/poller';
 import { type SentCandidate, type SentFile, boundSent } from './sentTexts';
+import { ProgressEvents } from './progressEvents';
 import { TaskFiles } from './taskFiles';
 
 const PROGRESS_SAVE_MS = 1000;
-/**
- * A task's 'progress' change events come at most this often (the latest state wins): the status bar and the
- * trees redraw on each one, and a server may push thousands a second. Other changes are never held back.
- */
-export const PROGRESS_EVENT_MS = 200;
 
 export type TaskChangeKind = 'added' | 'progress' | 'finished' | 'removed' | 'updated';
 
@@ -41,8 +37,12 @@ export class TaskStore extends Disposable implements PollerStore {
   private progressTimer: NodeJS.Timeout | undefined;
   /** Tasks whose outcome a waiting caller shows itself (see `claim`). */
   private readonly claimed = new Set<string>();
-  /** Per task: when its last 'progress' event fired, and the timer of the one held back since. */
-  private readonly progressEvents = new Map<string, { firedAt: number; timer?: NodeJS.Timeout }>();
+  private readonly progressEvents = new ProgressEvents(taskId => {
+    const task = this.tasks.get(taskId);
+    if (!task || isFinished(task)) return false;
+    this.fire({ kind: 'progress', task });
+    return true;
+  });
   /** State writes sent to the memento and change events fired, for tests and benchmarks. */
   readonly stats = { writes: 0, events: 0 };
   private readonly files: TaskFiles;
@@ -59,7 +59,7 @@ export class TaskStore extends Disposable implements PollerStore {
     super();
     this.files = new TaskFiles(storageUri);
     this._register({ dispose: () => this.flushProgress() });
-    this._register({ dispose: () => this.progressEvents.forEach(p => clearTimeout(p.timer)) });
+    this._register(this.progressEvents);
     for (const task of memento.get<TrackedTask[]>(StateKeys.tasks, [])) {
       if (task && typeof task.id === 'string') this.tasks.set(task.id, task);
     }
@@ -97,7 +97,7 @@ export class TaskStore extends Disposable implements PollerStore {
     const sameApproval = task.approval?.agentName === approval?.agentName && task.approval?.permission === approval?.permission;
     // Tool activity, files, sources, budget and thread come with the state too (tasks/tracking/activity.ts).
     const detailed = withDetails(task, state);
-    const modelUsed = this.modelSaid(state) ?? task.modelUsed;
+    const modelUsed = modelSaid(state, this.redact) ?? task.modelUsed;
     if (task.status === state.status && task.progress === progress && sameAgents(task.agents, agents) && sameApproval && sameDetails(task, detailed) && task.modelUsed === modelUsed) return;
     const next: TrackedTask = { ...detailed, status: state.status, progress, agents, updatedAt: Date.now() };
     if (modelUsed) next.modelUsed = modelUsed;
@@ -110,34 +110,14 @@ export class TaskStore extends Disposable implements PollerStore {
     }
     this.tasks.set(taskId, next);
     // A new status (a pause for approval, running again) is told at once; progress within one is coalesced.
-    if (task.status !== next.status || !sameApproval) this.fireProgressNow(taskId);
-    else this.fireProgress(taskId);
+    if (task.status !== next.status || !sameApproval) this.progressEvents.now(taskId);
+    else this.progressEvents.soon(taskId);
     this.progressTimer ??= setTimeout(() => this.flushProgress(), PROGRESS_SAVE_MS);
-  }
-
-  /** Fires the task's 'progress' event now, or once PROGRESS_EVENT_MS after the last one, with the latest state. */
-  private fireProgress(taskId: string): void {
-    const last = this.progressEvents.get(taskId);
-    if (last?.timer) return; // the held-back event reads the latest state when it fires
-    const wait = last ? last.firedAt + PROGRESS_EVENT_MS - Date.now() : 0;
-    if (wait <= 0) return this.fireProgressNow(taskId);
-    this.progressEvents.set(taskId, { firedAt: last!.firedAt, timer: setTimeout(() => this.fireProgressNow(taskId), wait) });
-  }
-
-  private fireProgressNow(taskId: string): void {
-    clearTimeout(this.progressEvents.get(taskId)?.timer);
-    const task = this.tasks.get(taskId);
-    if (!task || isFinished(task)) return void this.progressEvents.delete(taskId);
-    this.progressEvents.set(taskId, { firedAt: Date.now() });
-    this.fire({ kind: 'progress', task });
   }
 
   /** A change that is not progress: a held-back progress event of the task is dropped (this one is newer). */
   private fire(change: TaskChange): void {
-    if (change.kind !== 'progress') {
-      clearTimeout(this.progressEvents.get(change.task.id)?.timer);
-      this.progressEvents.delete(change.task.id);
-    }
+    if (change.kind !== 'progress') this.progressEvents.drop(change.task.id);
     this.stats.events++;
     this.changed.fire(change);
   }
@@ -158,26 +138,7 @@ export class TaskStore extends Disposable implements PollerStore {
     // Read again: the task may have been removed, stopped or finished (stream and poll) during the write.
     const task = this.tasks.get(taskId);
     if (!task || isFinished(task)) return;
-    // The service's words first, then the client's reason (as data from the poller), then a default.
-    const serviceSaid = state.error?.trim();
-    // A budget that ran out is told as such, with the service's words inside.
-    const said = (serviceSaid && isBudgetExceeded(serviceSaid) ? budgetRanOut(serviceSaid, task.budgetUsd) : serviceSaid) || (state.reason && endReason(state.reason));
-    const next: TrackedTask = {
-      ...withDetails(task, state),
-      status: state.status,
-      progress: state.status === 'completed' ? 1 : task.progress,
-      agents: endedAgents(agentsOf(state) ?? task.agents, state.status),
-      modelUsed: this.modelSaid(state) ?? task.modelUsed,
-      error: this.redact(said || serviceEndReason(state.status) || '') || undefined,
-      resultChars: result?.length,
-      ...answerShapeOf(task, result),
-      finishedAt: Date.now(),
-      updatedAt: Date.now(),
-    };
-    delete next.approval;
-    if (!next.modelUsed) delete next.modelUsed;
-    if (state.status === 'completed' && result !== undefined) delete next.error;
-    if (state.status === 'completed' && result === undefined) next.error = this.redact(said || endReason({ kind: 'noResult' }));
+    const next = finishedTask(task, state, result, this.redact);
     this.tasks.set(taskId, next);
     this.fire({ kind: 'finished', task: next });
     await this.save();
@@ -193,9 +154,7 @@ export class TaskStore extends Disposable implements PollerStore {
     const next = withDetails(task, state);
     if (sameDetails(task, next)) return;
     next.updatedAt = Date.now();
-    this.tasks.set(taskId, next);
-    this.fire({ kind: 'updated', task: next });
-    await this.save();
+    await this.replace(next);
   }
 
   /**
@@ -209,9 +168,7 @@ export class TaskStore extends Disposable implements PollerStore {
     await this.files.writeResult(taskId, result);
     const next: TrackedTask = { ...(this.tasks.get(taskId) ?? task), resultChars: result.length, ...answerShapeOf(task, result), updatedAt: Date.now() };
     delete next.error;
-    this.tasks.set(taskId, next);
-    this.fire({ kind: 'updated', task: next });
-    await this.save();
+    await this.replace(next);
   }
 
   /** Says why a completed task has no result, once more was tried (its thread): replaces the earlier reason. */
@@ -219,15 +176,7 @@ export class TaskStore extends Disposable implements PollerStore {
     const task = this.tasks.get(taskId);
     if (!task || task.status !== 'completed' || task.resultChars !== undefined || task.error === reason) return;
     const next: TrackedTask = { ...task, error: reason, updatedAt: Date.now() };
-    this.tasks.set(taskId, next);
-    this.fire({ kind: 'updated', task: next });
-    await this.save();
-  }
-
-  /** The model the service names in a state, if it does (server text: bounded and redacted). */
-  private modelSaid(state: ObservedState): string | undefined {
-    const model = typeof state.modelId === 'string' ? state.modelId.trim() : '';
-    return model && model.length <= 200 ? this.redact(model) : undefined;
+    await this.replace(next);
   }
 
   private isOpen(taskId: string): boolean {
@@ -355,9 +304,7 @@ export class TaskStore extends Disposable implements PollerStore {
     const checks = [...(task.checks ?? []), { ...check, command: this.redact(check.command) }];
     for (const old of checks.splice(0, Math.max(0, checks.length - MAX_KEPT_CHECKS))) await this.files.deleteCheckOutput(taskId, old.id);
     const next: TrackedTask = { ...task, checks, updatedAt: Date.now() };
-    this.tasks.set(taskId, next);
-    this.fire({ kind: 'updated', task: next });
-    await this.save();
+    await this.replace(next);
   }
 
   /** A check's output as kept (both runs), or its proposal's run alone; undefined when it is not kept. */
@@ -379,9 +326,7 @@ export class TaskStore extends Disposable implements PollerStore {
     const task = this.tasks.get(taskId);
     if (!task) return;
     const next: TrackedTask = { ...task, title, fixOf, workspace: from.workspace ?? task.workspace, source: task.source ?? from.source, updatedAt: Date.now() };
-    this.tasks.set(taskId, next);
-    this.fire({ kind: 'updated', task: next });
-    await this.save();
+    await this.replace(next);
   }
 
   /** The cached result text, or undefined when there is none. */
@@ -392,6 +337,13 @@ export class TaskStore extends Disposable implements PollerStore {
   /** The file a task's result is cached in. */
   resultUri(taskId: string): vscode.Uri {
     return this.files.resultUri(taskId);
+  }
+
+  /** A task's record replaced by a newer one: kept, told ('updated') and saved. */
+  private async replace(next: TrackedTask): Promise<void> {
+    this.tasks.set(next.id, next);
+    this.fire({ kind: 'updated', task: next });
+    await this.save();
   }
 
   /**

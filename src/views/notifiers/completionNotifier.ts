@@ -5,6 +5,7 @@
  * silent edit); a failed task opens nothing but says why, and offers Run Again where it can.
  */
 import * as vscode from 'vscode';
+import { type CheckStart, runsOnCompletion } from '../../tasks/checking/policy';
 import { Commands } from '../../constants';
 import { Disposable } from '../../disposable';
 import type { Config } from '../../config';
@@ -22,7 +23,7 @@ export class CompletionNotifier extends Disposable {
     private readonly store: TaskStore,
     private readonly ui: UserInterface,
     private readonly log: Logger,
-    private readonly config: Pick<Config, 'settings'>,
+    private readonly config: Pick<Config, 'settings' | 'trusted'>,
     /** The rendered result view: a result open there is not offered Open again. */
     private readonly resultView?: Pick<ResultView, 'panelOf'>,
   ) {
@@ -47,8 +48,8 @@ export class CompletionNotifier extends Disposable {
       if (shownElsewhere) return;
       // `check.onComplete` (the user's own settings): the proposal is checked at once, with a command already set or
       // confirmed (a chat answer runs its own check and reports it there).
-      if (this.config.settings.check.onComplete && task.status === 'completed' && offersOf(task, 'notification').some(o => o.id === 'check')) {
-        void vscode.commands.executeCommand(offer('check').command, task.id, { unasked: true });
+      if (runsOnCompletion(task, this.config.settings.check, this.config.trusted)) {
+        void vscode.commands.executeCommand(offer('check').command, task.id, { unasked: true } satisfies CheckStart);
       }
       // A button pressed after the task was removed (Clear Finished) does nothing: a toast cannot be closed.
       const run = async (chosen: TaskOffer | undefined, ...args: unknown[]) => {

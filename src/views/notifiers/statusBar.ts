@@ -10,6 +10,8 @@ import { type TrackedTask, isAwaitingApproval, isFinished, meanProgress } from '
 import { type TaskOffer, TASK_OFFERS, offersOf } from '../../tasks/offers';
 import type { TaskChange, TaskStore } from '../../tasks/store/taskStore';
 import { notFollowed, taskStatusText, taskWaiting } from '../../vocabulary';
+import type { CheckStore, RunningCheck } from '../../tasks/checking/store';
+import { checkingWords } from '../../tasks/checkWords';
 
 const FLASH_MS = 5000;
 
@@ -38,8 +40,11 @@ export class TaskStatusBar extends Disposable {
     private readonly store: TaskStore,
     private readonly attached: AttachedFiles,
     private readonly polling: PollingState,
+    /** The checks of proposals running now (issue 42): "checking…" with Cancel Check while one runs. */
+    private readonly checks?: CheckStore,
   ) {
     super();
+    if (checks) this._register(checks.onDidChange(() => this.render()));
     this.item.name = vscode.l10n.t('Multi-Agent Tasks');
     this.item.command = Commands.showTasks;
     this._register(store.onDidChange(e => this.onChange(e)));
@@ -78,9 +83,11 @@ export class TaskStatusBar extends Disposable {
     const paused = this.polling.pausedReason;
     const attached = this.attached.count;
     const flash = this.flash && this.flash.until > Date.now() && running.length === 0 ? this.flash : undefined;
+    const checking = this.checking();
     let text: string | undefined;
     if (flash) text = flash.text;
     else if (running.length) text = runningText(running, paused);
+    else if (checking.length) text = checking.length === 1 ? `$(beaker~spin) ${vscode.l10n.t('Checking: {0}', checking[0].task.title)}` : `$(beaker~spin) ${vscode.l10n.t('Checking {0} proposals', checking.length)}`;
     else if (attached) text = `$(paperclip) ${vscode.l10n.t('{0} attached', attached)}`;
     clearTimeout(this.tickTimer);
     this.tickTimer = running.length ? setTimeout(() => this.render(), TICK_MS) : undefined;
@@ -89,7 +96,7 @@ export class TaskStatusBar extends Disposable {
       return;
     }
     this.item.text = text;
-    const tooltip = this.tooltip(running, paused, attached, flash?.task);
+    const tooltip = this.tooltip(running, paused, attached, flash?.task, checking);
     if ((this.item.tooltip as vscode.MarkdownString | undefined)?.value !== tooltip.value) this.item.tooltip = tooltip;
     const spoken = text.replace(/\$\([^)]+\)\s*/g, '');
     const count = running.length === 1 ? vscode.l10n.t('1 task running') : vscode.l10n.t('{0} tasks running', running.length);
@@ -100,9 +107,17 @@ export class TaskStatusBar extends Disposable {
     this.item.show();
   }
 
-  private tooltip(running: TrackedTask[], paused: string | undefined, attached: number, flashed: TrackedTask | undefined): vscode.MarkdownString {
+  /** The tasks whose proposal is being checked now, with where their check is. */
+  private checking(): { task: TrackedTask; running: RunningCheck }[] {
+    return (this.checks?.all() ?? []).flatMap(running => {
+      const task = this.store.get(running.taskId);
+      return task ? [{ task, running }] : [];
+    });
+  }
+
+  private tooltip(running: TrackedTask[], paused: string | undefined, attached: number, flashed: TrackedTask | undefined, checking: { task: TrackedTask; running: RunningCheck }[]): vscode.MarkdownString {
     const md = new vscode.MarkdownString('', true);
-    // Only the task offers of this surface (tasks/offers.ts: Cancel Task, Check Again) may run from this tooltip;
+    // Only the task offers of this surface (tasks/offers.ts: Cancel Task, Follow Again) may run from this tooltip;
     // task titles are appended as text.
     md.isTrusted = { enabledCommands: STATUS_OFFERS.map(o => o.command) };
     md.appendMarkdown(`**${vscode.l10n.t('Multi-Agent Tasks')}**\n\n`);
@@ -117,6 +132,12 @@ export class TaskStatusBar extends Disposable {
       md.appendMarkdown(offersOf(task, 'status').map(o => ` · ${offerLink(o, task)}`).join('') + '\n\n');
     }
     if (running.length > 10) md.appendText(`${vscode.l10n.t('…and {0} more', running.length - 10)}\n\n`);
+    for (const { task, running: check } of checking.slice(0, 10)) {
+      md.appendMarkdown('$(beaker~spin) ');
+      md.appendText(`${task.title} — ${checkingWords(check)}`);
+      const offered = { ...task, checking: true };
+      md.appendMarkdown(offersOf(offered, 'status').map(o => ` · ${offerLink(o, offered)}`).join('') + '\n\n');
+    }
     if (paused) md.appendText(`${paused}\n\n`);
     if (attached) {
       md.appendText(

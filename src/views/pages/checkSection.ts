@@ -7,48 +7,65 @@
 import * as vscode from 'vscode';
 import { formatRunTime } from '../../format';
 import type { CheckRun } from '../../tasks/checking/types';
+import { checkFailed } from '../../tasks/checking/policy';
+import type { RunningCheck } from '../../tasks/checking/store';
 import { type TrackedTask, latestCheck } from '../../tasks/model';
 import type { TaskOffer } from '../../tasks/offers';
-import { checkLeftOutWhy, checkSentence, checkVerdictWords } from '../../vocabulary';
+import { checkLeftOutWhy, checkSentence, checkVerdictWords, checkingWords } from '../../tasks/checkWords';
 import { escapeHtml } from './markdown';
 
 /** The offers drawn in the section, not in the page's header. */
-export const CHECK_SECTION_OFFERS: readonly string[] = ['check', 'askToFix', 'checkOutput', 'scratch'];
+export const CHECK_SECTION_OFFERS: readonly string[] = ['check', 'cancelCheck', 'askToFix', 'checkOutput', 'scratch'];
 
 export const CHECK_STYLE = `
 section.checks { margin: 12px 0 16px; padding: 8px 12px; border-left: 3px solid var(--vscode-testing-iconPassed, var(--vscode-focusBorder)); background: var(--vscode-textBlockQuote-background); }
+section.checks.running { border-left-color: var(--vscode-testing-iconQueued, var(--vscode-focusBorder)); }
 section.checks.failing { border-left-color: var(--vscode-testing-iconFailed, var(--vscode-errorForeground)); }
 section.checks h2 { font-size: 1.05em; margin: 0 0 6px; }
 section.checks pre.tail { max-height: 16em; overflow: auto; }
 section.checks ul { margin: 4px 0; }`;
 
-/** The section's markup, or '' for a task never checked. */
-export function checksHtml(task: TrackedTask, offers: readonly TaskOffer[], button: (o: TaskOffer) => string): string {
+/** The section's markup, or '' for a task never checked and not being checked. */
+export function checksHtml(task: TrackedTask, offers: readonly TaskOffer[], button: (o: TaskOffer) => string, running?: RunningCheck): string {
+  const actions = offers.filter(o => CHECK_SECTION_OFFERS.includes(o.id)).map(button).join('');
+  if (running) return checkingHtml(running, actions);
   const check = latestCheck(task);
   if (!check) return '';
   const t = (s: string) => escapeHtml(s);
-  const failing = check.verdict !== 'passed' && check.verdict !== 'canceled';
+  const failing = checkFailed(task);
   const rows: string[] = [
     row(vscode.l10n.t('Command'), `<code>${t(check.command)}</code>`),
     row(vscode.l10n.t('With the proposal'), t(runWords(check.after))),
   ];
   if (check.before) rows.push(row(vscode.l10n.t('Without it'), t(runWords(check.before))));
+  if (check.rerun) rows.push(row(vscode.l10n.t('Once more'), t(runWords(check.rerun))));
   rows.push(row(vscode.l10n.t('Checked'), t(new Date(check.startedAt).toLocaleString())));
   const newly = check.newlyFailing.length
     ? `<p>${t(check.before?.end === 'passed' || check.before?.end === 'failed' ? vscode.l10n.t('Newly failing:') : vscode.l10n.t('Failing:'))}</p><ul>${check.newlyFailing.map(n => `<li><code>${t(n)}</code></li>`).join('')}</ul>`
     : '';
+  const list = (words: string, names?: readonly string[]) => (names?.length ? `<p>${t(words)}</p><ul>${names.map(n => `<li><code>${t(n)}</code></li>`).join('')}</ul>` : '');
+  const differently = list(vscode.l10n.t('Failing before too, but differently now:'), check.failsDifferently);
+  const flaky = list(vscode.l10n.t('Flaky (failed once, passed when run again):'), check.flaky);
   const leftOut = check.changes.leftOut.length
     ? `<p>${t(vscode.l10n.t('Left out of the check:'))}</p><ul>${check.changes.leftOut.map(l => `<li><code>${t(l.path)}</code> — ${t(checkLeftOutWhy(l.why))}</li>`).join('')}</ul>`
     : '';
   const tail = check.after.tail.trim()
     ? `<details${failing ? ' open' : ''}><summary>${t(vscode.l10n.t('The output\'s last lines'))}</summary><pre class="tail"><code>${t(check.after.tail)}</code></pre></details>`
     : '';
-  const actions = offers.filter(o => CHECK_SECTION_OFFERS.includes(o.id)).map(button).join('');
   return `<section id="checks" class="checks${failing ? ' failing' : ''}" aria-labelledby="checks-title">
 <h2 id="checks-title">${t(vscode.l10n.t('Checks'))} · ${t(checkVerdictWords(check))}</h2>
 <p role="status">${t(checkSentence(check))}</p>
 <dl>${rows.join('')}</dl>
-${newly}${leftOut}${tail}
+${newly}${differently}${flaky}${leftOut}${tail}
+<div class="actions">${actions}</div>
+</section>`;
+}
+
+/** A check running now: what it is doing, and Cancel Check. */
+function checkingHtml(running: RunningCheck, actions: string): string {
+  return `<section id="checks" class="checks running" aria-labelledby="checks-title" aria-busy="true">
+<h2 id="checks-title">${escapeHtml(vscode.l10n.t('Checks'))} · ${escapeHtml(vscode.l10n.t('checking…'))}</h2>
+<p role="status">${escapeHtml(checkingWords(running))}</p>
 <div class="actions">${actions}</div>
 </section>`;
 }

@@ -16,6 +16,7 @@ import { escapeHtml, renderMarkdown } from './markdown';
 import { RENDERED_PAGE_STYLE } from './pageStyle';
 import { FOLLOW_UP_MAX_CHARS } from './resultMessages';
 import { CHECK_SECTION_OFFERS, CHECK_STYLE, checksHtml } from './checkSection';
+import type { RunningCheck } from '../../tasks/checking/store';
 import { TEAM_STYLE, runningTeamHtml, teamMeta } from './teamSections';
 import { resultPageScript } from './resultPageScript';
 import { webviewPage } from './webviewPage';
@@ -69,7 +70,16 @@ function sourceText(task: TrackedTask): string | undefined {
 }
 
 /** The whole page. Pure apart from l10n: its output is checked by the tests. */
-export function renderResultHtml(task: TrackedTask, result: string | undefined, cspSource: string, nonce: string, team: TeamHtml, waiting?: string): string {
+export function renderResultHtml(
+  task: TrackedTask,
+  result: string | undefined,
+  cspSource: string,
+  nonce: string,
+  team: TeamHtml,
+  waiting?: string,
+  /** A check of its proposal running now (the checks store). */
+  checking?: RunningCheck,
+): string {
   const csp = `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'none'; font-src ${cspSource}`;
   const t = (s: string) => escapeHtml(s);
   const running = !isFinished(task);
@@ -91,7 +101,7 @@ export function renderResultHtml(task: TrackedTask, result: string | undefined, 
       `<dt>${t(running ? vscode.l10n.t('Running for') : vscode.l10n.t('Took'))}</dt><dd><span id="elapsed" data-start="${task.submittedAt}" data-running="${running}">${t(elapsed)}</span></dd>`,
     );
   }
-  const offers = offersOf(task, 'view');
+  const offers = offersOf({ ...task, checking: !!checking }, 'view');
   const source = sourceText(task);
   const reveal = offers.find(o => o.id === 'source');
   if (source && reveal) meta.push(`<dt>${t(vscode.l10n.t('Source'))}</dt><dd><button class="link" data-offer="source" title="${t(vscode.l10n.t(reveal.detail!))}">${t(source)}</button></dd>`);
@@ -105,7 +115,7 @@ export function renderResultHtml(task: TrackedTask, result: string | undefined, 
   // Continue in Thread is a box under the answer (the follow-up typed where the user reads), not a button.
   const followUp = offers.some(o => o.id === 'continue') ? followUpForm() : '';
   // A checked task's check offers are in its Checks section.
-  const checks = running ? '' : checksHtml(task, offers, offerButton);
+  const checks = running ? '' : checksHtml(task, offers, offerButton, checking);
   const buttons = offers.filter(o => o.id !== 'source' && o.id !== 'continue' && !(checks && CHECK_SECTION_OFFERS.includes(o.id)));
   const actions = [...buttons.filter(o => o.primary), ...buttons.filter(o => !o.primary)].map(o => offerButton(o)).join('');
 

@@ -20,6 +20,7 @@ import { validMessage } from './resultMessages';
 import type { TraceReading, TraceStore } from '../../stores/traceStore';
 import { type TeamAction, validTeamMessage } from './teamMessages';
 import type { PollingState } from '../notifiers/statusBar';
+import type { CheckStore } from '../../tasks/checking/store';
 import { type ProgressMessage, type TeamHtml, progressMessage, renderResultHtml, titleOf } from './resultPage';
 import { finishedTeamHtml, runningTeamHtml, teamMeta, traceBody } from './teamSections';
 
@@ -51,9 +52,19 @@ export class ResultPanels extends Disposable implements ResultView {
     private readonly traces?: TraceStore,
     /** Why polling waits: a running view then says so instead of looking busy. */
     private readonly polling?: PollingState,
+    /** The checks running now: the view's Checks section says "checking…" with Cancel while one runs. */
+    private readonly checks?: CheckStore,
   ) {
     super();
     this._register(store.onDidChange(e => void this.onStoreChange(e)));
+    if (checks) {
+      this._register(
+        checks.onDidChange(id => {
+          const task = this.open.has(id) ? store.get(id) : undefined;
+          if (task) void this.render(task);
+        }),
+      );
+    }
     if (polling) {
       this._register(
         polling.onDidChange(() => {
@@ -186,7 +197,7 @@ export class ResultPanels extends Disposable implements ResultView {
     const waiting = this.polling?.pausedReason;
     entry.live = !isFinished(task) && !waiting ? task.status : undefined;
     entry.lastProgress = undefined;
-    entry.panel.webview.html = renderResultHtml(task, result, entry.panel.webview.cspSource, nonce(), team, waiting);
+    entry.panel.webview.html = renderResultHtml(task, result, entry.panel.webview.cspSource, nonce(), team, waiting, this.checks?.runningOf(task.id));
   }
 
   /** Opens the task's view with its trace section open, loading the trace (Show How the Team Worked). */
@@ -219,7 +230,7 @@ export class ResultPanels extends Disposable implements ResultView {
     const team = validTeamMessage(message, taskId, { files: task?.files?.length ?? 0, sources: task?.sources?.length ?? 0 });
     if (team) return this.onTeamMessage(taskId, entry, team);
     // The page may ask for exactly what the task offers here now (tasks/offers.ts), and for its blocks' Copy and Apply….
-    const m = validMessage(message, taskId, entry.blocks.length, task ? offersOf(task, 'view') : []);
+    const m = validMessage(message, taskId, entry.blocks.length, task ? offersOf({ ...task, checking: !!this.checks?.runningOf(taskId) }, 'view') : []);
     if (!m) return;
     if (m.type === 'offer') {
       const done = await vscode.commands.executeCommand(m.offer.command, taskId, ...(m.text === undefined ? [] : [m.text]));

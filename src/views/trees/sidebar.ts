@@ -3,6 +3,7 @@
  * and answer only their own refresh and load-more commands; every action lives in commands/.
  */
 import * as vscode from 'vscode';
+import type { CheckStore } from '../../tasks/checking/store';
 import type { Config } from '../../config';
 import { Commands, ContextKeys, type VIEW_COMMANDS } from '../../constants';
 import type { FileStore } from '../../stores/fileStore';
@@ -41,10 +42,12 @@ export interface SidebarDeps {
   models?: ModelCatalog;
   /** Why polling waits: the running rows say so. */
   polling?: PollingState;
+  /** The checks running now: a checked row says "checking…" with Cancel Check. */
+  checks?: CheckStore;
 }
 
 export function createSidebar(d: SidebarDeps): Sidebar {
-  const tasks = new TasksTreeProvider(d.store, d.config, d.basket, undefined, d.polling);
+  const tasks = new TasksTreeProvider(d.store, d.config, d.basket, undefined, d.polling, d.checks);
   const threads = new ThreadsTreeProvider(d.threads);
   const files = new FilesTreeProvider(d.files);
   const views = d.views as Sidebar['views'];

@@ -7,10 +7,12 @@ import { Disposable } from '../../disposable';
 import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval, latestCheck, modelNameOf, tookMs } from '../../tasks/model';
 import { capabilityWords, offersOf, openingOf } from '../../tasks/offers';
 import type { TaskChange, TaskStore } from '../../tasks/store/taskStore';
-import type { CheckVerdict } from '../../tasks/checking/types';
+import { type CheckTone, verdictRules } from '../../tasks/checking/policy';
+import type { CheckStore, RunningCheck } from '../../tasks/checking/store';
 import type { Config } from '../../config';
 import { formatDuration } from '../../format';
-import { agentStatusLabel, checkSentence, checkVerdictWords, notFollowed, taskStatusText, taskWaiting } from '../../vocabulary';
+import { checkSentence, checkVerdictWords, checkingWords } from '../../tasks/checkWords';
+import { agentStatusLabel, notFollowed, taskStatusText, taskWaiting } from '../../vocabulary';
 import type { PollingState } from '../notifiers/statusBar';
 import { textTooltip } from './treeNodes';
 import { type ProducedFileNode, agentDescription, agentTooltip, producedFileItem, producedFileNodes, teamTooltipLines } from './teamNodes';
@@ -73,14 +75,12 @@ const STATUS_ICONS: Record<string, [string, string?]> = {
   awaiting_approval: ['shield', 'notificationsWarningIcon.foreground'],
 };
 
-/** A checked proposal's icon, by the check's verdict (issue 37). */
-const CHECK_ICONS: Record<CheckVerdict, [string, string?]> = {
-  passed: ['beaker', 'testing.iconPassed'],
-  failing: ['beaker', 'testing.iconFailed'],
-  failingAsBefore: ['beaker', 'testing.iconQueued'],
-  timedOut: ['beaker', 'testing.iconFailed'],
-  canceled: ['beaker', 'disabledForeground'],
-  notStarted: ['beaker', 'disabledForeground'],
+/** A checked proposal's icon colour, by its verdict's tone (tasks/checking/policy.ts). */
+const CHECK_TONE_COLORS: Record<CheckTone, string> = {
+  passed: 'testing.iconPassed',
+  failed: 'testing.iconFailed',
+  warning: 'testing.iconQueued',
+  neutral: 'disabledForeground',
 };
 
 export class TasksTreeProvider extends Disposable implements vscode.TreeDataProvider<TasksTreeNode> {
@@ -97,9 +97,12 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     private readonly workspaceFolders: () => readonly string[] = () => (vscode.workspace.workspaceFolders ?? []).map(f => f.uri.toString()),
     /** Why polling waits: running rows then say so instead of spinning on stale progress. */
     private readonly polling?: PollingState,
+    /** The checks running now: a row says "checking…" and offers Cancel Check while its proposal is checked. */
+    private readonly checks?: CheckStore,
   ) {
     super();
     this._register(store.onDidChange(e => this.onStoreChange(e)));
+    if (checks) this._register(checks.onDidChange(id => this.changed.fire(this.nodes.get(id))));
     if (polling) this._register(polling.onDidChange(() => this.refreshRunning()));
     this._register({ dispose: () => clearTimeout(this.tickTimer) });
     if (attachments) this._register(attachments.onDidChange(() => this.refresh()));
@@ -209,8 +212,13 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     const waiting = running && this.polling?.pausedReason;
     const state = task.trackingStopped ? 'stopped' : waiting ? 'waiting' : isAwaitingApproval(task) ? task.status : statusKey(task);
     const check = latestCheck(task);
+    const checking = this.checks?.runningOf(task.id);
     // A checked proposal's row shows the check's outcome in its icon: at the sidebar's width its words are cut first.
-    const [icon, color] = task.status === 'completed' && check ? CHECK_ICONS[check.verdict] : (STATUS_ICONS[state] ?? STATUS_ICONS.running);
+    const [icon, color]: [string, string?] = checking
+      ? ['beaker~spin']
+      : task.status === 'completed' && check
+        ? ['beaker', CHECK_TONE_COLORS[verdictRules(check.verdict).tone]]
+        : (STATUS_ICONS[state] ?? STATUS_ICONS.running);
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     // A time only where it is known: running, or followed the whole way (a task followed again showed the moment it
     // was seen done, "23s" for a 12 s task; one no longer followed, the moment it was let go: issue 35).
@@ -220,13 +228,13 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     // Progress first: the row is narrow. The model is in the tooltip.
     const said = waiting ? taskWaiting() : running ? (isAwaitingApproval(task) ? taskStatusText(task) : undefined) : task.status === 'completed' ? undefined : taskStatusText(task);
     // Issue 37: the newest check of its proposal ("checked: 1 failing"), and a fix the team was asked for ("fix 1").
-    const checked = check ? checkVerdictWords(check) : undefined;
+    const checked = checking ? vscode.l10n.t('checking…') : check ? checkVerdictWords(check) : undefined;
     const fix = task.fixOf ? vscode.l10n.t('fix {0}', task.fixOf.round) : undefined;
     item.description = [said, pct, checked, elapsed, fix, task.threadId && !fix ? vscode.l10n.t('thread') : undefined, task.origin ? vscode.l10n.t('via MCP') : undefined].filter(Boolean).join(' · ');
-    item.tooltip = tooltipOf(task, waiting || undefined);
+    item.tooltip = tooltipOf(task, waiting || undefined, checking);
     // What the menus offer is the table of tasks/offers.ts: the task's capability words, which package.json's menus match.
     const opening = openingOf(this.config.settings);
-    item.contextValue = capabilityWords(task, opening);
+    item.contextValue = capabilityWords({ ...task, checking: !!checking }, opening);
     item.accessibilityInformation = { label: [task.title, waiting ? taskWaiting() : taskStatusText(task), checked, elapsed, fix].filter(Boolean).join(', ') };
     // A click opens the result where Open is offered (a running task only where results render).
     const open = offersOf(task, 'tree', opening).find(o => o.id === 'open');
@@ -279,7 +287,7 @@ function finishedLine(task: TrackedTask): string {
   return vscode.l10n.t('Running for: {0}', formatDuration(Date.now() - task.submittedAt));
 }
 
-function tooltipOf(task: TrackedTask, waiting?: string): vscode.MarkdownString {
+function tooltipOf(task: TrackedTask, waiting?: string, checking?: RunningCheck): vscode.MarkdownString {
   const md = textTooltip(
     task.title,
     [
@@ -294,7 +302,7 @@ function tooltipOf(task: TrackedTask, waiting?: string): vscode.MarkdownString {
       task.origin ? vscode.l10n.t('Sent by an agent through MCP: {0}', task.origin.client ?? vscode.l10n.t('unnamed client')) : '',
       task.attachmentNames?.length ? vscode.l10n.t('Attached: {0}', task.attachmentNames.join(', ')) : '',
       ...teamTooltipLines(task),
-      latestCheck(task) ? checkSentence(latestCheck(task)!) : '',
+      checking ? checkingWords(checking) : latestCheck(task) ? checkSentence(latestCheck(task)!) : '',
       task.fixOf ? vscode.l10n.t('Ask the Team to Fix, round {0}', task.fixOf.round) : '',
       vscode.l10n.t('Id: {0}', task.id),
     ],
