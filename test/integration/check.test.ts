@@ -145,8 +145,11 @@ describe('Check Proposal (issue 37)', function () {
     assert.ok(!fs.existsSync(probe.cwd), 'the copy is removed after the check');
     assert.notStrictEqual(probe.text, DEMO_FILE_TEXT, 'the copy holds the proposal');
     const without = probeRuns('failing');
-    assert.strictEqual(without.length, 2, 'run with the proposal, then without it');
+    assert.strictEqual(without.length, 3, 'run with the proposal, then without it, then with it once more (issue 42)');
     assert.strictEqual(without[1].text, DEMO_FILE_TEXT, 'the second run, on the copy without the proposal');
+    assert.notStrictEqual(without[1].cwd, probe.cwd, 'in a fresh copy of its own (issue 44 item 5)');
+    assert.strictEqual(without[2].text, probe.text, 'the proposal once more: the failure is not a flaky one');
+    assert.strictEqual(record.rerun?.end, 'failed');
     assert.strictEqual(without[1].readme, typed, 'with the unsaved text still');
     assert.strictEqual(probe.readme, typed, 'the copy holds the unsaved editor text');
     assert.strictEqual(probe.keyInEnv, false, 'the key is not in the check\'s environment');
@@ -217,10 +220,24 @@ describe('Check Proposal (issue 37)', function () {
     const running = check(task.id);
     const started = await waitFor(() => readProbe('cancel'), 'the check to start', 60_000);
     assert.ok(alive(started.pid) && alive(started.child!), 'running');
-    assert.strictEqual(ctx.api.checks.cancel(task.id), 1, 'as the notification\'s Cancel does');
+    // Issue 42: while it runs, the Tasks view, the status bar and the result view say "checking…", each with Cancel Check.
+    const row = () => ctx.api.sidebar.tasks.getTreeItem({ kind: 'task', task: ctx.api.store.get(task.id)! });
+    assert.match(String(row().description), /checking…/);
+    assert.match(String(row().contextValue), /\bcancelCheck\b/);
+    assert.doesNotMatch(String(row().contextValue), /\bcheck\b/, 'no second check while one runs');
+    assert.match(ctx.api.statusBar.item.text, /\$\(beaker~spin\) Checking: /);
+    assert.match((ctx.api.statusBar.item.tooltip as vscode.MarkdownString).value, /command:multiAgent\.cancelCheck\?/);
+    const panel = await ctx.api.resultPanels.page.show(ctx.api.store.get(task.id)!);
+    const checking = await waitFor(() => panel.webview.html.includes('class="checks running"') && panel.webview.html, 'the Checks section running');
+    assert.match(checking, /running node [^<]* on the proposal…/);
+    assert.ok(checking.includes('data-offer="cancelCheck"'), 'Cancel Check in the section');
+    assert.strictEqual(await vscode.commands.executeCommand('multiAgent.cancelCheck', task.id), 1, 'Cancel Check, as its buttons run it');
     const canceled = await running;
     assert.strictEqual(canceled?.verdict, 'canceled');
     await ended(started, 'canceled');
+    assert.doesNotMatch(String(row().description), /checking…/, 'the row no longer says it');
+    await waitFor(() => !panel.webview.html.includes('class="checks running"'), 'the result view to redraw');
+    panel.dispose();
     assert.ok(!fs.existsSync(started.cwd), 'the copy is removed');
     sameFiles(before, 'after a canceled check');
   });
