@@ -238,6 +238,7 @@ export function buildCore(shell: Shell): Core {
       [WebviewTypes.transcript]: { restore: (panel, state) => transcriptPanels.page.restore(panel, state) },
     },
     chatHandler: chat.handler,
+    chatFollowups: chat.followups,
     chatTool: chat.tool as unknown as vscode.LanguageModelTool<never>,
     testApi: { ...services, ...views, tracker: shell.tracker, trust: shell.trust, pollerSettings: () => pollerSettings(shell.config), mcp: shell.mcp },
   };

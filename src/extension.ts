@@ -21,6 +21,7 @@ import { registerStandIns } from './standIns';
 import { tasksWantTheTeam } from './tasks/store/waiting';
 import { SwappableUserInterface } from './ui';
 import { keepWalkthroughTicked } from './walkthrough';
+import { announceScratchWindow } from './scratchWindow';
 
 export type { TestApi } from './core';
 
@@ -76,6 +77,7 @@ export function activate(context: vscode.ExtensionContext, loaded?: LoadCost): C
     mcp,
     standIns,
     keepWalkthroughTicked(),
+    announceScratchWindow(),
     // A reasoning effort that does not fit the model is told when it is set (issue 26), before any other use too.
     // Once built, the core follows the settings itself; the change that builds it is checked here.
     config.onDidChange(change => {

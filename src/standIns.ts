@@ -108,6 +108,8 @@ export interface CoreTargets {
   trees: Record<keyof SidebarViews, TreeProvider<unknown>>;
   pages: Record<WebviewType, PageRestorer>;
   chatHandler: vscode.ChatRequestHandler;
+  /** What the chat offers after an `@team` answer. */
+  chatFollowups: (result: vscode.ChatResult) => vscode.ChatFollowup[];
   chatTool: vscode.LanguageModelTool<never>;
 }
 
@@ -159,6 +161,8 @@ function registerChat({ core, log, extensionUri }: StandInsDeps): vscode.Disposa
   try {
     const participant = vscode.chat.createChatParticipant(Chat.participant, (request, context, stream, token) => core().chatHandler(request, context, stream, token));
     participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'multi-agent.svg');
+    // The check loop stays in chat (issue 45): Check Proposal… and Ask the Team to Fix follow the answer.
+    participant.followupProvider = { provideFollowups: result => core().chatFollowups(result) };
     disposables.push(participant);
   } catch (e) {
     log.warn(`chat: the @team participant is not available here: ${messageOf(e)}`);

@@ -75,10 +75,22 @@ export async function runTask(
   if (token.isCancellationRequested) throw new vscode.CancellationError();
   const outcome = await deps.pipeline.send(request, settings);
   if (outcome.kind === 'tooLong') throw new UserFacingError(promptTooLong(outcome.length, 'chat'));
-  const sent = outcome.task;
+  options.onSent?.(outcome.task);
+  return followTask(deps, outcome.task, token, options);
+}
+
+/**
+ * Follows a task already sent (by `runTask`, or Ask the Team to Fix from chat) and resolves when it finishes or
+ * is removed; the chat shows its outcome itself. Cancelling `token` cancels it on the service.
+ */
+export async function followTask(
+  deps: Pick<ChatDeps, 'store' | 'log'>,
+  sent: TrackedTask,
+  token: vscode.CancellationToken,
+  options: { onProgress?: (agents: AgentProgress[], task: TrackedTask) => void } = {},
+): Promise<TaskEnd> {
   // The chat shows the outcome itself: no result tab, no toast for it (it would appear twice).
   const disposables: vscode.Disposable[] = [deps.store.claim(sent.id)];
-  options.onSent?.(sent);
   try {
     const finished = new Promise<TrackedTask | undefined>(resolve => {
       disposables.push(

@@ -2,5 +2,5 @@
 export const Chat = {
   participant: 'multi-agent-tasks.agents',
   tool: 'multiAgent_runTask',
-  commands: { file: 'file', thread: 'thread' },
+  commands: { file: 'file', thread: 'thread', check: 'check', fix: 'fix' },
 } as const;

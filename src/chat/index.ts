@@ -5,14 +5,17 @@
  */
 import type * as vscode from 'vscode';
 import type { ChatDeps } from './delegation';
+import { chatFollowups } from './checkLoop';
 import { createAgentsHandler } from './participant';
 import { MultiAgentTool } from './tool';
 
 export interface ChatParts {
   handler: vscode.ChatRequestHandler;
   tool: MultiAgentTool;
+  /** What the chat offers after an `@team` answer (the check loop, issue 45). */
+  followups: (result: vscode.ChatResult) => vscode.ChatFollowup[];
 }
 
 export function chatParts(deps: ChatDeps): ChatParts {
-  return { handler: createAgentsHandler(deps), tool: new MultiAgentTool(deps) };
+  return { handler: createAgentsHandler(deps), tool: new MultiAgentTool(deps), followups: result => chatFollowups(deps, result) };
 }

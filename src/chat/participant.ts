@@ -15,12 +15,9 @@ import { offer, offersOf } from '../tasks/offers';
 import { type ChatDeps, type TaskCode, agentsMilestone, codeOf, describeAgents, runTask, withExtraCode } from './delegation';
 import { Chat } from './ids';
 import { producedFileButtons, withServiceDetails } from './teamParts';
+import { type AgentsResultMetadata, checkInChat, fixInChat, taskOfHistory } from './checkLoop';
 
-/** What a `@team` answer remembers for the next request of the same chat. */
-export interface AgentsResultMetadata {
-  threadId?: string;
-  taskId?: string;
-}
+export type { AgentsResultMetadata } from './checkLoop';
 
 /** The service thread this chat continues: the latest `@team` answer that names one. */
 function threadOfHistory(history: vscode.ChatContext['history']): string | undefined {
@@ -42,6 +39,12 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       return { metadata: {} satisfies AgentsResultMetadata };
     }
 
+    // Issue 45: the check loop stays in the chat that started it.
+    if (request.command === Chat.commands.check || request.command === Chat.commands.fix) {
+      const loop = request.command === Chat.commands.check ? checkInChat : fixInChat;
+      const taskId = taskOfHistory(context.history);
+      return withFailuresSaid(deps, stream, { taskId, threadId: threadOfHistory(context.history) }, () => loop(deps, taskId, stream, token));
+    }
     const asked = await whatIsAsked(deps, request, context, stream);
     return 'result' in asked ? asked.result : answer(deps, asked, stream, token);
   };
@@ -117,43 +120,50 @@ async function answer(
   const [first, ...rest] = asked.code;
   const metadata: AgentsResultMetadata = { threadId };
 
+  return withFailuresSaid(deps, stream, metadata, async () => {
+      if (!threadId && deps.threads.available) {
+        stream.progress(vscode.l10n.t('Starting a service thread…'));
+        threadId = String((await deps.threads.create(titleFrom(instruction))).id);
+        metadata.threadId = threadId;
+      }
+      stream.progress(vscode.l10n.t('Sending to the agents…'));
+      let lastLine = '';
+      const { task, result } = await runTask(deps, { instruction: withExtraCode(instruction, rest), code: first, extraCode: rest, threadId }, token, {
+        onSent: task => {
+          metadata.taskId = task.id;
+          stream.progress(vscode.l10n.t('The agents are working on "{0}" (see the Tasks view)…', task.title));
+        },
+        onProgress: agents => {
+          // VS Code keeps every progress message as a line of the answer: one per milestone, not per tick.
+          const line = agentsMilestone(agents);
+          if (line && line !== lastLine) stream.progress(line);
+          lastLine = line || lastLine;
+        },
+      });
+      metadata.threadId = task.threadId ?? threadId;
+      if (task.status !== 'completed' || result === undefined) {
+        return { metadata, errorDetails: { message: inert(task.error ?? vscode.l10n.t('The task ended as "{0}".', task.status)) } };
+      }
+      stream.markdown(inert(result));
+      // Issue 37: with check.onComplete, the proposal is checked here and the answer says what the check found.
+      if (runsOnCompletion(deps.store.get(task.id) ?? task, deps.pipeline.settings().check, deps.config?.trusted ?? false) && !token.isCancellationRequested) {
+        stream.progress(vscode.l10n.t('Checking the proposal on this machine…'));
+        await vscode.commands.executeCommand(offer('check').command, task.id, { unasked: true, shownBy: 'chat' } satisfies CheckStart);
+      }
+      const check = latestCheck(deps.store.get(task.id) ?? task);
+      if (check) stream.markdown(`\n\n---\n\n${inert(vscode.l10n.t('Checked on this machine: {0}', checkSentence(check)))}`);
+      // What the task offers in chat (tasks/offers.ts), as the done notification and the result view follow it.
+      const detailed = await withServiceDetails(deps.store, task);
+      for (const o of offersOf(detailed, 'chat')) stream.button({ command: o.command, title: vscode.l10n.t(o.label), arguments: [task.id] });
+      producedFileButtons(stream, detailed);
+      return { metadata };
+  });
+}
+
+/** Runs a chat answer; a failure becomes its message with its buttons (a cancellation, nothing). */
+async function withFailuresSaid(deps: ChatDeps, stream: vscode.ChatResponseStream, metadata: AgentsResultMetadata, run: () => Promise<vscode.ChatResult>): Promise<vscode.ChatResult> {
   try {
-    if (!threadId && deps.threads.available) {
-      stream.progress(vscode.l10n.t('Starting a service thread…'));
-      threadId = String((await deps.threads.create(titleFrom(instruction))).id);
-      metadata.threadId = threadId;
-    }
-    stream.progress(vscode.l10n.t('Sending to the agents…'));
-    let lastLine = '';
-    const { task, result } = await runTask(deps, { instruction: withExtraCode(instruction, rest), code: first, extraCode: rest, threadId }, token, {
-      onSent: task => {
-        metadata.taskId = task.id;
-        stream.progress(vscode.l10n.t('The agents are working on "{0}" (see the Tasks view)…', task.title));
-      },
-      onProgress: agents => {
-        // VS Code keeps every progress message as a line of the answer: one per milestone, not per tick.
-        const line = agentsMilestone(agents);
-        if (line && line !== lastLine) stream.progress(line);
-        lastLine = line || lastLine;
-      },
-    });
-    metadata.threadId = task.threadId ?? threadId;
-    if (task.status !== 'completed' || result === undefined) {
-      return { metadata, errorDetails: { message: inert(task.error ?? vscode.l10n.t('The task ended as "{0}".', task.status)) } };
-    }
-    stream.markdown(inert(result));
-    // Issue 37: with check.onComplete, the proposal is checked here and the answer says what the check found.
-    if (runsOnCompletion(deps.store.get(task.id) ?? task, deps.pipeline.settings().check, deps.config?.trusted ?? false) && !token.isCancellationRequested) {
-      stream.progress(vscode.l10n.t('Checking the proposal on this machine…'));
-      await vscode.commands.executeCommand(offer('check').command, task.id, { unasked: true } satisfies CheckStart);
-    }
-    const check = latestCheck(deps.store.get(task.id) ?? task);
-    if (check) stream.markdown(`\n\n---\n\n${inert(vscode.l10n.t('Checked on this machine: {0}', checkSentence(check)))}`);
-    // What the task offers in chat (tasks/offers.ts), as the done notification and the result view follow it.
-    const detailed = await withServiceDetails(deps.store, task);
-    for (const o of offersOf(detailed, 'chat')) stream.button({ command: o.command, title: vscode.l10n.t(o.label), arguments: [task.id] });
-    producedFileButtons(stream, detailed);
-    return { metadata };
+    return await run();
   } catch (e) {
     const described = describeError(e);
     if (!described) return { metadata }; // cancelled: the task was cancelled too

@@ -88,7 +88,8 @@ export async function checkProposal(d: CheckDeps, arg: unknown, start: CheckStar
     void askTeamToFix(d, task.id).catch(e => d.log.warn(`check ${task.id}: could not ask for a fix: ${String(e)}`));
     return record;
   }
-  void tellOutcome(d, task, record);
+  // A chat that asked shows the verdict in its answer (issue 45): no toast beside it.
+  if (!start.shownBy) void tellOutcome(d, task, record);
   return record;
 }
 

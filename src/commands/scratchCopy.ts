@@ -3,7 +3,9 @@
  * unsaved texts, then what Review Changes… lands by default), made outside every workspace folder as a check's
  * copy is, and opened in a new window. Kept until the user deletes it (its path is said), since a window works in it.
  */
+import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { filesExcluded } from '../config';
 import { proposedFiles, unsavedTexts } from '../documents/checkInputs';
@@ -12,6 +14,7 @@ import { UserFacingError, inert, messageOf } from '../errors';
 import { reviewPart } from '../parts';
 import { checkLeftOutWhy, checkRefusedWords } from '../tasks/checkWords';
 import type { CheckDeps } from './check';
+import { KEPT_SCRATCH_MARKER, type KeptScratch } from '../tasks/checking/types';
 import { checkingPart } from './checkingPart';
 import { resolveTask } from './resolve';
 
@@ -37,7 +40,11 @@ export async function openScratchCopy(d: CheckDeps, arg?: unknown): Promise<stri
         const plan = checking.scratchPlan(proposedFiles(review, folder), unsavedTexts(folder));
         const root = folder.uri.fsPath;
         const listed = await checking.listFiles(root, { exclude: filesExcluded(folder.uri), signal: abort.signal });
-        const scratch = await checking.buildScratch({ root, files: listed.files, overlay: new Map([...plan.base, ...plan.proposal]), signal: abort.signal });
+        // Named for what it is (the new window's title), with a marker beside it that its window reads (scratchWindow.ts).
+        const name = vscode.l10n.t('{0} (scratch copy)', folder.name).replace(/[\\/:*?"<>|]/g, '_');
+        const scratch = await checking.buildScratch({ root, files: listed.files, overlay: new Map([...plan.base, ...plan.proposal]), signal: abort.signal, name });
+        const marker: KeptScratch = { original: root, folderName: folder.name, taskTitle: task.title, keptAt: Date.now() };
+        await fs.writeFile(path.join(scratch.base, KEPT_SCRATCH_MARKER), JSON.stringify(marker));
         return { scratch, changes: plan.changes };
       } catch (e) {
         if (abort.signal.aborted || e instanceof reviewPart().PlanCancelled) return undefined;
@@ -51,7 +58,7 @@ export async function openScratchCopy(d: CheckDeps, arg?: unknown): Promise<stri
   const { scratch, changes } = made;
   d.log.info(`check ${task.id}: scratch copy kept at ${scratch.dir}`);
   const leftOut = changes.leftOut.length ? ' ' + vscode.l10n.t('Left out of it: {0}.', changes.leftOut.map(l => `${l.path} (${checkLeftOutWhy(l.why)})`).join('; ')) : '';
-  void d.ui.info(inert(vscode.l10n.t('The scratch copy with the proposal is at {0}; it stays until you delete it.', scratch.dir.replace(os.homedir(), '~')) + leftOut));
+  void d.ui.info(inert(vscode.l10n.t('The scratch copy with the proposal opens in a new window; it lives in {0} and stays until you delete it (its window offers Delete This Copy).', scratch.dir.replace(os.homedir(), '~')) + leftOut));
   await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(scratch.dir), { forceNewWindow: true });
   return scratch.dir;
 }

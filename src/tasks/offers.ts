@@ -215,7 +215,8 @@ export const TASK_OFFERS = [
     // Proving the proposal is part of landing it: beside Review Changes…, not among the other buttons.
     primary: true,
     when: t => answerOffersOf(t).review && !t.checking,
-    surfaces: ['view', 'notification', 'chat', 'picker', 'tree'],
+    // In chat it is a follow-up (`/check`): the verdict is the participant's answer (chat/checkLoop.ts).
+    surfaces: ['view', 'notification', 'picker', 'tree'],
   },
   {
     id: 'cancelCheck',
@@ -233,7 +234,8 @@ export const TASK_OFFERS = [
     label: 'Ask the Team to Fix',
     detail: 'Send what was checked and the failing output to the task\'s thread; the answer is a new proposal to review',
     when: t => completedTask(t) && teamCanFix(t) && !t.checking,
-    surfaces: ['view', 'chat', 'picker', 'tree'],
+    // In chat it is a follow-up (`/fix`): the fix's answer is the participant's (chat/checkLoop.ts).
+    surfaces: ['view', 'picker', 'tree'],
   },
   { id: 'checkOutput', command: Commands.showCheckOutput, label: 'Show Check Output', when: t => !!t.checks?.length, surfaces: ['view', 'picker', 'tree'] },
   {

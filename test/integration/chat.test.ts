@@ -11,7 +11,9 @@ import { MultiAgentTool, parseToolInput } from '../../src/chat/tool';
 import { Commands } from '../../src/constants';
 import { inert } from '../../src/errors';
 import { isFinished } from '../../src/tasks/model';
-import { useExtensionWithEmulator, waitFor, workspaceUri } from './helpers';
+import { chatFollowups } from '../../src/chat/checkLoop';
+import { DEMO_FILE_PATH, FAILING_TEST_NAME, SAMPLE_INSTRUCTION } from '../emulator/checkLoop';
+import { setSetting, useExtensionWithEmulator, waitFor, workspaceUri } from './helpers';
 
 function invokeTool(input: object, token?: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
   return Promise.resolve(vscode.lm.invokeTool(Chat.tool, { input, toolInvocationToken: undefined }, token));
@@ -178,8 +180,47 @@ describe('chat: the @team participant', function () {
     // The answer names files (the landing format): it is reviewed hunk by hunk. The buttons follow the one rule of
     // tasks/offers.ts, as the done notification does: Review Changes…, and no Apply to Source beside it (issue 24).
     // Then the team's work (issue 18): the trace and the file the agents made.
-    assert.deepStrictEqual(stream.buttons.map(b => b.command), [Commands.openResult, Commands.reviewChanges, Commands.checkProposal, Commands.showTrace, Commands.openProducedFile]);
+    // Check Proposal… is the chat's follow-up (issue 45), not a fifth button.
+    assert.deepStrictEqual(stream.buttons.map(b => b.command), [Commands.openResult, Commands.reviewChanges, Commands.showTrace, Commands.openProducedFile]);
     assert.deepStrictEqual(stream.buttons.find(b => b.command === Commands.reviewChanges)?.arguments, [task.id]);
+  });
+
+  it('the check loop stays in chat (issue 45): /check answers with the verdict, /fix with the fix in the same thread, /check again passes; no toast, no result tab', async () => {
+    await setSetting('check.command', 'node --test');
+    await setSetting('openResultOnSubmit', false);
+    ctx.user.onMessage = s => (s.kind === 'ask' && s.actions.includes('Run Check') ? 'Run Check' : undefined);
+    try {
+      const file = workspaceUri(...DEMO_FILE_PATH.split('/'));
+      const asked = (await handler()(chatRequest(SAMPLE_INSTRUCTION, { references: [{ id: 'file', value: file } as vscode.ChatPromptReference] }), { history: [] }, new RecordingStream().asStream(), none)) as vscode.ChatResult;
+      const first = asked.metadata as AgentsResultMetadata;
+      assert.strictEqual(ctx.api.store.get(first.taskId!)?.status, 'completed');
+      assert.deepStrictEqual(chatFollowups({ store: ctx.api.store }, asked).map(f => [f.command, f.label]), [['check', 'Check Proposal…']]);
+
+      const checking = new RecordingStream();
+      const checked = (await handler()(chatRequest('check the proposal on this machine', { command: 'check' }), historyWith(first), checking.asStream(), none)) as vscode.ChatResult;
+      assert.strictEqual(checked.errorDetails, undefined, checked.errorDetails?.message);
+      assert.match(checking.markdown.join(''), new RegExp(`The proposal fails "node --test".*${FAILING_TEST_NAME}`));
+      assert.ok(!ctx.user.shown.some(s => s.kind === 'warn' && s.message.includes(FAILING_TEST_NAME)), 'no toast beside the chat');
+      assert.deepStrictEqual(chatFollowups({ store: ctx.api.store }, checked).map(f => [f.command, f.label]), [['fix', 'Ask the Team to Fix']]);
+
+      const fixing = new RecordingStream();
+      const fixed = (await handler()(chatRequest('fix what the check found', { command: 'fix' }), historyWith(checked.metadata as AgentsResultMetadata), fixing.asStream(), none)) as vscode.ChatResult;
+      assert.strictEqual(fixed.errorDetails, undefined, fixed.errorDetails?.message);
+      const fix = ctx.api.store.get((fixed.metadata as AgentsResultMetadata).taskId!)!;
+      assert.deepStrictEqual(fix.fixOf, { of: first.taskId, round: 1 });
+      assert.strictEqual((fixed.metadata as AgentsResultMetadata).threadId, first.threadId, 'in the same service thread');
+      assert.deepStrictEqual(fixing.markdown, [inert((await ctx.api.store.readResult(fix.id))!)], 'the fix is the chat\'s answer');
+      assert.strictEqual(ctx.api.resultPanels.page.panelOf(fix.id), undefined, 'no result tab beside the chat');
+      assert.deepStrictEqual(chatFollowups({ store: ctx.api.store }, fixed).map(f => f.command), ['check']);
+
+      const again = new RecordingStream();
+      await handler()(chatRequest('check the proposal on this machine', { command: 'check' }), historyWith(fixed.metadata as AgentsResultMetadata), again.asStream(), none);
+      assert.match(again.markdown.join(''), /The proposal passes "node --test"/);
+      assert.deepStrictEqual(chatFollowups({ store: ctx.api.store }, { metadata: fixed.metadata }), [], 'nothing left to do in the loop');
+    } finally {
+      await setSetting('check.command', undefined);
+      await setSetting('openResultOnSubmit', undefined);
+    }
   });
 
   it('a follow-up continues the same service thread; /thread starts a new one', async () => {

@@ -30,7 +30,7 @@ const FLOORS: { floor: number; folder: string; match: (rel: string) => boolean }
   { floor: 7, folder: 'commands', match: r => r.startsWith('commands/') },
   { floor: 7, folder: 'chat', match: r => r.startsWith('chat/') },
   { floor: 7, folder: 'mcp', match: r => r.startsWith('mcp/') },
-  { floor: 8, folder: 'root', match: r => ['main.ts', 'extension.ts', 'core.ts', 'standIns.ts', 'addressGuard.ts', 'walkthrough.ts'].includes(r) },
+  { floor: 8, folder: 'root', match: r => ['main.ts', 'extension.ts', 'core.ts', 'standIns.ts', 'addressGuard.ts', 'walkthrough.ts', 'scratchWindow.ts'].includes(r) },
 ];
 
 function sources(dir = SRC): string[] {

@@ -67,14 +67,19 @@ export function teamCanFix(task: Checked): boolean {
   return verdict !== undefined && VERDICTS[verdict].teamCanFix;
 }
 
-/** How a check was asked for: a click (asks what it must), or by itself on completion (asks nothing). */
+/**
+ * How a check (or a fix) was asked for: a click (asks what it must), or by itself on completion (asks nothing);
+ * `shownBy: 'chat'` when the chat shows its outcome itself (no toast, no result tab: the loop stays in chat).
+ */
 export interface CheckStart {
   unasked: boolean;
+  shownBy?: 'chat';
 }
 
-/** A command's second argument as a CheckStart: `{ unasked: true }` exactly, or a click. */
+/** A command's second argument as a CheckStart: `{ unasked: true }` and `{ shownBy: 'chat' }` exactly, or a click. */
 export function checkStartOf(arg: unknown): CheckStart {
-  return { unasked: typeof arg === 'object' && arg !== null && (arg as { unasked?: unknown }).unasked === true };
+  const given = typeof arg === 'object' && arg !== null ? (arg as { unasked?: unknown; shownBy?: unknown }) : {};
+  return { unasked: given.unasked === true, ...(given.shownBy === 'chat' ? { shownBy: 'chat' as const } : {}) };
 }
 
 /** The settings the policy reads (the user's own settings only: `MACHINE_SETTINGS` in config.ts). */

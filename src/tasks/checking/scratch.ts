@@ -58,6 +58,8 @@ export interface ScratchInput {
   /** Relative POSIX path → the text the copy holds instead; null → the file is deleted in the copy. */
   overlay: ReadonlyMap<string, string | null>;
   signal?: AbortSignal;
+  /** The copy's folder name (default: the folder's own): a kept copy's says what it is, in its window's title. */
+  name?: string;
 }
 
 export interface Scratch {
@@ -188,7 +190,7 @@ export async function buildScratch(input: ScratchInput): Promise<Scratch> {
   if (isInside(path.resolve(root), path.resolve(tmp))) throw new Error(`The temp folder ${tmp} is inside ${root}: a check never makes its copy inside the folder.`);
   const segments = [...overlay.keys()].map(rel => [rel, overlaySegments(rel)] as const);
   const base = await fs.promises.mkdtemp(path.join(tmp, SCRATCH_PREFIX));
-  const dir = path.join(base, path.basename(path.resolve(root)) || 'folder');
+  const dir = path.join(base, input.name ?? (path.basename(path.resolve(root)) || 'folder'));
   try {
     const targets = segments.map(([rel, parts]) => [rel, path.join(dir, ...parts)] as const);
     await fs.promises.mkdir(dir);

@@ -91,3 +91,20 @@ export interface FixRound {
  * the team reads them first. `feedback.ts` builds the request.
  */
 export const FIX_REQUEST_OPENING = 'I checked your proposal on my machine and it fails.';
+
+/**
+ * In the temp folder of a kept scratch copy (Open Scratch Copy), beside the copy and so outside its files: what
+ * it is a copy of. The window opened on the copy reads it and says so
+ * (scratchWindow.ts); the sweep of stale copies leaves a kept one alone.
+ */
+export const KEPT_SCRATCH_MARKER = 'kept-scratch-copy.json';
+
+/** What the marker holds. */
+export interface KeptScratch {
+  /** The user's folder it copies (its path, and its name as the window showed it). */
+  original: string;
+  folderName: string;
+  /** The task whose proposal is in it. */
+  taskTitle: string;
+  keptAt: number;
+}

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { formatRunTime } from '../../format';
 import type { CheckRun } from '../../tasks/checking/types';
-import { checkFailed } from '../../tasks/checking/policy';
+import { checkFailed, teamCanFix } from '../../tasks/checking/policy';
 import type { RunningCheck } from '../../tasks/checking/store';
 import { type TrackedTask, latestCheck } from '../../tasks/model';
 import type { TaskOffer } from '../../tasks/offers';
@@ -27,7 +27,10 @@ section.checks ul { margin: 4px 0; }`;
 
 /** The section's markup, or '' for a task never checked and not being checked. */
 export function checksHtml(task: TrackedTask, offers: readonly TaskOffer[], button: (o: TaskOffer) => string, running?: RunningCheck): string {
-  const actions = offers.filter(o => CHECK_SECTION_OFFERS.includes(o.id)).map(button).join('');
+  // After a failing check the next step is the team's (issue 45): Ask the Team to Fix is the primary button, first.
+  const fixFirst = !running && teamCanFix(task);
+  const shown = offers.filter(o => CHECK_SECTION_OFFERS.includes(o.id)).map(o => (fixFirst ? { ...o, primary: o.id === 'askToFix' } : o));
+  const actions = [...shown.filter(o => o.primary), ...shown.filter(o => !o.primary)].map(button).join('');
   if (running) return checkingHtml(running, actions);
   const check = latestCheck(task);
   if (!check) return '';
@@ -55,9 +58,9 @@ export function checksHtml(task: TrackedTask, offers: readonly TaskOffer[], butt
   return `<section id="checks" class="checks${failing ? ' failing' : ''}" aria-labelledby="checks-title">
 <h2 id="checks-title">${t(vscode.l10n.t('Checks'))} · ${t(checkVerdictWords(check))}</h2>
 <p role="status">${t(checkSentence(check))}</p>
+<div class="actions">${actions}</div>
 <dl>${rows.join('')}</dl>
 ${newly}${differently}${flaky}${leftOut}${tail}
-<div class="actions">${actions}</div>
 </section>`;
 }
 
