@@ -199,7 +199,8 @@ export async function showCheckOutput(d: Pick<CheckDeps, 'ui' | 'store'>, arg?: 
 /**
  * Ask the Team to Fix: sends the newest failing check to the task's thread — what ran, what newly fails, the
  * output's end (bounded; the keys, the home folder and absolute paths redacted). The answer is a task of its own,
- * listed under the task first checked.
+ * listed under the task first checked. Asked from chat (`shownBy: 'chat'`), its answer is the chat's own: no result tab
+ * opens beside it (commands/index.ts).
  */
 export async function askTeamToFix(d: CheckDeps, arg?: unknown): Promise<TrackedTask | undefined> {
   const task = await resolveTask(d, arg ?? d.activeResult?.(), 'askToFix', vscode.l10n.t('Ask the team to fix which answer?'));

@@ -104,7 +104,6 @@ export function commandHandlers(d: CommandDeps): Record<ActionCommandId, Command
     [Commands.openAllChanges]: (arg?: unknown) => openAllChanges(review, arg),
     [Commands.checkProposal]: (arg?: unknown, start?: unknown) => checkProposal(check, arg, checkStartOf(start)),
     [Commands.cancelCheck]: (arg?: unknown) => cancelCheck(check, arg),
-    // From chat, the fix's answer is the chat's own (issue 45): no result tab beside it.
     [Commands.askTeamToFix]: async (arg?: unknown, how?: unknown) => (checkStartOf(how).shownBy ? askTeamToFix(check, arg) : submitted(await askTeamToFix(check, arg))),
     [Commands.showCheckOutput]: (arg?: unknown) => showCheckOutput(check, arg),
     [Commands.openScratchCopy]: (arg?: unknown) => openScratchCopy(check, arg),

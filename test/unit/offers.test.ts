@@ -107,7 +107,8 @@ describe('offers: what a task offers, per state and surface (the table, issue 28
   it('a completed answer that names files: Review Changes… first, never Apply to Source beside it', () => {
     const task = record('completed', { source }, [diff, code].join('\n\n'));
     assert.deepEqual(ids(task, 'notification'), ['open', 'copy', 'review', 'check']);
-    assert.deepEqual(ids(task, 'chat'), ['open', 'review', 'check', 'trace']);
+    // In chat, Check Proposal… is a follow-up of the participant's (issue 45), not a button.
+    assert.deepEqual(ids(task, 'chat'), ['open', 'review', 'trace']);
     assert.deepEqual(ids(task, 'view'), ['copy', 'review', 'allChanges', 'check', 'raw', 'prompt', 'continue', 'source', 'runAgain']);
     assert.deepEqual(ids(task, 'treeInline'), ['open', 'review']);
     assert.equal(capabilityWords(task, rendered), 'task open copy review allChanges check insert prompt trace continue source runAgain remove');
@@ -116,13 +117,19 @@ describe('offers: what a task offers, per state and surface (the table, issue 28
 
   it('issue 37: Check Proposal… wherever Review Changes… is; a failing check offers Ask the Team to Fix, any check its output', () => {
     const task = record('completed', { source }, [diff, code].join('\n\n'));
-    for (const surface of ['view', 'notification', 'chat', 'picker', 'tree'] as const) assert.equal(ids(task, surface).includes('check'), ids(task, surface).includes('review'), surface);
+    for (const surface of ['view', 'notification', 'picker', 'tree'] as const) assert.equal(ids(task, surface).includes('check'), ids(task, surface).includes('review'), surface);
+    assert.ok(!ids(task, 'chat').includes('check'), 'chat offers it as its /check follow-up');
     const prose = record('completed', { source }, 'Nothing to change.');
     assert.ok(!ids(prose, 'picker').includes('check'), 'nothing to check without named files');
     const check = (verdict: string) => ({ ...task, checks: [{ verdict }] }) as typeof task;
     assert.ok(!ids(task, 'view').includes('askToFix') && !ids(task, 'view').includes('checkOutput'), 'never checked: nothing to fix or show');
     for (const verdict of ['failing', 'failingAsBefore', 'timedOut']) assert.ok(ids(check(verdict), 'view').includes('askToFix'), verdict);
-    for (const verdict of ['passed', 'canceled', 'notStarted']) assert.ok(!ids(check(verdict), 'view').includes('askToFix'), verdict);
+    for (const verdict of ['passed', 'flaky', 'canceled', 'notStarted']) assert.ok(!ids(check(verdict), 'view').includes('askToFix'), verdict);
+    // Issue 42: while a check runs, Cancel Check instead of a second check, and no fix asked meanwhile.
+    const checking = { ...check('failing'), checking: true };
+    assert.deepEqual(ids(checking, 'view').filter(id => ['check', 'cancelCheck', 'askToFix'].includes(id)), ['cancelCheck']);
+    assert.ok(ids(checking, 'status').includes('cancelCheck') && ids(checking, 'tree').includes('cancelCheck'));
+    assert.ok(!ids(check('failing'), 'view').includes('cancelCheck'), 'nothing to cancel when nothing runs');
     assert.deepEqual(ids(check('failing'), 'view').filter(id => ['check', 'askToFix', 'checkOutput', 'scratch'].includes(id)), ['check', 'askToFix', 'checkOutput', 'scratch']);
     assert.match(capabilityWords(check('failing'), rendered), /\bcheck askToFix checkOutput\b/);
   });
