@@ -132,7 +132,12 @@ async function runSession(d: CheckDeps, task: TrackedTask, answer: string, folde
   const plan = checking.scratchPlan(proposedFiles(review, folder), unsavedTexts(folder));
   if (!plan.changes.files.length) {
     const first = plan.changes.leftOut[0];
-    const why = first ? vscode.l10n.t('every change of it was left out ({0}: {1}).', first.path, checkLeftOutWhy(first.why)) : vscode.l10n.t('it names no change that Review Changes… could apply.');
+    const applied = review.plan.files.some(f => f.alreadyApplied > 0);
+    const why = first
+      ? vscode.l10n.t('every change of it was left out ({0}: {1}).', first.path, checkLeftOutWhy(first.why))
+      : applied
+        ? vscode.l10n.t('its changes are in your files already.')
+        : vscode.l10n.t('it names no change that Review Changes… could apply.');
     throw new UserFacingError(vscode.l10n.t('Nothing of the answer to "{0}" can be checked: {1}', inert(task.title), why));
   }
   const secrets = await secretsOf(d.keys);

@@ -4,6 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { FAILING_TEST_NAME, SAMPLE_INSTRUCTION } from '../emulator/checkLoop';
 import { type Emulator, startEmulator } from '../emulator/server';
 import { REPO_ROOT, type Workbench, extensionManifest, openWorkbenchOn, packageFixture, screenshotFailures } from './harness';
 
@@ -84,6 +85,38 @@ describe('e2e: chat (newest VS Code)', function () {
     assert.strictEqual(threadRuns.length, 1, 'one run, in a service thread');
     assert.match((threadRuns[0].body as { prompt: string }).prompt, /^Review mean\(\) in src\/math\.ts for edge cases/);
     assert.strictEqual(threadRuns[0].headers['x-api-key'], emulator.apiKey);
+  });
+
+  it('the check loop stays in the Chat view: Check Proposal… and Ask the Team to Fix are follow-ups, the verdict and the fix are @team\'s answers (issue 45)', async () => {
+    const page = wb!.page;
+    await wb!.runCommand('Notifications: Clear All Notifications');
+    // The sample request on src/text.js, sent with /file from its editor: the team's proposal fails one test.
+    await page.keyboard.press('ControlOrMeta+P');
+    await page.locator('.quick-input-widget input').first().fill('text.js');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'text.js' }).first().click();
+    await page.locator('.tabs-container .tab', { hasText: /^text\.js/ }).first().waitFor();
+    await ask(`@team /file ${SAMPLE_INSTRUCTION}`);
+    const followup = (label: string) => page.locator('.interactive-session-followups .monaco-button', { hasText: label }).last();
+    await followup('Check Proposal…').waitFor({ timeout: 60_000 });
+    await followup('Check Proposal…').click();
+    // The workspace's `npm test`, asked about once, as from any other surface.
+    const dialog = page.locator('.monaco-dialog-box', { hasText: 'npm test' }).first();
+    await dialog.waitFor({ timeout: 30_000 });
+    await dialog.locator('.monaco-button', { hasText: /^Run Check$/ }).click();
+    const verdict = page.locator('.interactive-response', { hasText: 'The proposal fails' }).last();
+    await verdict.waitFor({ timeout: 60_000 });
+    assert.ok((await verdict.innerText()).includes(FAILING_TEST_NAME), await verdict.innerText());
+    assert.strictEqual(await page.locator('.notifications-toasts .notification-toast', { hasText: FAILING_TEST_NAME }).count(), 0, 'no toast beside the chat');
+    await followup('Ask the Team to Fix').waitFor({ timeout: 10_000 });
+    await wb!.docScreenshot('chat-check-loop');
+    await followup('Ask the Team to Fix').click();
+    // The fix streams here (no third editor column), then Check Proposal… again: it passes.
+    await followup('Check Proposal…').waitFor({ timeout: 90_000 });
+    const fixRuns = emulator.requests.filter(r => r.method === 'POST' && /\/threads\/\d+\/runs$/.test(r.path) && (r.body as { prompt?: string }).prompt?.startsWith('I checked your proposal'));
+    assert.strictEqual(fixRuns.length, 1, 'the fix request went to the chat\'s thread');
+    assert.strictEqual(await page.locator('.editor-group-container').count(), 1, 'no result tab beside the code');
+    await followup('Check Proposal…').click();
+    await page.locator('.interactive-response', { hasText: 'The proposal passes' }).last().waitFor({ timeout: 60_000 });
   });
 
   it('the demo\'s @try calls #multiAgent offline, as VS Code\'s agent would (issue 35)', async () => {

@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { FAILING_TEST_NAME, FIXED_TEXT, SAMPLE_INSTRUCTION } from '../emulator/checkLoop';
 import { type Emulator, startEmulator } from '../emulator/server';
-import { openWorkbenchOn, type Workbench, screenshotFailures, waitUntil } from './harness';
+import { REPO_ROOT, openWorkbenchOn, type Workbench, screenshotFailures, waitUntil } from './harness';
 
 const NEWEST = process.env.VSCODE_VERSION === 'newest';
 
@@ -83,7 +83,10 @@ describe(`e2e: check a proposal before it lands (issue 37, VS Code ${NEWEST ? 'n
     const text = await section.innerText();
     assert.ok(text.includes('npm test') && text.includes(FAILING_TEST_NAME), text);
     assert.match(text, /Newly failing:/, 'told apart from the run without the proposal');
-    assert.deepStrictEqual(await section.locator('button').evaluateAll(b => b.map(e => e.getAttribute('data-offer'))), ['check', 'askToFix', 'checkOutput', 'scratch']);
+    // Issue 45: after a failing check the next step is the team's: Ask the Team to Fix first, the primary button.
+    assert.deepStrictEqual(await section.locator('button').evaluateAll(b => b.map(e => e.getAttribute('data-offer'))), ['askToFix', 'check', 'checkOutput', 'scratch']);
+    assert.strictEqual(await section.locator('button[data-offer="askToFix"]').getAttribute('class'), null, 'primary (not secondary)');
+    assert.match(text, /Once more/, 'the failing test ran twice before it was called newly failing (issue 42)');
     const row = taskRow('Add a function that truncates');
     await row.locator('.label-description', { hasText: 'checked: 1 failing' }).waitFor({ timeout: 10_000 });
     assert.match((await row.getAttribute('aria-label')) ?? '', /checked: 1 failing/, 'its accessible name says it too');
@@ -139,5 +142,88 @@ describe(`e2e: check a proposal before it lands (issue 37, VS Code ${NEWEST ? 'n
     const now = hashes();
     assert.deepStrictEqual([...now].filter(([p, h]) => original.get(p) !== h).map(([p]) => p), [path.join('src', 'text.js')], 'only src/text.js changed, on Apply');
     assert.strictEqual(now.size, original.size, 'no file added or removed');
+  });
+
+  /**
+   * Sets the machine's settings as a user does: in Preferences: Open Remote Settings (JSON), saved. In code-server the
+   * window is a remote one, and a machine-scoped setting (the check's command) is read from there, not from User.
+   */
+  async function setUserSettings(values: Record<string, unknown>): Promise<void> {
+    const file = path.join(wb!.server.root, 'user-data', 'Machine', 'settings.json');
+    const now = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8') || '{}') as Record<string, unknown>) : {};
+    const next: Record<string, unknown> = { ...now, ...values };
+    for (const [k, v] of Object.entries(values)) if (v === undefined) delete next[k];
+    await wb!.runCommand('Preferences: Open Remote Settings (JSON)');
+    const editor = page().locator('.editor-instance .monaco-editor', { has: page().locator('.view-lines') }).last();
+    await page().locator('.tabs-container .tab.active', { hasText: 'settings.json' }).first().waitFor({ timeout: 20_000 });
+    await editor.locator('.view-lines').click();
+    await page().keyboard.press('ControlOrMeta+A');
+    await page().keyboard.press('Delete');
+    // One line: the editor indents after each line break it is given.
+    await page().keyboard.insertText(JSON.stringify(next));
+    await page().keyboard.press('ControlOrMeta+S');
+    await waitUntil(() => fs.existsSync(file) && fs.readFileSync(file, 'utf8') === JSON.stringify(next), 'the settings saved', 20_000);
+    await wb!.runCommand('View: Close Editor');
+  }
+
+  it('while a check runs, the Tasks view, the status bar and the Checks section say so, each with Cancel Check (issue 42)', async () => {
+    // A command that runs until it is stopped, so that the running check can be looked at.
+    await setUserSettings({ 'multiAgent.check.command': 'node -e "setInterval(() => {}, 1000)"' });
+    // The first proposal's result view (the fix is applied already: nothing of it is left to check).
+    await page().locator('.sidebar .monaco-list-row[aria-label*="checked: 1 failing"]').first().click();
+    const section = view().locator('section#checks');
+    await section.locator('h2', { hasText: 'checked: 1 failing' }).waitFor({ timeout: 20_000 });
+    const check = section.locator('button[data-offer="check"]');
+    await check.waitFor({ timeout: 10_000 });
+    // The setting may take a moment to reach the extension: the question names the new command when it has.
+    await waitUntil(async () => {
+      await check.click();
+      const dialog = page().locator('.monaco-dialog-box', { hasText: 'setInterval' }).first();
+      if (await dialog.waitFor({ timeout: 3_000 }).then(() => true, () => false)) {
+        await dialog.locator('.monaco-button', { hasText: /^Run Check$/ }).click();
+        return true;
+      }
+      await page().keyboard.press('Escape');
+      return false;
+    }, 'the question about the new command', 30_000);
+    await section.locator('h2', { hasText: 'checking…' }).waitFor({ timeout: 20_000 });
+    await section.locator('text=/running node -e .* on the proposal…/').waitFor({ timeout: 20_000 });
+    const row = page().locator('.sidebar .monaco-list-row[aria-label*="checking…"]').first();
+    await row.waitFor({ timeout: 10_000 });
+    await wb!.waitForStatusBarItem(/Checking: /, 10_000);
+    await wb!.runCommand('Notifications: Clear All Notifications');
+    await (NEWEST ? wb!.screenshot('check-running-newest') : wb!.docScreenshot('check-running'));
+    await section.locator('button[data-offer="cancelCheck"]').click();
+    // A canceled check is not kept: the section says the verdict it had.
+    await section.locator('h2', { hasText: 'checked: 1 failing' }).waitFor({ timeout: 20_000 });
+    await waitUntil(async () => (await page().locator('.statusbar-item', { hasText: /Checking: / }).count()) === 0, 'the status bar to stop saying it', 10_000);
+    await setUserSettings({ 'multiAgent.check.command': undefined });
+  });
+
+  it('Open Scratch Copy opens a window that says it is a scratch copy, not the user\'s files; Delete This Copy removes it (issue 45)', async () => {
+    const before = hashes();
+    const section = view().locator('section#checks');
+    const opened = page().context().waitForEvent('page', { timeout: 60_000 });
+    await section.locator('button[data-offer="scratch"]').click();
+    const scratch = await opened;
+    await scratch.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await waitUntil(async () => /\(scratch copy\)/.test(await scratch.title()), 'the window titled as a scratch copy', 60_000);
+    const banner = scratch.locator('.notifications-toasts .notification-toast', { hasText: 'This window is a scratch copy of' }).first();
+    await banner.waitFor({ timeout: 60_000 });
+    const said = (await banner.innerText()).replace(/\s+/g, ' ');
+    assert.match(said, /changes here are not made to your files/, said);
+    assert.match(said, /stays until you delete it/, said);
+    await scratch.locator('.statusbar-item', { hasText: 'Scratch copy: not your files' }).first().waitFor({ timeout: 10_000 });
+    await scratch.locator('.notifications-toasts .notification-toast.notification-fade-in-done', { hasText: 'This window is a scratch copy of' }).first().waitFor({ timeout: 10_000 });
+    const shotFile = NEWEST ? path.join(path.dirname(await wb!.screenshot('scratch-opener-newest')), 'scratch-window-newest.png') : path.join(REPO_ROOT, 'media', 'screenshots', 'scratch-window.png');
+    await scratch.screenshot({ path: shotFile });
+    const folder = /\?folder=([^&]+)/.exec(scratch.url())?.[1];
+    assert.ok(folder, scratch.url());
+    const copy = decodeURIComponent(folder).replace(/^vscode-remote:\/\/[^/]+/, '');
+    assert.ok(fs.existsSync(copy) && !copy.startsWith(wb!.workspace!), copy);
+    await banner.locator('.monaco-button', { hasText: 'Delete This Copy' }).click();
+    await waitUntil(() => !fs.existsSync(copy), 'the copy deleted', 20_000);
+    await scratch.close().catch(() => undefined);
+    assert.deepStrictEqual([...hashes()].sort(), [...before].sort(), 'the workspace is byte-identical after the scratch copy came and went');
   });
 });
