@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the integration/e2e tests need to run a real VS Code offline (idempotent):
-#   apt: chromium (headless workbench client), ripgrep, native-build tools for code-server's postinstall;
+#   apt: chromium (headless workbench client), ripgrep, native-build tools for code-server's postinstall,
+#   bubblewrap (the sandbox a proposal's check runs in, issue 44);
 #   code-server (npm package that ships VS Code) into a cache OUTSIDE the repo, so a fresh clone reuses it.
 #
 # Usage: bash scripts/install-vscode.sh [20|24]
@@ -34,7 +35,7 @@ npm_into() {
 
 # ---- apt (only what is missing) ----------------------------------------------------------------
 need=()
-for p in chromium ripgrep libkrb5-dev pkg-config build-essential python3; do
+for p in chromium ripgrep libkrb5-dev pkg-config build-essential python3 bubblewrap; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 if ((${#need[@]})); then

@@ -75,6 +75,11 @@ async function main() {
   const results = [];
   let installFailed = false;
 
+  // The unit layer alone needs the check's sandbox too (issue 44): Debian's bubblewrap, installed once.
+  if (!flag('MAT_SKIP_INSTALL') && process.platform === 'linux' && layers.length === 1 && layers[0] === 'unit') {
+    const { code } = await run('bash', ['-c', 'command -v bwrap >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends bubblewrap; }']);
+    if (code !== 0) results.push({ name: 'install bubblewrap', passed: 0, failed: 1, skipped: 0, secs: 0, note: ` (exit code ${code})` });
+  }
   if (!flag('MAT_SKIP_INSTALL') && (layers.includes('integration') || layers.includes('e2e'))) {
     // e2e runs on 1.100, its chat suite on the newest (the Chat view); integration on each requested version.
     const needed = new Set(layers.includes('e2e') ? ['1.100', 'newest'] : []);

@@ -65,6 +65,12 @@ export interface CheckSettings {
   timeoutMs: number;
   /** Rounds of Ask the Team to Fix sent by themselves after a failing check on completion (0: only on the user's click). */
   autoFixRounds: number;
+  /** The sandbox lets a check reach the network (issue 44; off by default). */
+  allowNetwork: boolean;
+  /** Variables a check gets although they are named like secrets. */
+  passEnvironment: string[];
+  /** Where no sandbox can be had, run without one (the user chose it once; never assumed). */
+  allowUnsandboxed: boolean;
 }
 
 export type SettingName = keyof Settings;
@@ -103,7 +109,7 @@ export const RESTRICTED_SETTINGS = [
  * Settings that choose what runs on this machine (issue 37): their scope is `machine`, so VS Code ignores a
  * workspace's value; readSettings() reads the user's value only, whatever the host does with the scope.
  */
-export const MACHINE_SETTINGS = ['check.command', 'check.onComplete', 'check.autoFixRounds'] as const;
+export const MACHINE_SETTINGS = ['check.command', 'check.onComplete', 'check.autoFixRounds', 'check.allowNetwork', 'check.passEnvironment', 'check.allowUnsandboxed'] as const;
 
 /**
  * `trusted`: whether workspace values of RESTRICTED_SETTINGS count (default: the workspace's trust).
@@ -200,6 +206,9 @@ export function readSettings(options: { trusted?: boolean } = {}): SettingsReadi
       compareWithBefore: bool('check.compareWithBefore', true),
       timeoutMs: int('check.timeoutSeconds', 300, 5, 3600) * 1000,
       autoFixRounds: int('check.autoFixRounds', 0, 0, 3),
+      allowNetwork: bool('check.allowNetwork', false),
+      passEnvironment: names(config.get<unknown>('check.passEnvironment')),
+      allowUnsandboxed: bool('check.allowUnsandboxed', false),
     },
   };
   return { settings, problems };
@@ -327,8 +336,13 @@ export function workspaceAddressOverrides(): string[] {
 /** Glob of the files whose change may bring workspace settings. */
 export const WORKSPACE_SETTINGS_GLOB = '**/{.vscode/settings.json,*.code-workspace}';
 
-export async function updateSetting(name: SettingName | 'modelId' | 'confirmRunAgain', value: unknown): Promise<void> {
+export async function updateSetting(name: SettingName | 'modelId' | 'confirmRunAgain' | 'check.allowUnsandboxed', value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration(SECTION).update(name, value, vscode.ConfigurationTarget.Global);
+}
+
+/** Environment variable names from a setting: the valid ones of a list, else none. */
+function names(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((n): n is string => typeof n === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(n)) : [];
 }
 
 /** The folder's `files.exclude` patterns that are on (a check's copy leaves them out where there is no git). */

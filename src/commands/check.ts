@@ -10,8 +10,9 @@
  * its answer is a task like any other (`fixOf` lists it under the checked task).
  */
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type Config, filesExcluded } from '../config';
+import { type Config, filesExcluded, updateSetting } from '../config';
 import { proposedFiles, unsavedTexts } from '../documents/checkInputs';
 import { folderOf, prepareReview } from '../documents/reviewPlan';
 import type { SourceRangeTracker } from '../documents/sourceRanges';
@@ -22,6 +23,7 @@ import { reviewPart } from '../parts';
 import { type CheckStart, fixesItself, teamCanFix, verdictRules } from '../tasks/checking/policy';
 import type { CheckStep, CheckStore } from '../tasks/checking/store';
 import type { CheckRecord } from '../tasks/checking/types';
+import type { CheckSandbox } from '../tasks/checking/session';
 import { type TrackedTask, latestCheck } from '../tasks/model';
 import { offer } from '../tasks/offers';
 import type { SubmissionPipeline } from '../tasks/sending/submission';
@@ -49,6 +51,8 @@ export interface CheckDeps {
   checks: CheckStore;
   /** The task of the focused result view, if one is focused. */
   activeResult?: () => string | undefined;
+  /** The extension's global storage folder: the editor's storage around it is hidden from a check. */
+  storage: string;
 }
 
 /** The keys the check must keep out of everything it keeps and sends. */
@@ -75,11 +79,13 @@ export async function checkProposal(d: CheckDeps, arg: unknown, start: CheckStar
     if (!start.unasked) d.ui.note(vscode.l10n.t('"{0}" is being checked already.', inert(task.title)));
     return undefined;
   }
-  const chosen = await chooseCommand(d, folder, start);
+  const sandbox = await sandboxFor(d, start);
+  if (sandbox === 'declined') return undefined;
+  const chosen = await chooseCommand(d, folder, start, sandbox);
   if (!chosen) return undefined;
   const answer = await d.store.readResult(task.id);
   if (answer === undefined) throw new UserFacingError(vscode.l10n.t('No result is stored for this task.'));
-  const record = await withCheckProgress(d, task, (signal, step) => runSession(d, task, answer, folder, chosen.command, signal, step));
+  const record = await withCheckProgress(d, task, (signal, step) => runSession(d, { task, answer, folder, command: chosen.command, sandbox }, signal, step));
   if (!record) return undefined;
   // A failing check started by itself asks for a fix by itself (`check.autoFixRounds`), a few rounds at most;
   // every round is a task the user sees, and none lands without a review.
@@ -119,7 +125,16 @@ async function withCheckProgress<T>(d: CheckDeps, task: TrackedTask, work: (sign
   }
 }
 
-async function runSession(d: CheckDeps, task: TrackedTask, answer: string, folder: vscode.WorkspaceFolder, command: string, signal: AbortSignal, step: Stepper): Promise<CheckRecord | undefined> {
+/** What a session checks: the task's answer in its folder, with the chosen command, in the sandbox chosen. */
+interface SessionOf {
+  task: TrackedTask;
+  answer: string;
+  folder: vscode.WorkspaceFolder;
+  command: string;
+  sandbox: CheckSandbox | undefined;
+}
+
+async function runSession(d: CheckDeps, { task, answer, folder, command, sandbox }: SessionOf, signal: AbortSignal, step: Stepper): Promise<CheckRecord | undefined> {
   let review;
   try {
     review = await prepareReview(d, task, answer, folder, { signal });
@@ -141,7 +156,7 @@ async function runSession(d: CheckDeps, task: TrackedTask, answer: string, folde
     throw new UserFacingError(vscode.l10n.t('Nothing of the answer to "{0}" can be checked: {1}', inert(task.title), why));
   }
   const secrets = await secretsOf(d.keys);
-  const { timeoutMs, compareWithBefore } = d.config.settings.check;
+  const { timeoutMs, compareWithBefore, passEnvironment } = d.config.settings.check;
   let outcome;
   try {
     outcome = await checking.runCheckSession({
@@ -150,7 +165,8 @@ async function runSession(d: CheckDeps, task: TrackedTask, answer: string, folde
       workspaceFolders: (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath),
       exclude: filesExcluded(folder.uri),
       plan,
-      env: checking.checkEnvironment(process.env, secrets),
+      env: checking.checkEnvironment(process.env, secrets, passEnvironment),
+      sandbox,
       timeoutMs,
       compareWithBefore,
       redact: text => d.keys.redact(text),
@@ -166,6 +182,38 @@ async function runSession(d: CheckDeps, task: TrackedTask, answer: string, folde
   // A canceled check says nothing of the proposal: it is not kept (an earlier verdict and its offers stay).
   if (outcome.record.verdict !== 'canceled') await d.store.recordCheck(task.id, outcome.record, outcome.output);
   return outcome.record;
+}
+
+/**
+ * The sandbox of a check (issue 44): the machine's, with the secret places and the editor's storage hidden and the
+ * network as the user's setting says. Where none can be had, the user chooses to run without one (remembered in the
+ * user's settings), never silently: a check that starts by itself there does not run.
+ */
+async function sandboxFor(d: CheckDeps, start: CheckStart): Promise<CheckSandbox | undefined | 'declined'> {
+  const checking = checkingPart();
+  const support = await checking.sandboxSupport();
+  const { allowNetwork, allowUnsandboxed } = d.config.settings.check;
+  if (support.kind !== 'none' && support.binary) {
+    // The editor's own storage (its User folder: settings, state, every extension's storage) is hidden too.
+    const editorStorage = path.resolve(d.storage, '..', '..');
+    return { kind: support.kind, binary: support.binary, hidden: [...checking.secretPlaces(os.homedir()), editorStorage], allowNetwork };
+  }
+  if (allowUnsandboxed) return undefined;
+  if (start.unasked) {
+    d.log.warn(`check: not started by itself: no sandbox here (${support.why ?? 'none'}), and running without one was never chosen`);
+    return 'declined';
+  }
+  const run = vscode.l10n.t('Run Without a Sandbox');
+  const choice = await d.ui.ask(
+    vscode.l10n.t(
+      'No sandbox can be had on this machine ({0}). Without one, a check runs the team\'s proposed code with your permissions: it can read your files and keys, write wherever you can and reach the network. Run checks without a sandbox on this machine? You are asked once: the answer is kept in your setting multiAgent.check.allowUnsandboxed.',
+      support.why ?? '',
+    ),
+    run,
+  );
+  if (choice !== run) return 'declined';
+  await updateSetting('check.allowUnsandboxed', true);
+  return undefined;
 }
 
 /** Says what the check found, with what to do next: Ask the Team to Fix where the team can, else Review Changes…. */

@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import type { Config } from '../config';
 import { UserFacingError, inert } from '../errors';
 import type { CheckStart } from '../tasks/checking/policy';
+import type { CheckSandbox } from '../tasks/checking/session';
 import type { DetectedCheck } from '../tasks/checking/types';
 import type { UserInterface } from '../ui';
 import { Actions } from '../vocabulary';
@@ -50,14 +51,14 @@ async function testScriptOf(folder: vscode.WorkspaceFolder, file: string): Promi
 }
 
 /** The command for `folder`, asking what must be asked (a click), or undefined (declined, or nothing known unasked). */
-export async function chooseCommand(d: ChoiceDeps, folder: vscode.WorkspaceFolder, start: CheckStart): Promise<ChosenCommand | undefined> {
+export async function chooseCommand(d: ChoiceDeps, folder: vscode.WorkspaceFolder, start: CheckStart, sandbox: CheckSandbox | undefined): Promise<ChosenCommand | undefined> {
   const set = d.config.settings.check.command;
   const confirmed = d.workspaceState.get<Confirmed>(CONFIRMED_KEY, []);
   const isConfirmed = (c: ChosenCommand) => confirmed.some(k => k.sha256 === commandHash(c) && k.folder === folder.uri.toString());
   if (set) {
     const chosen: ChosenCommand = { command: set, from: 'setting' };
     if (isConfirmed(chosen) || start.unasked) return chosen;
-    return (await confirm(d, folder, chosen)) ? chosen : undefined;
+    return (await confirm(d, folder, chosen, sandbox)) ? chosen : undefined;
   }
   // A declared command is confirmed with what it runs: a pull that changes the test script asks again.
   const found: ChosenCommand[] = [];
@@ -78,19 +79,20 @@ export async function chooseCommand(d: ChoiceDeps, folder: vscode.WorkspaceFolde
       ? found[0]
       : (await d.ui.pick(found.map(f => ({ label: f.command, description: declaredIn(f), f })), { placeHolder: vscode.l10n.t('Which check should run on proposals in "{0}"?', folder.name) }))?.f;
   if (!picked) return undefined;
-  return (await confirm(d, folder, picked)) ? picked : undefined;
+  return (await confirm(d, folder, picked, sandbox)) ? picked : undefined;
 }
 
-async function confirm(d: ChoiceDeps, folder: vscode.WorkspaceFolder, chosen: ChosenCommand): Promise<boolean> {
+async function confirm(d: ChoiceDeps, folder: vscode.WorkspaceFolder, chosen: ChosenCommand, sandbox: CheckSandbox | undefined): Promise<boolean> {
   const run = vscode.l10n.t('Run Check');
   const where = chosen.runs !== undefined ? vscode.l10n.t('{0}: "{1}"', declaredIn(chosen), chosen.runs) : declaredIn(chosen);
+  // What the run may do, in plain words: the sandbox's limits, or that there is none.
+  const how = !sandbox
+    ? vscode.l10n.t('It runs the team\'s proposed code on this machine WITHOUT a sandbox (you chose to run without one here), with your permissions, in a copy of the folder outside your files.')
+    : sandbox.allowNetwork
+      ? vscode.l10n.t('It runs the team\'s proposed code on this machine in a sandbox ({0}): it writes only in a copy of the folder outside your files, your keys and secret folders hidden; the network is allowed (multiAgent.check.allowNetwork).', sandbox.kind)
+      : vscode.l10n.t('It runs the team\'s proposed code on this machine in a sandbox ({0}): no network, it writes only in a copy of the folder outside your files, your keys and secret folders hidden.', sandbox.kind);
   const choice = await d.ui.ask(
-    vscode.l10n.t(
-      'Check proposals in "{0}" with "{1}" ({2})? It runs the team\'s proposed code on this machine, with your permissions, in a copy of the folder outside your files. Your files are not changed. Asked once for this workspace.',
-      folder.name,
-      inert(chosen.command),
-      inert(where),
-    ),
+    vscode.l10n.t('Check proposals in "{0}" with "{1}" ({2})? {3} Your files are not changed. Asked once for this workspace.', folder.name, inert(chosen.command), inert(where), how),
     run,
   );
   if (choice !== run) return false;

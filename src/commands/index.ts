@@ -82,7 +82,7 @@ export function commandHandlers(d: CommandDeps): Record<ActionCommandId, Command
     storageUri: d.context.globalStorageUri,
   };
 
-  const check = { ui, store, config: d.config, keys, log: d.log, tracker, workspaceState: d.context.workspaceState, checks: d.checks, team: { api: d.api, store, pipeline }, activeResult: apply.activeResult };
+  const check = { ui, store, config: d.config, keys, log: d.log, tracker, workspaceState: d.context.workspaceState, checks: d.checks, team: { api: d.api, store, pipeline }, activeResult: apply.activeResult, storage: d.context.globalStorageUri.fsPath };
 
   return {
     // Orchestrate

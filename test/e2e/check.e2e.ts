@@ -72,6 +72,8 @@ describe(`e2e: check a proposal before it lands (issue 37, VS Code ${NEWEST ? 'n
     await dialog.waitFor({ timeout: 20_000 });
     const asked = (await dialog.innerText()).replace(/\s+/g, ' ');
     assert.match(asked, /runs the team's proposed code on this machine/, asked);
+    // Issue 44: in a sandbox, said plainly.
+    assert.match(asked, /in a sandbox \(bubblewrap\): no network, it writes only in a copy of the folder outside your files/, asked);
     await dialog.locator('.monaco-button', { hasText: /^Run Check$/ }).click();
 
     const failed = await wb!.waitForNotification(FAILING_TEST_NAME, 60_000);
@@ -83,6 +85,7 @@ describe(`e2e: check a proposal before it lands (issue 37, VS Code ${NEWEST ? 'n
     const text = await section.innerText();
     assert.ok(text.includes('npm test') && text.includes(FAILING_TEST_NAME), text);
     assert.match(text, /Newly failing:/, 'told apart from the run without the proposal');
+    assert.match(text, /Sandbox\s+bubblewrap: no network, writes only in the copy/, text);
     // Issue 45: after a failing check the next step is the team's: Ask the Team to Fix first, the primary button.
     assert.deepStrictEqual(await section.locator('button').evaluateAll(b => b.map(e => e.getAttribute('data-offer'))), ['askToFix', 'check', 'checkOutput', 'scratch']);
     assert.strictEqual(await section.locator('button[data-offer="askToFix"]').getAttribute('class'), null, 'primary (not secondary)');

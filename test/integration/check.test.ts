@@ -28,54 +28,57 @@ interface Probe {
   keyInEnv: boolean;
 }
 
+// The probe says what it saw on its output (a check runs in a sandbox: it can write nothing outside its copy), the
+// output the check keeps; a hanging one is found by its command line in the host's /proc.
 const PROBE = `
 const fs = require('fs');
 const { spawn } = require('child_process');
-const [out, mode, keyFile] = process.argv.slice(2);
+const [name, mode, keyFile] = process.argv.slice(2);
 const key = fs.readFileSync(keyFile, 'utf8');
 const read = f => { try { return fs.readFileSync(f, 'utf8'); } catch { return ''; } };
-const probe = { cwd: process.cwd(), pid: process.pid, text: read('src/text.js'), readme: read('README.md'), keyInEnv: Object.values(process.env).some(v => v && v.includes(key)) };
+// Its folder in base64: the check shows the copy's paths as the user's folder's in what it keeps.
+const probe = { cwd: Buffer.from(process.cwd()).toString('base64'), pid: process.pid, text: read('src/text.js'), readme: read('README.md'), keyInEnv: Object.values(process.env).some(v => v && v.includes(key)) };
+console.log('PROBE ' + name + ' ' + JSON.stringify(probe));
 if (mode === 'hang') {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-  probe.child = child.pid;
-  fs.appendFileSync(out, JSON.stringify(probe) + '\\n');
+  spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', name], { stdio: 'ignore' });
   setInterval(() => {}, 1000);
-} else {
-  fs.appendFileSync(out, JSON.stringify(probe) + '\\n');
 }
 `;
 
 describe('Check Proposal (issue 37)', function () {
   this.timeout(120_000);
   const ctx = useExtensionWithEmulator();
-  const probeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mat-check-probe-'));
+  // Outside /tmp (a check's sandbox sees a fresh one): the probe reads its script and the key file from here.
+  const probeDir = fs.mkdtempSync(path.join(os.homedir(), '.mat-check-probe-'));
   const probeJs = path.join(probeDir, 'probe.js');
-  const outOf = (name: string) => path.join(probeDir, `${name}.json`);
   const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
-  /** Each run of the probe, in order (a failing proposal's check runs it twice: with the proposal, then without). */
-  const probeRuns = (name: string): Probe[] => {
-    try {
-      return fs.readFileSync(outOf(name), 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l) as Probe);
-    } catch {
-      return [];
+  /** Each run of the probe `name` in the checks kept, oldest first (a failing proposal's check runs it three times). */
+  const probeRuns = async (name: string): Promise<Probe[]> => {
+    const runs: Probe[] = [];
+    for (const task of [...ctx.api.store.all()].sort((a, b) => a.submittedAt - b.submittedAt)) {
+      for (const c of task.checks ?? []) {
+        const text = (await ctx.api.store.readCheckOutput(task.id, c.id)) ?? '';
+        for (const m of text.matchAll(/^PROBE (\S+) (\{.*\})$/gm)) {
+          const probe = JSON.parse(m[2]) as Probe;
+          if (m[1] === name) runs.push({ ...probe, cwd: Buffer.from(probe.cwd, 'base64').toString() });
+        }
+      }
     }
+    return runs;
   };
-  const readProbe = (name: string): Probe | undefined => probeRuns(name)[0];
-  /** A process still running (a zombie, ended but not yet reaped by whoever adopted it, has ended). */
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return false;
-    }
-    try {
-      return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-    } catch {
-      return true;
-    }
-  };
-  /** Every process of a probe ended: the kernel may take a moment after the group was signalled. */
-  const ended = (p: Probe, what: string) => waitFor(() => !alive(p.pid) && !alive(p.child!), `${what}: the command and its child to end`, 10_000);
+  const readProbe = async (name: string): Promise<Probe | undefined> => (await probeRuns(name))[0];
+  /** The host's processes of a hanging probe `name` (the probe and its child name it on their command line). */
+  const probeProcesses = (name: string): number[] =>
+    fs.readdirSync('/proc').filter(p => /^\d+$/.test(p)).filter(p => {
+      try {
+        const argv = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
+        return argv.includes(name) && (argv.includes(probeJs) || argv.includes('setInterval(() => {}, 1000)')) && !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${p}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    }).map(Number);
+  /** Every process of a probe ended: the kernel may take a moment after the sandbox ended. */
+  const ended = (name: string, what: string) => waitFor(() => probeProcesses(name).length === 0, `${what}: the command and its child to end`, 10_000);
   /** Every file of the workspace and its hash (the byte-identical check). */
   const snapshot = (): Map<string, string> => {
     const out = new Map<string, string>();
@@ -93,7 +96,7 @@ describe('Check Proposal (issue 37)', function () {
   const check = (taskId: string) => vscode.commands.executeCommand<CheckRecord | undefined>('multiAgent.checkProposal', taskId);
   // The key goes to the probe in a file of its own (never in the command, which is kept as confirmed).
   const keyFile = path.join(probeDir, 'key');
-  const probeCommand = (name: string, mode = 'run') => `node ${JSON.stringify(probeJs)} ${JSON.stringify(outOf(name))} ${mode} ${JSON.stringify(keyFile)}${mode === 'run' ? ' && node --test' : ''}`;
+  const probeCommand = (name: string, mode = 'run') => `node ${JSON.stringify(probeJs)} ${name} ${mode} ${JSON.stringify(keyFile)}${mode === 'run' ? ' && node --test' : ''}`;
 
   before(async () => {
     fs.writeFileSync(probeJs, PROBE);
@@ -140,11 +143,11 @@ describe('Check Proposal (issue 37)', function () {
     process.env.MAT_CHECK_EXPORTED_KEY = ctx.emulator.apiKey;
     const record = await Promise.resolve(check(task.id)).finally(() => delete process.env.MAT_CHECK_EXPORTED_KEY);
     assert.ok(record, 'checked');
-    const probe = readProbe('failing')!;
+    const probe = (await readProbe('failing'))!;
     assert.ok(!probe.cwd.startsWith(root()) && !root().startsWith(probe.cwd), `the copy (${probe.cwd}) is outside the workspace (${root()})`);
     assert.ok(!fs.existsSync(probe.cwd), 'the copy is removed after the check');
     assert.notStrictEqual(probe.text, DEMO_FILE_TEXT, 'the copy holds the proposal');
-    const without = probeRuns('failing');
+    const without = await probeRuns('failing');
     assert.strictEqual(without.length, 3, 'run with the proposal, then without it, then with it once more (issue 42)');
     assert.strictEqual(without[1].text, DEMO_FILE_TEXT, 'the second run, on the copy without the proposal');
     assert.notStrictEqual(without[1].cwd, probe.cwd, 'in a fresh copy of its own (issue 44 item 5)');
@@ -154,6 +157,8 @@ describe('Check Proposal (issue 37)', function () {
     assert.strictEqual(probe.readme, typed, 'the copy holds the unsaved editor text');
     assert.strictEqual(probe.keyInEnv, false, 'the key is not in the check\'s environment');
     assert.strictEqual(record.verdict, 'failing', JSON.stringify(record.after));
+    // Issue 44: every run in the sandbox, without network.
+    if (process.platform === 'linux') assert.deepStrictEqual(record.sandbox, { kind: 'bubblewrap', network: false });
     assert.deepStrictEqual(record.newlyFailing, [FAILING_TEST_NAME]);
     assert.strictEqual(record.before?.end, 'passed', 'the unchanged copy passes: the failure is new');
     assert.match(record.after.summary, /3 passed, 1 failed|pass 3.*fail 1/);
@@ -210,16 +215,17 @@ describe('Check Proposal (issue 37)', function () {
     await setSetting('check.command', probeCommand('timeout', 'hang'));
     const timedOut = await check(task.id);
     assert.strictEqual(timedOut?.verdict, 'timedOut');
-    const hung = readProbe('timeout')!;
-    await ended(hung, 'timed out');
+    const hung = (await readProbe('timeout'))!;
+    await ended('timeout', 'timed out');
     assert.ok(!fs.existsSync(hung.cwd), 'the copy is removed');
     sameFiles(before, 'after a timed-out check');
 
     await setSetting('check.timeoutSeconds', 600);
     await setSetting('check.command', probeCommand('cancel', 'hang'));
+    const copies = () => fs.readdirSync(os.tmpdir()).filter(n => n.startsWith('multi-agent-check-')).length;
+    const copiesBefore = copies();
     const running = check(task.id);
-    const started = await waitFor(() => readProbe('cancel'), 'the check to start', 60_000);
-    assert.ok(alive(started.pid) && alive(started.child!), 'running');
+    await waitFor(() => probeProcesses('cancel').length === 2, 'the check and its child to start', 60_000);
     // Issue 42: while it runs, the Tasks view, the status bar and the result view say "checking…", each with Cancel Check.
     const row = () => ctx.api.sidebar.tasks.getTreeItem({ kind: 'task', task: ctx.api.store.get(task.id)! });
     assert.match(String(row().description), /checking…/);
@@ -234,11 +240,11 @@ describe('Check Proposal (issue 37)', function () {
     assert.strictEqual(await vscode.commands.executeCommand('multiAgent.cancelCheck', task.id), 1, 'Cancel Check, as its buttons run it');
     const canceled = await running;
     assert.strictEqual(canceled?.verdict, 'canceled');
-    await ended(started, 'canceled');
+    await ended('cancel', 'canceled');
     assert.doesNotMatch(String(row().description), /checking…/, 'the row no longer says it');
     await waitFor(() => !panel.webview.html.includes('class="checks running"'), 'the result view to redraw');
     panel.dispose();
-    assert.ok(!fs.existsSync(started.cwd), 'the copy is removed');
+    assert.strictEqual(copies(), copiesBefore, 'the copy is removed');
     sameFiles(before, 'after a canceled check');
   });
 
@@ -249,7 +255,7 @@ describe('Check Proposal (issue 37)', function () {
       const task = await sample();
       const checked = await waitFor(() => ctx.api.store.get(task.id)?.checks?.at(-1), 'the check on completion', 60_000);
       assert.strictEqual(checked.verdict, 'failing');
-      assert.ok(readProbe('auto'), 'the user\'s command ran');
+      assert.ok(await readProbe('auto'), 'the user\'s command ran');
       assert.ok(!ctx.user.shown.some(s => s.kind === 'ask'), 'nothing was asked');
     } finally {
       await setSetting('check.onComplete', undefined);
@@ -263,7 +269,7 @@ describe('Check Proposal (issue 37)', function () {
     try {
       assert.strictEqual(await check(task.id), undefined);
       assert.ok(ctx.user.messages('error').some(m => /trusted workspace/.test(m)), JSON.stringify(ctx.user.shown));
-      assert.strictEqual(readProbe('user'), undefined, 'nothing ran');
+      assert.strictEqual(await readProbe('user'), undefined, 'nothing ran');
     } finally {
       ctx.api.trust.grant();
     }
@@ -278,8 +284,8 @@ describe('Check Proposal (issue 37)', function () {
       assert.strictEqual(ctx.api.config.settings.check.onComplete, false, 'nor turn on checks by themselves');
       const record = await check(task.id);
       assert.ok(record);
-      assert.ok(readProbe('user'), 'the user\'s command ran');
-      assert.strictEqual(readProbe('repository'), undefined, 'the repository\'s did not');
+      assert.ok(await readProbe('user'), 'the user\'s command ran');
+      assert.strictEqual(await readProbe('repository'), undefined, 'the repository\'s did not');
     } finally {
       if (had === undefined) fs.rmSync(settings.fsPath);
       else fs.writeFileSync(settings.fsPath, had);

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { checkedByDefault, landedByDefault } from '../../src/review/defaults';
 import type { PlanFile, PlanHunk } from '../../src/review/planTypes';
 import { checkEnvironment } from '../../src/tasks/checking/runner';
+import { sandboxSupport, secretPlaces } from '../../src/tasks/checking/sandbox';
 import { SCRATCH_PREFIX } from '../../src/tasks/checking/scratch';
 import { CheckRefused, type CheckSessionInput, type ProposedFile, folderHolding, runCheckSession, scratchPlan } from '../../src/tasks/checking/session';
 import { type CheckStep, CheckStore } from '../../src/tasks/checking/store';
@@ -184,6 +185,17 @@ describe('checking: a whole session on a real folder', function () {
     assert.deepEqual(steps, ['copying', 'proposal']);
     assert.deepEqual(outcome?.record.changes.leftOut, [{ path: 'package.json', why: 'runsCode' }]);
     assert.match(outcome!.output.all, /package \{ "name": "user-package" \}/);
+  });
+
+  it('in the sandbox (issue 44): the same check runs and passes, and its record says which sandbox and that it had no network', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const support = await sandboxSupport();
+    assert.equal(support.kind, 'bubblewrap', support.why);
+    const sandbox = { kind: 'bubblewrap' as const, binary: support.binary!, hidden: secretPlaces(os.homedir()), allowNetwork: false };
+    const outcome = await session("exports.version = 'v2';\n", { sandbox }).run();
+    assert.equal(outcome?.record.verdict, 'passed', outcome?.output.all);
+    assert.deepEqual(outcome?.record.sandbox, { kind: 'bubblewrap', network: false });
+    assert.deepEqual(copiesNow(), copiesBefore, 'every copy removed');
   });
 
   it('a temp folder inside any workspace folder is refused before anything is copied', async () => {

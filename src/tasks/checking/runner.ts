@@ -34,6 +34,8 @@ export interface CommandInput {
   signal?: AbortSignal;
   /** Each chunk of stdout and stderr, as it comes. */
   onOutput: (chunk: Buffer) => void;
+  /** The command as a sandbox starts it (sandbox.ts `sandboxed`): that program, not the shell, is spawned. */
+  spawnAs?: { file: string; args: string[] };
 }
 
 export interface CommandEnd {
@@ -60,7 +62,8 @@ export async function runCommand(input: CommandInput): Promise<CommandEnd> {
   const started = performance.now();
   let child: cp.ChildProcess;
   try {
-    child = cp.spawn(input.command, { shell: true, cwd: input.cwd, env: input.env, stdio: ['ignore', 'pipe', 'pipe'], detached: !WINDOWS, windowsHide: true });
+    const options: cp.SpawnOptions = { cwd: input.cwd, env: input.env, stdio: ['ignore', 'pipe', 'pipe'], detached: !WINDOWS, windowsHide: true };
+    child = input.spawnAs ? cp.spawn(input.spawnAs.file, input.spawnAs.args, options) : cp.spawn(input.command, { ...options, shell: true });
   } catch (e) {
     return { end: 'notStarted', durationMs: 0, error: e instanceof Error ? e.message : String(e) };
   }
@@ -182,11 +185,20 @@ async function groupAlive(pgid: number): Promise<boolean> {
 const EDITOR_VARIABLES = [/^ELECTRON_.+$/i, /^VSCODE_(?!(PORTABLE|SHELL_LOGIN|ENV_REPLACE|ENV_APPEND|ENV_PREPEND)$).+$/i, /^SNAP(|_.*)$/i, /^GDK_PIXBUF_.+$/i];
 
 /**
+ * Names of variables that hold a secret (issue 44): tokens, keys, passwords, credentials, sessions, an agent's
+ * socket. A check gets none of them unless the user names it in `multiAgent.check.passEnvironment`.
+ */
+const SECRET_NAME = /TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH|COOKIE|SESSION|_KEY$|^KEY$/i;
+/** A value holding a URL with a password (`postgres://app:s3cret@db/…`). */
+const URL_CREDENTIALS = /[a-z][\w+.-]*:\/\/[^\s/:@]*:[^\s/@]+@/i;
+
+/**
  * The environment a check runs with: `base` (the user's) without any variable whose value holds one of `secrets`
- * (the API key; those of 8 characters or more), without the editor's own variables, and without `GIT_ASKPASS`
+ * (the API key; those of 8 characters or more), without a variable named like a secret or whose value holds a
+ * URL's password (unless `allowed` names it), without the editor's own variables, and without `GIT_ASKPASS`
  * where it is the editor's (it needs `VSCODE_GIT_*`). PATH, HOME and the rest are kept.
  */
-export function checkEnvironment(base: NodeJS.ProcessEnv, secrets: readonly string[]): NodeJS.ProcessEnv {
+export function checkEnvironment(base: NodeJS.ProcessEnv, secrets: readonly string[], allowed: readonly string[] = []): NodeJS.ProcessEnv {
   const hidden = secrets.filter(s => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH);
   const editorAskPass = Object.keys(base).some(k => /^VSCODE_GIT_ASKPASS/i.test(k));
   const env: NodeJS.ProcessEnv = {};
@@ -195,6 +207,7 @@ export function checkEnvironment(base: NodeJS.ProcessEnv, secrets: readonly stri
     if (EDITOR_VARIABLES.some(r => r.test(key))) continue;
     if (editorAskPass && /^GIT_ASKPASS$/i.test(key)) continue;
     if (hidden.some(s => value.includes(s))) continue;
+    if (!allowed.includes(key) && (SECRET_NAME.test(key) || URL_CREDENTIALS.test(value))) continue;
     env[key] = value;
   }
   return env;

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { failureMessages } from './failures';
 import { BoundedOutput } from './output';
 import { runCommand } from './runner';
+import { type SandboxKind, type SandboxPolicy, sandboxEnvironment, sandboxed } from './sandbox';
 import { BUILD_FOLDERS, DEPENDENCY_FOLDERS, type Scratch, buildScratch, listFiles, removeScratch } from './scratch';
 import type { CheckStep } from './store';
 import { readRun } from './summary';
@@ -84,9 +85,19 @@ export interface CheckSessionInput {
   /** Cuts the keys out of what the output says, before anything is kept. */
   redact: (text: string) => string;
   signal: AbortSignal;
+  /** The OS sandbox each run goes into (sandbox.ts); undefined only where none can be had and the user chose to run without. */
+  sandbox?: CheckSandbox;
   /** Where the check is now (the checks store shows it). */
   step: (step: CheckStep, command?: string) => void;
   log?: (line: string) => void;
+}
+
+/** The sandbox a session's runs go into: which, its binary, the places hidden, whether the network is allowed. */
+export interface CheckSandbox {
+  kind: Exclude<SandboxKind, 'none'>;
+  binary: string;
+  hidden: readonly string[];
+  allowNetwork: boolean;
 }
 
 /** A finished check: its record, and its output as kept (every run, and the proposal's first run alone). */
@@ -136,7 +147,8 @@ export async function runCheckSession(input: CheckSessionInput): Promise<CheckOu
     }
     const rerun = after.end === 'failed' && !input.signal.aborted && needsRerun(before, after) ? await run('rerun', proposed) : undefined;
     const judged: Judged = input.signal.aborted ? { newlyFailing: [], verdict: 'canceled' } : judge(before, after, rerun);
-    const record: CheckRecord = { id: newCheckId(), command: input.command, startedAt, after, before, rerun, changes: input.plan.changes, ...judged };
+    const sandbox = input.sandbox ? { kind: input.sandbox.kind, network: input.sandbox.allowNetwork } : undefined;
+    const record: CheckRecord = { id: newCheckId(), command: input.command, startedAt, after, before, rerun, changes: input.plan.changes, sandbox, ...judged };
     input.log?.(`${record.verdict} (${after.summary}) in ${Math.round(after.durationMs)} ms${before ? `; before: ${before.end}` : ''}${rerun ? `; once more: ${rerun.end}` : ''}`);
     return { record, output: { all: outputs.join('\n'), proposal: outputs[0] ?? '' } };
   } finally {
@@ -172,7 +184,9 @@ const HEADINGS: Record<Which, string> = { proposal: 'on the proposal', before: '
 async function runOnce(input: CheckSessionInput, which: Which, scratch: Scratch, outputs: string[]): Promise<CheckRun> {
   input.step(which, input.command);
   const output = new BoundedOutput();
-  const ran = await runCommand({ command: input.command, cwd: scratch.dir, env: input.env, timeoutMs: input.timeoutMs, signal: input.signal, onOutput: chunk => output.push(chunk) });
+  const jail = input.sandbox && (await sandboxOf(input.sandbox, scratch, input.command, input.root));
+  const env = jail ? sandboxEnvironment(input.env, jail.tmp) : input.env;
+  const ran = await runCommand({ command: input.command, cwd: scratch.dir, env, timeoutMs: input.timeoutMs, signal: input.signal, onOutput: chunk => output.push(chunk), spawnAs: jail?.spawnAs });
   const copyPaths = [...new Set([await fs.realpath(scratch.dir).catch(() => scratch.dir), scratch.dir])];
   // The copy's paths read as the user's own folder's: what the output names is where the user would look.
   const asUsers = (t: string) => copyPaths.reduce((acc, p) => acc.split(p).join(input.root), input.redact(t));
@@ -193,6 +207,14 @@ async function runOnce(input: CheckSessionInput, which: Which, scratch: Scratch,
     tail: asUsers(output.tail()),
     outputBytes: output.bytes,
   };
+}
+
+/** A run's sandbox: writes to the copy's temp folder only (the copy, and a private temp folder in it). */
+async function sandboxOf(sandbox: CheckSandbox, scratch: Scratch, command: string, root: string): Promise<{ tmp: string; spawnAs: { file: string; args: string[] } }> {
+  const tmp = path.join(scratch.base, 'tmp');
+  await fs.mkdir(tmp, { recursive: true });
+  const policy: SandboxPolicy = { cwd: scratch.dir, writable: scratch.base, tmp, hidden: sandbox.hidden, readable: [root, os.homedir()], allowNetwork: sandbox.allowNetwork };
+  return { tmp, spawnAs: sandboxed(sandbox.kind, sandbox.binary, policy, command) };
 }
 
 function newCheckId(): string {

@@ -70,6 +70,8 @@ export interface CheckRecord {
   verdict: CheckVerdict;
   /** Where the scratch copy was kept, when the user asked to keep it. */
   keptAt?: string;
+  /** The OS sandbox its runs went into (issue 44), and whether it let them reach the network; undefined: none (the user chose). */
+  sandbox?: { kind: 'bubblewrap' | 'seatbelt'; network: boolean };
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { formatRunTime } from '../../format';
-import type { CheckRun } from '../../tasks/checking/types';
+import type { CheckRecord, CheckRun } from '../../tasks/checking/types';
 import { checkFailed, teamCanFix } from '../../tasks/checking/policy';
 import type { RunningCheck } from '../../tasks/checking/store';
 import { type TrackedTask, latestCheck } from '../../tasks/model';
@@ -42,6 +42,7 @@ export function checksHtml(task: TrackedTask, offers: readonly TaskOffer[], butt
   ];
   if (check.before) rows.push(row(vscode.l10n.t('Without it'), t(runWords(check.before))));
   if (check.rerun) rows.push(row(vscode.l10n.t('Once more'), t(runWords(check.rerun))));
+  rows.push(row(vscode.l10n.t('Sandbox'), t(sandboxWords(check.sandbox))));
   rows.push(row(vscode.l10n.t('Checked'), t(new Date(check.startedAt).toLocaleString())));
   const newly = check.newlyFailing.length
     ? `<p>${t(check.before?.end === 'passed' || check.before?.end === 'failed' ? vscode.l10n.t('Newly failing:') : vscode.l10n.t('Failing:'))}</p><ul>${check.newlyFailing.map(n => `<li><code>${t(n)}</code></li>`).join('')}</ul>`
@@ -71,6 +72,12 @@ function checkingHtml(running: RunningCheck, actions: string): string {
 <p role="status">${escapeHtml(checkingWords(running))}</p>
 <div class="actions">${actions}</div>
 </section>`;
+}
+
+/** Where the runs ran (issue 44): the sandbox and whether it had the network, or none (the user chose). */
+function sandboxWords(sandbox: CheckRecord['sandbox']): string {
+  if (!sandbox) return vscode.l10n.t('none: you chose to run checks without one on this machine');
+  return sandbox.network ? vscode.l10n.t('{0}, with network (multiAgent.check.allowNetwork)', sandbox.kind) : vscode.l10n.t('{0}: no network, writes only in the copy', sandbox.kind);
 }
 
 function row(term: string, html: string): string {
