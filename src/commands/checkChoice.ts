@@ -6,8 +6,6 @@
  * as hashes: a command line may hold a secret, and nothing of it is written to state.
  */
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Config } from '../config';
 import { UserFacingError, inert } from '../errors';
@@ -39,17 +37,6 @@ const CONFIRMED_KEY = 'multiAgent.check.confirmed';
 const commandHash = (c: ChosenCommand) => createHash('sha256').update(`${c.command}\0${c.runs ?? ''}`, 'utf8').digest('hex');
 type Confirmed = { sha256: string; folder: string }[];
 
-/** The test script a package.json declares (read bounded), for the confirmation. */
-async function testScriptOf(folder: vscode.WorkspaceFolder, file: string): Promise<string | undefined> {
-  try {
-    const text = await fs.readFile(path.join(folder.uri.fsPath, file), 'utf8');
-    const test = text.length <= 256 * 1024 ? (JSON.parse(text) as { scripts?: { test?: unknown } }).scripts?.test : undefined;
-    return typeof test === 'string' ? test : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The command for `folder`, asking what must be asked (a click), or undefined (declined, or nothing known unasked). */
 export async function chooseCommand(d: ChoiceDeps, folder: vscode.WorkspaceFolder, start: CheckStart, sandbox: CheckSandbox | undefined): Promise<ChosenCommand | undefined> {
   const set = d.config.settings.check.command;
@@ -63,7 +50,7 @@ export async function chooseCommand(d: ChoiceDeps, folder: vscode.WorkspaceFolde
   // A declared command is confirmed with what it runs: a pull that changes the test script asks again.
   const found: ChosenCommand[] = [];
   for (const f of [...(await testTasks(folder)), ...(await checkingPart().detectChecks(folder.uri.fsPath))]) {
-    found.push(f.from === 'packageJson' ? { ...f, runs: await testScriptOf(folder, f.file) } : f);
+    found.push(f.from === 'packageJson' ? { ...f, runs: await checkingPart().declaredRuns(folder.uri.fsPath, f.file) } : f);
   }
   const known = found.find(isConfirmed);
   if (known) return known;
@@ -83,6 +70,15 @@ export async function chooseCommand(d: ChoiceDeps, folder: vscode.WorkspaceFolde
 }
 
 async function confirm(d: ChoiceDeps, folder: vscode.WorkspaceFolder, chosen: ChosenCommand, sandbox: CheckSandbox | undefined): Promise<boolean> {
+  // What is confirmed is what runs: all of it shown, or nothing run (a payload after 600 spaces is not hidden by a cut).
+  const length = chosen.command.length + (chosen.runs?.length ?? 0);
+  const max = checkingPart().DECLARED_MAX_CHARS;
+  if (length > max) {
+    throw new UserFacingError(
+      vscode.l10n.t('What "{0}" declares as its check is {1} characters long, more than a confirmation can show ({2}); {3} would be hidden, so it is not run. Set the command to run in the setting multiAgent.check.command.', folder.name, length, max, length - max),
+      [Actions.openSettings()],
+    );
+  }
   const run = vscode.l10n.t('Run Check');
   const where = chosen.runs !== undefined ? vscode.l10n.t('{0}: "{1}"', declaredIn(chosen), chosen.runs) : declaredIn(chosen);
   // What the run may do, in plain words: the sandbox's limits, or that there is none.

@@ -108,6 +108,13 @@ export const RUNS_CODE: readonly { what: string; folder?: string; name?: string 
   { what: 'package manifests with scripts', name: /^(package\.json|composer\.json|pyproject\.toml|setup\.py|setup\.cfg|cargo\.toml|build\.rs|gemfile|rakefile|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|pom\.xml|deno\.jsonc?|justfile|taskfile\.ya?ml|tox\.ini|noxfile\.py|conftest\.py)$/, reason: 'packageScripts' },
   { what: '.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs', name: /^(\.npmrc|\.yarnrc(\.ya?ml)?|\.pnpmfile\.c?js|\.bunfig\.toml|bunfig\.toml)$/, reason: 'packageManagerConfig' },
   { what: 'Makefile', name: /^(gnu)?makefile$|\.mk$/, reason: 'makefile' },
+  // Issue 44: what a check's runner reads to choose what runs (pytest's addopts = --co makes a broken proposal pass).
+  { what: '.cargo/ (config, config.toml)', folder: '.cargo', reason: 'runnerConfig' },
+  {
+    what: 'test runner and toolchain configs (pytest.ini, .mocharc.*, jest/babel/ava/nyc JSON, go.work, rust-toolchain, mise, .tool-versions, .nvmrc, …)',
+    name: /^(\.?pytest\.ini|\.mocharc(\.(c?js|json|jsonc|ya?ml))?|jest\.config\.json|\.babelrc(\.json)?|babel\.config\.json|\.swcrc|ava\.config\.json|\.nycrc(\.json|\.ya?ml)?|\.c8rc(\.json)?|\.taprc|karma\.conf\.(c|m)?(j|t)s|gruntfile\.(c|m)?(j|t)s|gulpfile\.(c|m)?(j|t)s|go\.work|rust-toolchain(\.toml)?|\.?mise(\.local)?\.toml|\.tool-versions|\.nvmrc|\.node-version|\.python-version|\.ruby-version|\.mocha\.opts|vitest\.workspace\.json|nx\.json|turbo\.json|lerna\.json)$/,
+    reason: 'runnerConfig',
+  },
   { what: '.envrc', name: /^\.envrc$|^\.env\.sh$/, reason: 'envrc' }, // direnv runs it on entering the folder
   { what: 'tool configs that are code (*.config.js, .eslintrc.js, …)', name: /\.config\.(c|m)?(j|t)s$|^\.[\w-]+rc\.(c|m)?(j|t)s$/, reason: 'toolConfigCode' },
   { what: '*.code-workspace', name: /\.code-workspace$/, reason: 'workspaceFile' }, // tasks, launch, settings

@@ -145,6 +145,7 @@ export type RunsCode =
   | 'gitConfig'
   | 'packageScripts'
   | 'packageManagerConfig'
+  | 'runnerConfig'
   | 'makefile'
   | 'envrc'
   | 'toolConfigCode'
@@ -162,6 +163,7 @@ const RUNS_CODE_REASON: Record<RunsCode, string> = {
   gitConfig: 'git runs its filters and submodule commands',
   packageScripts: 'a package manager runs its scripts (install, build, test)',
   packageManagerConfig: 'it configures the package manager that runs scripts',
+  runnerConfig: 'it chooses what a test runner or toolchain runs (a check would run it too)',
   makefile: 'make runs its commands',
   envrc: 'direnv runs it when you enter the folder',
   toolConfigCode: 'it is code that the tool runs',

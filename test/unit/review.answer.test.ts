@@ -271,6 +271,8 @@ describe('review: paths', () => {
       ['package.json', 'packageScripts'],
       ['.npmrc', 'packageManagerConfig'],
       ['Makefile', 'makefile'],
+      ['.cargo/config.toml', 'runnerConfig'],
+      ['pytest.ini', 'runnerConfig'],
       ['.envrc', 'envrc'],
       ['eslint.config.js', 'toolConfigCode'],
       ['project.code-workspace', 'workspaceFile'],

@@ -42,6 +42,16 @@ describe('review: names as Windows reads them (issue 35)', () => {
     assert.equal(problem('src/a b.ts'), 'ok:src/a b.ts', 'and a space inside one');
   });
 
+  it('issue 44: what chooses what a check\'s runner runs can run code: pytest.ini, .mocharc, babel and jest JSON, .cargo/, go.work, toolchain pins', () => {
+    for (const p of ['pytest.ini', 'sub/.pytest.ini', '.mocharc.json', '.mocharc.yml', '.mocharc', 'jest.config.json', '.babelrc', '.babelrc.json', 'babel.config.json', '.cargo/config', '.cargo/config.toml', 'go.work', 'rust-toolchain', 'rust-toolchain.toml', 'mise.toml', '.mise.toml', '.tool-versions', '.nvmrc', 'karma.conf.js', 'Gulpfile.js', '.nycrc']) {
+      assert.equal(runsCode(p), 'runnerConfig', p);
+    }
+    for (const p of ['src/pytest_helpers.py', 'docs/babel.md', 'go.mod', 'src/mocha.ts', 'tools.json']) assert.equal(runsCode(p), undefined, p);
+    // Already covered by their own rows: a manifest, a config written as code, tox and setup.cfg.
+    assert.equal(runsCode('vitest.config.ts'), 'toolConfigCode');
+    assert.equal(runsCode('setup.cfg'), 'packageScripts');
+  });
+
   it('device names with or without an extension, CONIN$ and CONOUT$ included', () => {
     for (const p of ['CON', 'src/con.txt', 'nul.tar.gz', 'Aux', 'PRN.md', 'COM1', 'com9.log', 'LPT1', 'lpt9.txt', 'com¹', 'CONIN$', 'conout$', 'CON .txt', 'nul.', 'src/aux ']) {
       assert.equal(problem(p), 'reserved', p);

@@ -19,7 +19,10 @@ const NPM_PLACEHOLDER = 'echo "Error: no test specified" && exit 1';
 async function readBounded(file: string, max = DETECT_MAX_BYTES): Promise<string | undefined> {
   let handle: fs.promises.FileHandle | undefined;
   try {
-    handle = await fs.promises.open(file, 'r');
+    // A regular file only, looked at before it is opened: opening a FIFO named package.json would wait for a writer
+    // forever (and hold one of libuv's few threads); non-blocking, in case one appears between the two.
+    if (!(await fs.promises.lstat(file)).isFile()) return undefined;
+    handle = await fs.promises.open(file, fs.constants.O_RDONLY | (process.platform === 'win32' ? 0 : fs.constants.O_NONBLOCK));
     const stat = await handle.stat();
     if (!stat.isFile() || stat.size > max) return undefined;
     const buffer = Buffer.alloc(Math.min(stat.size, max) + 1);
@@ -124,6 +127,38 @@ async function fromCargo(folder: string): Promise<DetectedCheck | undefined> {
 export async function detectChecks(folder: string): Promise<DetectedCheck[]> {
   const found = await Promise.all([fromPackageJson(folder), fromPytest(folder), fromGoMod(folder), fromCargo(folder)]);
   return found.filter((check): check is DetectedCheck => check !== undefined);
+}
+
+/** Most characters of what a declared check runs that a confirmation shows: more is refused, not cut (issue 44). */
+export const DECLARED_MAX_CHARS = 2_000;
+
+/** package-manager settings of the folder that change what a script runs (a shell, Node's options, scripts off). */
+const RUN_SETTINGS = /^\s*(script-shell|shell|node-options|ignore-scripts|scripts-prepend-node-path|npm-path|yarn-path|yarnPath|enableScripts|nodeOptions)\s*[=:]/;
+
+/**
+ * What a package.json test script runs, as the confirmation shows it and its hash remembers (issue 44): the
+ * `pretest`, `test` and `posttest` scripts whole, and the folder's package-manager settings that change how they
+ * run (.npmrc, .yarnrc, .yarnrc.yml). Any change of these asks again. Undefined when the file cannot be read.
+ */
+export async function declaredRuns(folder: string, file: string): Promise<string | undefined> {
+  const text = await readBounded(path.join(folder, file));
+  if (text === undefined) return undefined;
+  let scripts: Record<string, unknown> | undefined;
+  try {
+    scripts = (JSON.parse(text) as { scripts?: Record<string, unknown> }).scripts;
+  } catch {
+    return undefined;
+  }
+  const lines: string[] = [];
+  for (const name of ['pretest', 'test', 'posttest']) {
+    const script = scripts?.[name];
+    if (typeof script === 'string') lines.push(`${name}: ${script}`);
+  }
+  for (const rc of ['.npmrc', '.yarnrc', '.yarnrc.yml']) {
+    const settings = (await readBounded(path.join(folder, rc)))?.split('\n').filter(l => RUN_SETTINGS.test(l)) ?? [];
+    for (const line of settings) lines.push(`${rc}: ${line.trim()}`);
+  }
+  return lines.join('\n');
 }
 
 /** Characters a POSIX shell reads specially (or splits on). */

@@ -4,7 +4,7 @@
  * the shapes (store.ts, policy.ts, types.ts), which are not part of it.
  */
 export { CheckRefused, type CheckOutcome, type CheckSandbox, type CheckSessionInput, type ProposedFile, type ScratchPlan, folderHolding, runCheckSession, scratchPlan } from './session';
-export { detectChecks, testTaskCommand } from './detect';
+export { DECLARED_MAX_CHARS, declaredRuns, detectChecks, testTaskCommand } from './detect';
 export { fixRequest } from './feedback';
 export { checkEnvironment } from './runner';
 export { buildScratch, listFiles } from './scratch';
