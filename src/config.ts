@@ -207,7 +207,7 @@ export function readSettings(options: { trusted?: boolean } = {}): SettingsReadi
       timeoutMs: int('check.timeoutSeconds', 300, 5, 3600) * 1000,
       autoFixRounds: int('check.autoFixRounds', 0, 0, 3),
       allowNetwork: bool('check.allowNetwork', false),
-      passEnvironment: names(config.get<unknown>('check.passEnvironment')),
+      passEnvironment: variableNames(config.get<unknown>('check.passEnvironment')),
       allowUnsandboxed: bool('check.allowUnsandboxed', false),
     },
   };
@@ -341,7 +341,7 @@ export async function updateSetting(name: SettingName | 'modelId' | 'confirmRunA
 }
 
 /** Environment variable names from a setting: the valid ones of a list, else none. */
-function names(value: unknown): string[] {
+function variableNames(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((n): n is string => typeof n === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(n)) : [];
 }
 

@@ -22,6 +22,7 @@ import { tasksWantTheTeam } from './tasks/store/waiting';
 import { SwappableUserInterface } from './ui';
 import { keepWalkthroughTicked } from './walkthrough';
 import { announceScratchWindow } from './scratchWindow';
+import { sweepStaleCopies } from './tasks/checking/sweep';
 
 export type { TestApi } from './core';
 
@@ -92,6 +93,8 @@ export function activate(context: vscode.ExtensionContext, loaded?: LoadCost): C
     await Promise.resolve();
     await keys.initialize(demoKey(config.settings.baseUrl));
     guard.start();
+    // Issue 44: scratch copies a dead extension host left behind go (not a kept one, not a recent one).
+    void sweepStaleCopies().then(gone => gone.length && log.info(`removed ${gone.length} stale scratch copies`));
   })();
   void startUp
     .then(() => {

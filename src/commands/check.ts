@@ -9,6 +9,7 @@
  * Ask the Team to Fix sends what was checked and the failing output (bounded, redacted) to the task's thread;
  * its answer is a task like any other (`fixOf` lists it under the checked task).
  */
+import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -55,9 +56,14 @@ export interface CheckDeps {
   storage: string;
 }
 
-/** The keys the check must keep out of everything it keeps and sends. */
-async function secretsOf(keys: KeyStore): Promise<string[]> {
-  return [await keys.getApiKey(), await keys.getGatewayKey()].filter((k): k is string => !!k);
+/**
+ * What a check keeps out of everything it keeps and sends (issue 44): the keys, the values of this machine's
+ * secret variables and of the folder's `.env` (one redaction for the output, the record and Ask the Team to Fix).
+ */
+async function secretsOf(keys: KeyStore, folder?: vscode.WorkspaceFolder): Promise<string[]> {
+  const dotEnv = folder ? await fs.readFile(path.join(folder.uri.fsPath, '.env'), 'utf8').catch(() => undefined) : undefined;
+  const machine = checkingPart().machineSecrets(process.env, dotEnv && dotEnv.length <= 256 * 1024 ? dotEnv : undefined);
+  return [await keys.getApiKey(), await keys.getGatewayKey(), ...machine].filter((k): k is string => !!k);
 }
 
 /** Check Proposal…: returns the check as recorded (undefined when nothing ran: refused, declined, canceled). */
@@ -155,7 +161,7 @@ async function runSession(d: CheckDeps, { task, answer, folder, command, sandbox
         : vscode.l10n.t('it names no change that Review Changes… could apply.');
     throw new UserFacingError(vscode.l10n.t('Nothing of the answer to "{0}" can be checked: {1}', inert(task.title), why));
   }
-  const secrets = await secretsOf(d.keys);
+  const secrets = await secretsOf(d.keys, folder);
   const { timeoutMs, compareWithBefore, passEnvironment } = d.config.settings.check;
   let outcome;
   try {
@@ -169,7 +175,7 @@ async function runSession(d: CheckDeps, { task, answer, folder, command, sandbox
       sandbox,
       timeoutMs,
       compareWithBefore,
-      redact: text => d.keys.redact(text),
+      redact: text => checking.redactText(d.keys.redact(text), secrets),
       signal,
       step,
       log: line => d.log.info(`check ${task.id}: ${line}`),
@@ -179,6 +185,8 @@ async function runSession(d: CheckDeps, { task, answer, folder, command, sandbox
     throw new UserFacingError(vscode.l10n.t('The check of "{0}" failed: {1}', inert(task.title), messageOf(e)));
   }
   if (!outcome) return undefined;
+  // The command line is the user's and may hold a secret: kept (and shown, and returned by read_task) redacted.
+  outcome.record.command = checking.redactCommand(outcome.record.command, secrets);
   // A canceled check says nothing of the proposal: it is not kept (an earlier verdict and its offers stay).
   if (outcome.record.verdict !== 'canceled') await d.store.recordCheck(task.id, outcome.record, outcome.output);
   return outcome.record;
@@ -267,7 +275,7 @@ export async function askTeamToFix(d: CheckDeps, arg?: unknown): Promise<Tracked
     command: check.command,
     record: check,
     output,
-    secrets: await secretsOf(d.keys),
+    secrets: await secretsOf(d.keys, folder),
     home: os.homedir(),
     // The output names the user's folder (the copy's paths were turned into it): its paths go as relative ones.
     roots: [folder?.uri.fsPath].filter((r): r is string => !!r),

@@ -1,7 +1,7 @@
 /** What "Ask the Team to Fix" sends: redacted, bounded, fenced (tasks/checking/feedback.ts, issue 37). */
 import * as assert from 'node:assert/strict';
 import { fencedBlocks } from '../../src/review';
-import { FIX_REQUEST_MAX_CHARS, fixRequest, redactForTeam } from '../../src/tasks/checking/feedback';
+import { FIX_REQUEST_MAX_CHARS, fixRequest, machineSecrets, redactCommand, redactForTeam } from '../../src/tasks/checking/feedback';
 import { type CheckRecord, FIX_REQUEST_OPENING } from '../../src/tasks/checking/types';
 import { assertLinear, fiveMegabytesOf } from './linearTime';
 
@@ -82,6 +82,20 @@ describe('checking: the fix request sent to the team', () => {
     assert.equal(redactForTeam('/home/u/.npmrc and /home/user2/x and /home/u', opts), '~/.npmrc and …/x and ~');
     assert.equal(redactForTeam('12/05/2024 a / b ./rel/x ../up/y src/z /single', opts), '12/05/2024 a / b ./rel/x ../up/y src/z /single');
     assert.equal(redactForTeam('C:\\proj\\src\\a.ts:3 "C:/proj/b.ts"', { secrets: [], roots: ['C:\\proj'] }), '.\\src\\a.ts:3 "./b.ts"');
+  });
+
+  it('issue 44: nothing secret goes to the service — secret variables\' values, .env values, URL passwords, a command\'s NAME=value prefixes', () => {
+    const env = { GITHUB_TOKEN: 'ghp_abcdefghijklmnop', DATABASE_URL: 'postgres://app:hunter2hunter2@db.internal/shop', NPM_TOKEN: 'npm_shortish_value', PATH: '/usr/bin:/bin', HOME: '/home/dana', SHORT_KEY: 'abc' };
+    const dotEnv = 'STRIPE_KEY="sk_live_0123456789abcdef"\n# a comment\nexport MAIL_PASS=correct-horse-battery\nDEBUG=1\n';
+    const secrets = [KEY, ...machineSecrets(env, dotEnv)];
+    assert.deepEqual(machineSecrets(env, dotEnv).sort(), ['correct-horse-battery', 'ghp_abcdefghijklmnop', 'npm_shortish_value', 'postgres://app:hunter2hunter2@db.internal/shop', 'sk_live_0123456789abcdef'].sort());
+    const leaky = [OUTPUT, 'env dump: GITHUB_TOKEN=ghp_abcdefghijklmnop', 'connecting to postgres://app:hunter2hunter2@db.internal/shop', 'stripe key sk_live_0123456789abcdef', 'mail correct-horse-battery', 'other url https://bob:pa55word@git.example/x'].join('\n');
+    const command = 'DATABASE_URL=postgres://app:hunter2hunter2@db.internal/shop API_TOKEN="tok en" node --test';
+    const text = request({ command, output: leaky, secrets });
+    for (const secret of ['ghp_abcdefghijklmnop', 'hunter2hunter2', 'sk_live_0123456789abcdef', 'correct-horse-battery', 'pa55word', 'tok en']) assert.ok(!text.includes(secret), secret);
+    assert.ok(text.includes('node --test'), 'the command itself is said');
+    assert.equal(redactCommand(command, []), 'DATABASE_URL=*** API_TOKEN=*** node --test');
+    assert.equal(redactCommand('node --test --grep=FOO=bar', []), 'node --test --grep=FOO=bar', 'only leading assignments');
   });
 
   it('a fence in the output cannot close the block: the fence is longer than any backtick run', () => {

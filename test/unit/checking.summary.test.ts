@@ -326,6 +326,12 @@ describe('checking: reading a run\'s closing lines', () => {
     assert.equal(failing[1], 'Test1');
   });
 
+  it('issue 44: bidi and control characters are cleaned from test names and the summary (they come from the proposal\'s output)', () => {
+    const read = readRun(['not ok 1 - pays \u202Eexe.txt\u202C the invoice', '# tests 1', '# pass 0', '# fail 1', 'done \u2066hidden\u2069'].join('\n'));
+    assert.deepEqual(read.failing, ['pays exe.txt the invoice']);
+    assert.ok(![...read.summary].some(c => /[\u202A-\u202E\u2066-\u2069]/.test(c)), read.summary);
+  });
+
   it('reads the real output of node --test on a failing test (the runner of this machine)', function () {
     this.timeout(30_000);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mat-nodetest-'));

@@ -6,6 +6,7 @@
 import { redactSecrets } from '../../api/redact';
 import { fencedBlock } from '../sending/prompt';
 import { stripAnsi } from './output';
+import { cutUrlPasswords, hasUrlPassword, isSecretName } from './secrets';
 import { type CheckRecord, type CheckVerdict, FIX_REQUEST_OPENING } from './types';
 
 export const FIX_REQUEST_MAX_CHARS = 12_000;
@@ -118,9 +119,39 @@ function shortenAbsolutePaths(text: string): string {
   return out.join('');
 }
 
+/**
+ * The machine's secrets a check's text may echo (issue 44): the values of the variables named like secrets or
+ * holding a URL's password, and the values of the folder's `.env` file (its text, when there is one). Values
+ * shorter than 8 characters are left (they would match ordinary text).
+ */
+export function machineSecrets(env: NodeJS.ProcessEnv, dotEnv?: string): string[] {
+  const found = new Set<string>();
+  for (const [name, value] of Object.entries(env)) if (value && value.trim().length >= MIN_SECRET && (isSecretName(name) || hasUrlPassword(value))) found.add(value.trim());
+  for (const line of (dotEnv ?? '').split('\n')) {
+    const m = /^\s*(?:export\s+)?[A-Za-z_][\w.]*\s*=\s*(.*?)\s*$/.exec(line);
+    const value = m?.[1].replace(/^(['"])(.*)\1$/, '$2');
+    if (value && value.length >= MIN_SECRET) found.add(value);
+  }
+  return [...found];
+}
+
+/** A command line's leading `NAME=value` assignments, whose values are the user's (a token, a database URL). */
+const LEADING_ASSIGNMENTS = /^(\s*(?:[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|\S*)\s+)+)/;
+
+/** A command line as it is kept and sent: its leading assignments' values cut, then as any text is (`redactText`). */
+export function redactCommand(command: string, secrets: readonly string[]): string {
+  const cut = command.replace(LEADING_ASSIGNMENTS, prefix => prefix.replace(/([A-Za-z_]\w*=)(?:"[^"]*"|'[^']*'|\S*)/g, '$1***'));
+  return redactText(cut, secrets);
+}
+
+/** Any text a check keeps or sends: the secrets (exact values) and URL passwords cut. */
+export function redactText(text: string, secrets: readonly string[]): string {
+  return cutUrlPasswords(redactSecrets(text, secrets.filter(s => s.trim().length >= MIN_SECRET)));
+}
+
 /** The request's redaction: secrets, then the roots (→ `.`), the home folder (→ `~`), then any other absolute path. */
 export function redactForTeam(text: string, options: { secrets: readonly string[]; home?: string; roots: readonly string[] }): string {
-  let out = redactSecrets(text, options.secrets.filter(s => s.trim().length >= MIN_SECRET));
+  let out = redactText(text, options.secrets);
   for (const root of rootForms(options.roots)) out = replacePath(out, root, '.');
   if (options.home) for (const home of rootForms([options.home])) out = replacePath(out, home, '~');
   return shortenAbsolutePaths(out);
@@ -169,7 +200,7 @@ export function fixRequest(input: { command: string; record: CheckRecord; output
   const clean = (text: string) => redactForTeam(text, input);
   const { record } = input;
   const head: string[] = [FIX_REQUEST_OPENING, ''];
-  const command = clean(input.command);
+  const command = redactForTeam(redactCommand(input.command, input.secrets), input);
   // A command holding a backtick cannot be inline code: it goes in a block of its own.
   if (command.includes('`')) head.push(`I ran this command on your proposal:\n\n${fencedBlock(command, 'sh')}\n\nIt ${VERDICT_WORDS[record.verdict]}.`);
   else head.push(`I ran \`${command}\` on your proposal: it ${VERDICT_WORDS[record.verdict]}.`);

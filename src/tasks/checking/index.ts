@@ -5,7 +5,7 @@
  */
 export { CheckRefused, type CheckOutcome, type CheckSandbox, type CheckSessionInput, type ProposedFile, type ScratchPlan, folderHolding, runCheckSession, scratchPlan } from './session';
 export { DECLARED_MAX_CHARS, declaredRuns, detectChecks, testTaskCommand } from './detect';
-export { fixRequest } from './feedback';
+export { fixRequest, machineSecrets, redactCommand, redactText } from './feedback';
 export { checkEnvironment } from './runner';
 export { buildScratch, listFiles } from './scratch';
 export { sandboxSupport, secretPlaces } from './sandbox';

@@ -7,6 +7,7 @@
  */
 import * as cp from 'node:child_process';
 import * as fs from 'node:fs';
+import { hasUrlPassword, isSecretName } from './secrets';
 import type { RunEnd } from './types';
 
 /** After SIGTERM, a process group has this long to end before SIGKILL, ms. */
@@ -185,14 +186,6 @@ async function groupAlive(pgid: number): Promise<boolean> {
 const EDITOR_VARIABLES = [/^ELECTRON_.+$/i, /^VSCODE_(?!(PORTABLE|SHELL_LOGIN|ENV_REPLACE|ENV_APPEND|ENV_PREPEND)$).+$/i, /^SNAP(|_.*)$/i, /^GDK_PIXBUF_.+$/i];
 
 /**
- * Names of variables that hold a secret (issue 44): tokens, keys, passwords, credentials, sessions, an agent's
- * socket. A check gets none of them unless the user names it in `multiAgent.check.passEnvironment`.
- */
-const SECRET_NAME = /TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH|COOKIE|SESSION|_KEY$|^KEY$/i;
-/** A value holding a URL with a password (`postgres://app:s3cret@db/…`). */
-const URL_CREDENTIALS = /[a-z][\w+.-]*:\/\/[^\s/:@]*:[^\s/@]+@/i;
-
-/**
  * The environment a check runs with: `base` (the user's) without any variable whose value holds one of `secrets`
  * (the API key; those of 8 characters or more), without a variable named like a secret or whose value holds a
  * URL's password (unless `allowed` names it), without the editor's own variables, and without `GIT_ASKPASS`
@@ -207,7 +200,7 @@ export function checkEnvironment(base: NodeJS.ProcessEnv, secrets: readonly stri
     if (EDITOR_VARIABLES.some(r => r.test(key))) continue;
     if (editorAskPass && /^GIT_ASKPASS$/i.test(key)) continue;
     if (hidden.some(s => value.includes(s))) continue;
-    if (!allowed.includes(key) && (SECRET_NAME.test(key) || URL_CREDENTIALS.test(value))) continue;
+    if (!allowed.includes(key) && (isSecretName(key) || hasUrlPassword(value))) continue;
     env[key] = value;
   }
   return env;

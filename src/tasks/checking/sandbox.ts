@@ -15,6 +15,9 @@
 import * as cp from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { secretPlaces } from '../sending/sensitiveFiles';
+
+export { secretPlaces };
 
 export type SandboxKind = 'bubblewrap' | 'seatbelt' | 'none';
 
@@ -40,49 +43,6 @@ export interface SandboxPolicy {
   /** Paths read (never written) under the fresh /tmp: the user's folder, which the copy's dependency links lead to. */
   readable: readonly string[];
   allowNetwork: boolean;
-}
-
-/** The secret places of a home folder (credentials, keys, tokens, browser profiles) that a check never reads. */
-export function secretPlaces(home: string): string[] {
-  const inHome = [
-    '.ssh',
-    '.aws',
-    '.azure',
-    '.gnupg',
-    '.netrc',
-    '.npmrc',
-    '.yarnrc',
-    '.yarnrc.yml',
-    '.pypirc',
-    '.docker',
-    '.kube',
-    '.git-credentials',
-    '.config/gh',
-    '.config/hub',
-    '.config/git/credentials',
-    '.config/gcloud',
-    '.config/doctl',
-    '.config/op',
-    '.oci',
-    '.terraform.d',
-    '.cargo/credentials',
-    '.cargo/credentials.toml',
-    '.gem/credentials',
-    '.m2/settings.xml',
-    '.gradle/gradle.properties',
-    '.password-store',
-    '.local/share/keyrings',
-    '.mozilla',
-    '.config/google-chrome',
-    '.config/chromium',
-    '.config/BraveSoftware',
-    '.config/microsoft-edge',
-    'Library/Keychains',
-    'Library/Application Support/Google/Chrome',
-    'Library/Application Support/Firefox',
-    'Library/Cookies',
-  ];
-  return inHome.map(p => path.join(home, ...p.split('/')));
 }
 
 let probed: Promise<SandboxSupport> | undefined;

@@ -9,6 +9,10 @@ import * as cp from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { excludeMatcher } from './globs';
+import { SCRATCH_PREFIX } from './types';
+
+export { SCRATCH_PREFIX };
 
 /**
  * Folders of installed dependencies, never tracked and never copied: linked from the copy to the real one
@@ -26,15 +30,13 @@ const LEFT_OUT_FOLDERS: readonly string[] = [...DEPENDENCY_FOLDERS, ...BUILD_FOL
 export const MANIFESTS: readonly string[] = ['package.json', 'pyproject.toml', 'requirements.txt', 'setup.py', 'Cargo.toml', 'Gemfile', 'build.gradle', 'build.gradle.kts', 'pom.xml'];
 /** The most files a check copies (`listFiles`' default). */
 export const MAX_CHECK_FILES = 20_000;
-/** The scratch copies' folder names in the temp folder start with this (`removeScratch` removes nothing else). */
-export const SCRATCH_PREFIX = 'multi-agent-check-';
+/** At most this many bytes of files go into a copy (dependency folders are linked, not copied). */
+export const MAX_COPY_BYTES = 2 * 1024 ** 3;
 
 /** Files copied (or stat'ed) at once. */
 const COPY_CONCURRENCY = 48;
 /** git's listing is read up to this many bytes (paths of 20,000 files are a few MB). */
 const GIT_OUTPUT_LIMIT = 64 * 1024 * 1024;
-/** A `{a,b}` pattern expands to at most this many alternatives; the rest are ignored. */
-const BRACE_LIMIT = 256;
 
 export interface CheckFileList {
   /** Relative POSIX paths of files (and symbolic links) under the folder. */
@@ -217,11 +219,15 @@ async function copyFiles(root: string, dir: string, files: readonly string[], si
   }
   const realRoot = await fs.promises.realpath(root);
   let copied = 0;
+  let bytes = 0;
   await eachLimited(files, COPY_CONCURRENCY, signal, async rel => {
     const from = path.join(root, rel);
     const to = path.join(dir, rel);
     const st = await fs.promises.lstat(from).catch(() => undefined);
     if (st?.isFile()) {
+      // A bound on what a copy may take (issue 44), checked before each file is copied.
+      bytes += st.size;
+      if (bytes > MAX_COPY_BYTES) throw new Error(`The folder holds more than ${MAX_COPY_BYTES / 1024 ** 3} GB of files to copy; a check copies at most that. Leave large files out with files.exclude or .gitignore.`);
       await fs.promises.copyFile(from, to, fs.constants.COPYFILE_FICLONE);
       copied++;
     } else if (st?.isSymbolicLink() && (await copyLink(from, to, realRoot, dir))) copied++;
@@ -246,7 +252,9 @@ async function copyLink(from: string, to: string, realRoot: string, dir: string)
     const made = await fs.promises.symlink(target, to, st.isDirectory() ? 'dir' : 'file').then(() => true, () => false);
     if (made) return true;
   }
-  if (!st.isFile()) return false;
+  // A link to a file outside the folder is left out like one to a folder (issue 44): its target (a key, a large
+  // file linked many times) is not the folder's to copy.
+  if (!st.isFile() || !isInside(realRoot, real)) return false;
   await fs.promises.copyFile(real, to, fs.constants.COPYFILE_FICLONE);
   return true;
 }
@@ -329,92 +337,4 @@ async function eachLimited<T>(items: readonly T[], limit: number, signal: AbortS
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   if (failure) throw failure.error;
-}
-
-// ── `files.exclude` globs: `**` (any folders), `*` and `?` (within a name), `{a,b}` (alternatives). Matched against
-// the whole relative path (`*.log` is a file at the top; `**/*.log` is one anywhere). Linear backtracking: a
-// pattern never costs more than its length times the path's.
-
-/** One test for a set of globs: does any match the relative POSIX path? */
-export function excludeMatcher(patterns: readonly string[]): (rel: string) => boolean {
-  const compiled = patterns.flatMap(p => expandBraces(p.trim().replace(/^\.?\/+/, '').replace(/\/+$/, ''))).filter(p => p !== '').map(p => p.split('/').filter(s => s !== ''));
-  if (!compiled.length) return () => false;
-  return rel => {
-    const parts = rel.split('/');
-    return compiled.some(segments => matchSegments(segments, parts));
-  };
-}
-
-/** Does `pattern` (a glob as above) match the relative POSIX path `rel`? */
-export function globMatches(pattern: string, rel: string): boolean {
-  return excludeMatcher([pattern])(rel);
-}
-
-/** `a{b,c}d` → `abd`, `acd`; nested braces expand too; an unmatched `{` is literal. At most BRACE_LIMIT results. */
-function expandBraces(pattern: string): string[] {
-  const open = pattern.indexOf('{');
-  if (open < 0) return [pattern];
-  let depth = 0;
-  const commas: number[] = [];
-  let close = -1;
-  for (let i = open; i < pattern.length && close < 0; i++) {
-    if (pattern[i] === '{') depth++;
-    else if (pattern[i] === '}' && --depth === 0) close = i;
-    else if (pattern[i] === ',' && depth === 1) commas.push(i);
-  }
-  if (close < 0) return [pattern];
-  const cuts = [open, ...commas, close];
-  const head = pattern.slice(0, open);
-  const tails = expandBraces(pattern.slice(close + 1));
-  const out: string[] = [];
-  for (let k = 0; k + 1 < cuts.length && out.length < BRACE_LIMIT; k++) {
-    for (const middle of expandBraces(pattern.slice(cuts[k] + 1, cuts[k + 1]))) {
-      for (const tail of tails) if (out.length < BRACE_LIMIT) out.push(head + middle + tail);
-    }
-  }
-  return out;
-}
-
-/** Path segments against pattern segments, `**` matching any number of segments (the last `**` backtracked). */
-function matchSegments(pattern: readonly string[], parts: readonly string[]): boolean {
-  let p = 0;
-  let s = 0;
-  let star = -1;
-  let mark = 0;
-  while (s < parts.length) {
-    if (p < pattern.length && pattern[p] === '**') {
-      star = p++;
-      mark = s;
-    } else if (p < pattern.length && matchName(pattern[p], parts[s])) {
-      p++;
-      s++;
-    } else if (star >= 0) {
-      p = star + 1;
-      s = ++mark;
-    } else return false;
-  }
-  while (p < pattern.length && pattern[p] === '**') p++;
-  return p === pattern.length;
-}
-
-/** One name against one pattern segment: `*` any characters, `?` one character (the last `*` backtracked). */
-function matchName(pattern: string, name: string): boolean {
-  let p = 0;
-  let s = 0;
-  let star = -1;
-  let mark = 0;
-  while (s < name.length) {
-    if (p < pattern.length && (pattern[p] === '?' || pattern[p] === name[s])) {
-      p++;
-      s++;
-    } else if (p < pattern.length && pattern[p] === '*') {
-      star = p++;
-      mark = s;
-    } else if (star >= 0) {
-      p = star + 1;
-      s = ++mark;
-    } else return false;
-  }
-  while (p < pattern.length && pattern[p] === '*') p++;
-  return p === pattern.length;
 }

@@ -4,6 +4,7 @@
  * proposal (newly failing, or failing as before). Pure: no vscode. Linear time: the output is read line by line,
  * each line capped, with anchored regexes that cannot backtrack over a line more than once.
  */
+import { shownText } from '../../api/filenames';
 import type { CheckRun, CheckVerdict } from './types';
 
 /** A line is read up to this many characters; the failing list holds at most MAX_FAILING names of MAX_NAME characters. */
@@ -45,9 +46,9 @@ function countsOf(list: string): Counts {
   return counts;
 }
 
-/** A name as kept: trimmed, at most MAX_NAME characters. */
+/** A name as kept: without the characters that hide or reorder text (bidi controls, issue 44), at most MAX_NAME characters. */
 function nameOf(text: string): string {
-  const name = text.trim();
+  const name = shownText(text);
   return name.length > MAX_NAME ? `${name.slice(0, MAX_NAME - 1)}…` : name;
 }
 
@@ -281,7 +282,7 @@ export function readRun(output: string): { summary: string; failing: string[] } 
     start = end + 1;
   }
   const closing = typeof reader.closing === 'function' ? reader.closing() : reader.closing;
-  const summary = closing || reader.lastLine;
+  const summary = shownText(closing || reader.lastLine);
   return { summary: summary.length > MAX_SUMMARY ? `${summary.slice(0, MAX_SUMMARY - 1)}…` : summary, failing: reader.failing };
 }
 

@@ -101,6 +101,9 @@ export const FIX_REQUEST_OPENING = 'I checked your proposal on my machine and it
  */
 export const KEPT_SCRATCH_MARKER = 'kept-scratch-copy.json';
 
+/** Every scratch copy's temp folder is named so (`multi-agent-check-XXXXXX`): only those are ever removed. */
+export const SCRATCH_PREFIX = 'multi-agent-check-';
+
 /** What the marker holds. */
 export interface KeptScratch {
   /** The user's folder it copies (its path, and its name as the window showed it). */

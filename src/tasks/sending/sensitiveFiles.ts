@@ -5,6 +5,7 @@
  * path is judged as Windows opens it (trailing dots and spaces dropped, an alternate data stream cut off, any
  * letter case), on every platform. No vscode: unit-tested in plain Node.
  */
+import { join } from 'node:path';
 
 /** A file name (the last segment) that holds secrets. */
 const SENSITIVE_NAMES: readonly RegExp[] = [
@@ -31,4 +32,45 @@ export function isSensitivePath(path: string): boolean {
   const name = segments.pop();
   if (!name) return false;
   return SENSITIVE_NAMES.some(p => p.test(name)) || segments.some(s => SENSITIVE_FOLDERS.has(s));
+}
+
+/**
+ * The secret places of a home folder (credentials, keys, tokens, browser profiles) that a check's sandbox hides
+ * (issue 44): the folders above, and the files and folders credentials live in there.
+ */
+export function secretPlaces(home: string): string[] {
+  const inHome = [
+    ...[...SENSITIVE_FOLDERS].filter(f => f !== '.git'),
+    '.netrc',
+    '.npmrc',
+    '.yarnrc',
+    '.yarnrc.yml',
+    '.pypirc',
+    '.git-credentials',
+    '.config/gh',
+    '.config/hub',
+    '.config/git/credentials',
+    '.config/gcloud',
+    '.config/doctl',
+    '.config/op',
+    '.oci',
+    '.terraform.d',
+    '.cargo/credentials',
+    '.cargo/credentials.toml',
+    '.gem/credentials',
+    '.m2/settings.xml',
+    '.gradle/gradle.properties',
+    '.password-store',
+    '.local/share/keyrings',
+    '.mozilla',
+    '.config/google-chrome',
+    '.config/chromium',
+    '.config/BraveSoftware',
+    '.config/microsoft-edge',
+    'Library/Keychains',
+    'Library/Application Support/Google/Chrome',
+    'Library/Application Support/Firefox',
+    'Library/Cookies',
+  ];
+  return inHome.map(p => join(home, ...p.split('/')));
 }
