@@ -9,62 +9,27 @@
  * Ask the Team to Fix sends what was checked and the failing output (bounded, redacted) to the task's thread;
  * its answer is a task like any other (`fixOf` lists it under the checked task).
  */
-import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type Config, filesExcluded, updateSetting } from '../config';
+import { filesExcluded } from '../config';
 import { proposedFiles, unsavedTexts } from '../documents/checkInputs';
 import { folderOf, prepareReview } from '../documents/reviewPlan';
-import type { SourceRangeTracker } from '../documents/sourceRanges';
 import { UserFacingError, inert, messageOf } from '../errors';
-import type { KeyStore } from '../auth/keyStore';
-import type { Logger } from '../log';
 import { reviewPart } from '../parts';
 import { type CheckStart, fixesItself, teamCanFix, verdictRules } from '../tasks/checking/policy';
-import type { CheckStep, CheckStore } from '../tasks/checking/store';
+import type { CheckStep } from '../tasks/checking/store';
 import type { CheckRecord } from '../tasks/checking/types';
 import type { CheckSandbox } from '../tasks/checking/session';
 import { type TrackedTask, latestCheck } from '../tasks/model';
 import { offer } from '../tasks/offers';
-import type { SubmissionPipeline } from '../tasks/sending/submission';
-import type { TaskStore } from '../tasks/store/taskStore';
-import type { UserInterface } from '../ui';
 import { checkLeftOutWhy, checkRefusedWords, checkSentence, checkStepWords } from '../tasks/checkWords';
-import { sendOrOfferAttachment } from './ask';
 import { chooseCommand } from './checkChoice';
+import type { CheckDeps } from './checkDeps';
 import { checkingPart } from './checkingPart';
+import { askTeamToFix } from './checkFix';
+
+import { sandboxFor, secretsOf } from './checkSandbox';
 import { resolveTask } from './resolve';
-import { type TeamDeps, threadIdOf } from './team';
 
-export interface CheckDeps {
-  ui: UserInterface;
-  store: TaskStore;
-  config: Config;
-  keys: KeyStore;
-  log: Logger;
-  tracker: Pick<SourceRangeTracker, 'now'>;
-  /** Where a confirmed command is remembered, per workspace. */
-  workspaceState: vscode.Memento;
-  /** What Ask the Team to Fix needs to find the task's thread and send in it. */
-  team: Pick<TeamDeps, 'api' | 'store'> & { pipeline: SubmissionPipeline };
-  /** The checks running now, which every view follows. */
-  checks: CheckStore;
-  /** The task of the focused result view, if one is focused. */
-  activeResult?: () => string | undefined;
-  /** The extension's global storage folder: the editor's storage around it is hidden from a check. */
-  storage: string;
-}
-
-/**
- * What a check keeps out of everything it keeps and sends (issue 44): the keys, the values of this machine's
- * secret variables and of the folder's `.env` (one redaction for the output, the record and Ask the Team to Fix).
- */
-async function secretsOf(keys: KeyStore, folder?: vscode.WorkspaceFolder): Promise<string[]> {
-  const dotEnv = folder ? await fs.readFile(path.join(folder.uri.fsPath, '.env'), 'utf8').catch(() => undefined) : undefined;
-  const machine = checkingPart().machineSecrets(process.env, dotEnv && dotEnv.length <= 256 * 1024 ? dotEnv : undefined);
-  return [await keys.getApiKey(), await keys.getGatewayKey(), ...machine].filter((k): k is string => !!k);
-}
 
 /** Check Proposal…: returns the check as recorded (undefined when nothing ran: refused, declined, canceled). */
 export async function checkProposal(d: CheckDeps, arg: unknown, start: CheckStart): Promise<CheckRecord | undefined> {
@@ -192,38 +157,6 @@ async function runSession(d: CheckDeps, { task, answer, folder, command, sandbox
   return outcome.record;
 }
 
-/**
- * The sandbox of a check (issue 44): the machine's, with the secret places and the editor's storage hidden and the
- * network as the user's setting says. Where none can be had, the user chooses to run without one (remembered in the
- * user's settings), never silently: a check that starts by itself there does not run.
- */
-async function sandboxFor(d: CheckDeps, start: CheckStart): Promise<CheckSandbox | undefined | 'declined'> {
-  const checking = checkingPart();
-  const support = await checking.sandboxSupport();
-  const { allowNetwork, allowUnsandboxed } = d.config.settings.check;
-  if (support.kind !== 'none' && support.binary) {
-    // The editor's own storage (its User folder: settings, state, every extension's storage) is hidden too.
-    const editorStorage = path.resolve(d.storage, '..', '..');
-    return { kind: support.kind, binary: support.binary, hidden: [...checking.secretPlaces(os.homedir()), editorStorage], allowNetwork };
-  }
-  if (allowUnsandboxed) return undefined;
-  if (start.unasked) {
-    d.log.warn(`check: not started by itself: no sandbox here (${support.why ?? 'none'}), and running without one was never chosen`);
-    return 'declined';
-  }
-  const run = vscode.l10n.t('Run Without a Sandbox');
-  const choice = await d.ui.ask(
-    vscode.l10n.t(
-      'No sandbox can be had on this machine ({0}). Without one, a check runs the team\'s proposed code with your permissions: it can read your files and keys, write wherever you can and reach the network. Run checks without a sandbox on this machine? You are asked once: the answer is kept in your setting multiAgent.check.allowUnsandboxed.',
-      support.why ?? '',
-    ),
-    run,
-  );
-  if (choice !== run) return 'declined';
-  await updateSetting('check.allowUnsandboxed', true);
-  return undefined;
-}
-
 /** Says what the check found, with what to do next: Ask the Team to Fix where the team can, else Review Changes…. */
 async function tellOutcome(d: CheckDeps, task: TrackedTask, check: CheckRecord): Promise<void> {
   const message = checkSentence(check);
@@ -255,38 +188,4 @@ export async function showCheckOutput(d: Pick<CheckDeps, 'ui' | 'store'>, arg?: 
   if ((await d.store.readCheckOutput(task.id, check.id)) === undefined) throw new UserFacingError(vscode.l10n.t('The output of that check is no longer kept.'));
   const document = await vscode.workspace.openTextDocument(d.store.checkOutputUri(task.id, check.id));
   return vscode.window.showTextDocument(document, { preview: true });
-}
-
-/**
- * Ask the Team to Fix: sends the newest failing check to the task's thread — what ran, what newly fails, the
- * output's end (bounded; the keys, the home folder and absolute paths redacted). The answer is a task of its own,
- * listed under the task first checked. Asked from chat (`shownBy: 'chat'`), its answer is the chat's own: no result tab
- * opens beside it (commands/index.ts).
- */
-export async function askTeamToFix(d: CheckDeps, arg?: unknown): Promise<TrackedTask | undefined> {
-  const task = await resolveTask(d, arg ?? d.activeResult?.(), 'askToFix', vscode.l10n.t('Ask the team to fix which answer?'));
-  if (!task) return undefined;
-  const check = latestCheck(task);
-  if (!check || !teamCanFix(task)) throw new UserFacingError(vscode.l10n.t('"{0}" has no failing check to send: run Check Proposal… first.', inert(task.title)));
-  if (!(await d.keys.ensureApiKey())) return undefined;
-  const output = (await d.store.readCheckOutput(task.id, check.id, 'proposal')) ?? check.after.tail;
-  const folder = folderOf(task);
-  const instruction = checkingPart().fixRequest({
-    command: check.command,
-    record: check,
-    output,
-    secrets: await secretsOf(d.keys, folder),
-    home: os.homedir(),
-    // The output names the user's folder (the copy's paths were turned into it): its paths go as relative ones.
-    roots: [folder?.uri.fsPath].filter((r): r is string => !!r),
-  });
-  const threadId = await threadIdOf(d.team, task);
-  const sent = await sendOrOfferAttachment(d.ui, d.team.pipeline, { instruction, threadId }, d.team.pipeline.settings());
-  if (!sent) return undefined;
-  const round = (task.fixOf?.round ?? 0) + 1;
-  const title = vscode.l10n.t('Fix {0}: {1}', round, task.fixOf ? task.title.replace(/^[^:]*: /, '') : task.title);
-  // Every round is listed under the task first checked, not under the round before it.
-  await d.store.markFix(sent.id, { of: task.fixOf?.of ?? task.id, round }, task, title);
-  d.log.info(`check ${task.id}: asked the team to fix (round ${round}) as task ${sent.id}`);
-  return d.store.get(sent.id) ?? sent;
 }

@@ -20,7 +20,8 @@ import { type KeyVerdict, askAndSaveApiKey, clearApiKey, clearGatewayKey, setApi
 import { refreshModels, selectModel } from './models';
 import { orchestrateFile, orchestrateSelection } from './orchestrate';
 import { copyResult, insertResult, openOnSubmit, openRawResult, openResult, showPromptSent } from './results';
-import { askTeamToFix, cancelCheck, checkProposal, showCheckOutput } from './check';
+import { cancelCheck, checkProposal, showCheckOutput } from './check';
+import { askTeamToFix } from './checkFix';
 import { openScratchCopy } from './scratchCopy';
 import { checkStartOf } from '../tasks/checking/policy';
 import type { Services } from '../services';

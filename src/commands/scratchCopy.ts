@@ -13,7 +13,7 @@ import { folderOf, prepareReview } from '../documents/reviewPlan';
 import { UserFacingError, inert, messageOf } from '../errors';
 import { reviewPart } from '../parts';
 import { checkLeftOutWhy, checkRefusedWords } from '../tasks/checkWords';
-import type { CheckDeps } from './check';
+import type { CheckDeps } from './checkDeps';
 import { KEPT_SCRATCH_MARKER, type KeptScratch } from '../tasks/checking/types';
 import { checkingPart } from './checkingPart';
 import { resolveTask } from './resolve';
