@@ -262,6 +262,19 @@ describe('Check Proposal (issue 37)', function () {
     }
   });
 
+  it('check: check.autoFixRounds is bounded at 3 — 5 in the user\'s settings is said as a problem and read as 0 (issue 45 item 5)', async () => {
+    await setSetting('check.autoFixRounds', 5);
+    try {
+      await waitFor(() => ctx.api.config.problems.some(p => p.includes('multiAgent.check.autoFixRounds')), 'the setting read again');
+      assert.strictEqual(ctx.api.config.settings.check.autoFixRounds, 0);
+      assert.ok(ctx.api.config.problems.some(p => /check\.autoFixRounds must be a whole number from 0 to 3 \(it is 5\)/.test(p)), ctx.api.config.problems.join(' | '));
+      await setSetting('check.autoFixRounds', 3);
+      await waitFor(() => ctx.api.config.settings.check.autoFixRounds === 3, 'the bound itself allowed');
+    } finally {
+      await setSetting('check.autoFixRounds', undefined);
+    }
+  });
+
   it('check: an untrusted workspace refuses, and a workspace\'s settings cannot choose the command', async () => {
     const task = await sample();
     await setSetting('check.command', probeCommand('user'));

@@ -12,6 +12,18 @@ describe('checking: output kept bounded', () => {
     assert.equal(out.text(), 'hello world\n');
   });
 
+  it('issue 45: at its defaults, 1 MB written keeps at most 512 KB, with its first and its last lines', () => {
+    const out = new BoundedOutput();
+    const line = (i: number) => `line ${String(i).padStart(7, '0')} ${'x'.repeat(48)}\n`;
+    let n = 0;
+    while (out.bytes < 1024 * 1024) out.push(line(n++));
+    const kept = out.text();
+    assert.ok(Buffer.byteLength(kept) <= 512 * 1024 + 100, `${Buffer.byteLength(kept)} bytes kept`);
+    assert.ok(kept.startsWith(line(0)), 'the first line');
+    assert.ok(kept.endsWith(line(n - 1)), 'the last line');
+    assert.match(kept, /… \d+ bytes left out …/);
+  });
+
   it('keeps the head and the tail, says how many bytes were left out', () => {
     const out = new BoundedOutput({ headBytes: 9, tailBytes: 9 });
     for (let i = 0; i < 100; i++) out.push(`line ${String(i).padStart(3, '0')}\n`);
