@@ -56,6 +56,15 @@ export function folderOf(task: TrackedTask): vscode.WorkspaceFolder | undefined 
   return folders.length === 1 ? folders[0] : undefined;
 }
 
+/** The name of an entry beside a missing file's place that differs from its name only in letter case, if any. */
+async function sameNameOtherCase(uri: vscode.Uri): Promise<string | undefined> {
+  const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+  const parent = uri.with({ path: uri.path.slice(0, uri.path.lastIndexOf('/')) || '/' });
+  const entries = await Promise.resolve(vscode.workspace.fs.readDirectory(parent)).catch(() => [] as [string, vscode.FileType][]);
+  const lower = name.toLowerCase();
+  return entries.find(([entry]) => entry !== name && entry.toLowerCase() === lower)?.[0];
+}
+
 /** `fs.lstat` / `fs.realpath` for file: folders; elsewhere symlinks cannot be followed, so they are refused. */
 function resolverFor(folder: vscode.WorkspaceFolder): PathResolver {
   if (folder.uri.scheme === 'file') {
@@ -267,6 +276,12 @@ class ReviewReads {
       const uri = fileUri(folder, confined.absolute);
       this.uris.set(key(p), uri);
       try {
+        const other = confined.exists ? undefined : await sameNameOtherCase(uri);
+        if (other) {
+          // Issue 43: never a second module beside the real one (nor, on macOS and Windows, that one overwritten whole).
+          this.states.set(key(p), { kind: 'refused', reason: vscode.l10n.t('not applied: "{0}" differs only in letter case from the file "{1}" beside it; ask for that file by its name', path.split('/').pop() ?? path, other) });
+          return;
+        }
         const read = confined.exists ? await readNow(uri, budget) : { kind: 'missing' as const };
         if (!read) {
           this.overBudget.push(p);

@@ -218,11 +218,18 @@ const EDIT_SYNTAX: RegExp[] = [
   /^(?:---|\+\+\+) [ab]\//,
   /^diff --git /,
   /^\*\*\* (?:Begin Patch|End Patch|Update File:|Add File:|Delete File:)/,
+  // Issue 43: other tools' edit markup landing as code — Zed's <edits>/<old_text>/<new_text>, Cline's and Roo's XML
+  // tools, Windsurf's {{ ... }} placeholder, "existing code" comments, Before/After labels.
+  /^\s*<\/?(?:edits?|old_text|new_text|replace_in_file|write_to_file|apply_diff|search_and_replace|insert_content|diff|search|replace|content)(?:\s[^>]*)?>\s*$/,
+  /^\s*\{\{\s*(?:\.{3}|…)\s*\}\}\s*$/,
+  /^\s*(?:\/\/|#|--|;|\/\*+|<!--)\s*(?:\.{3}|…)\s*(?:existing|rest|unchanged|remaining|other|previous|same|more)\b/i,
+  /^\s*(?:\/\/|#|--|;|\/\*+|<!--)\s*(?:[❌✅✗✓✔✘]\s*)?(?:before|after)\s*(?:[:(\-—]|\(?fix|$)/i,
 ];
 
 /**
  * Whether `added` (a hunk's new lines) writes edit syntax that the file does not already have: a conflict or
- * search marker, a diff or patch header, or a gutter of line numbers on every added line (three at least).
+ * search marker, a diff or patch header, another tool's edit markup or placeholder, an "existing code" comment, a
+ * Before/After label, or a gutter of line numbers on every added line (three at least).
  * `file` is read only when an added line is such syntax (most hunks cost their own lines only).
  */
 export function writesEditSyntax(added: readonly string[], file: () => readonly string[]): boolean {
@@ -230,8 +237,8 @@ export function writesEditSyntax(added: readonly string[], file: () => readonly 
   for (const l of added) {
     if (l.length > MAX_LINE) continue;
     const c = l.charCodeAt(0);
-    // Every pattern starts with one of < = > - + @ d * or a blank: the rest are ruled out without a regex.
-    if (c !== 60 && c !== 61 && c !== 62 && c !== 45 && c !== 43 && c !== 64 && c !== 100 && c !== 42 && c !== 32 && c !== 9) continue;
+    // Every pattern starts with one of < = > - + @ d * { / # ; or a blank: the rest are ruled out without a regex.
+    if (c !== 60 && c !== 61 && c !== 62 && c !== 45 && c !== 43 && c !== 64 && c !== 100 && c !== 42 && c !== 32 && c !== 9 && c !== 123 && c !== 47 && c !== 35 && c !== 59) continue;
     EDIT_SYNTAX.forEach((re, k) => {
       if (re.test(l)) kinds.add(k);
     });

@@ -137,6 +137,8 @@ export interface TrackedTask {
   /** Blocks of the answer Apply… can do something with, and blocks Insert at Cursor may insert (tasks/offers.ts). */
   applicableBlocks?: number;
   insertableBlocks?: number;
+  /** The answer holds code in a form nothing here lands (HTML, a tool's XML, a fence in a quote): say so (issue 43). */
+  unlandedCode?: boolean;
   /** The checks of its proposal (issue 37), newest last, the last few (`MAX_KEPT_CHECKS`). */
   checks?: CheckRecord[];
   /** Sent by Ask the Team to Fix: the checked task it continues, and which round. */

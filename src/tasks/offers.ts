@@ -85,17 +85,22 @@ export function shapeOf(blocks: readonly BlockFacts[], task: { source?: unknown 
   return shape;
 }
 
+/** Signs of code in an answer (a fence, HTML's <pre>, a tool's edit markup, a patch, a conflict marker). */
+const CODE_MARKS = /```|~~~|<pre[\s>]|<code[\s>]|<(?:replace_in_file|write_to_file|apply_diff|edits|old_text|new_text)\b|\*\*\* Begin Patch|^<{7} |^<{5,9} ?SEARCH\b/m;
+
 /**
  * What a finished task keeps of its answer, counted once by the one reader. Linear, and of the first
  * HOST_READ_CHARS only (this runs on the extension host as the task ends): for a longer answer Apply and Insert
  * are offered as for an answer not counted, and the review reads the whole answer.
  */
-export function answerShapeOf(task: { source?: unknown }, result: string | undefined): Pick<TrackedTask, 'namedFiles' | 'applicableBlocks' | 'insertableBlocks'> {
-  if (result === undefined) return { namedFiles: undefined, applicableBlocks: undefined, insertableBlocks: undefined };
+export function answerShapeOf(task: { source?: unknown }, result: string | undefined): Pick<TrackedTask, 'namedFiles' | 'applicableBlocks' | 'insertableBlocks' | 'unlandedCode'> {
+  if (result === undefined) return { namedFiles: undefined, applicableBlocks: undefined, insertableBlocks: undefined, unlandedCode: undefined };
   const long = result.length > HOST_READ_CHARS;
-  const shape = shapeOf(reviewPart().readAnswer(long ? result.slice(0, HOST_READ_CHARS) : result).blocks, task);
-  if (long) return { namedFiles: shape.namedFiles || undefined, applicableBlocks: undefined, insertableBlocks: undefined };
-  return { namedFiles: shape.namedFiles || undefined, applicableBlocks: shape.applicable, insertableBlocks: shape.insertable };
+  const read = long ? result.slice(0, HOST_READ_CHARS) : result;
+  const shape = shapeOf(reviewPart().readAnswer(read).blocks, task);
+  if (long) return { namedFiles: shape.namedFiles || undefined, applicableBlocks: undefined, insertableBlocks: undefined, unlandedCode: undefined };
+  const lands = shape.namedFiles + shape.applicable + shape.insertable > 0;
+  return { namedFiles: shape.namedFiles || undefined, applicableBlocks: shape.applicable, insertableBlocks: shape.insertable, unlandedCode: !lands && CODE_MARKS.test(read) ? true : undefined };
 }
 
 /** What a finished task's answer offers as a whole (the table's conditions read it). */

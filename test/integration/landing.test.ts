@@ -362,6 +362,19 @@ describe('landing a multi-file answer', () => {
     }
   });
 
+  it('landing: a new file that differs only in letter case from one beside it is held with its reason, never created (issue 43)', async () => {
+    const answer = '```ts path=tmp-landing/Stats.ts\nexport const v1 = 100;\n```';
+    ctx.emulator.setNextTask({ result: answer });
+    const { task: sent } = await send();
+    const task = await done(sent.id);
+    const { entries, review } = await entriesOf(task);
+    assert.deepStrictEqual(entries.filter(e => e.kind === 'create'), [], 'nothing created');
+    assert.deepStrictEqual(notOffered(review).map(s => `${s.what}: ${s.reason}`), [
+      'tmp-landing/Stats.ts: not applied: "Stats.ts" differs only in letter case from the file "stats.ts" beside it; ask for that file by its name',
+    ]);
+    assert.deepStrictEqual((await vscode.workspace.fs.readDirectory(folder())).map(([n]) => n).sort(), ['stats.ts']);
+  });
+
   it('landing: the result view, the Tasks view and @team offer Review Changes for an answer that names files', async () => {
     const { task: sent } = await send({ attach: [greetUri()] });
     const task = await done(sent.id);

@@ -23,6 +23,8 @@ function processesRunning(argv: string): number[] {
     .filter(p => /^\d+$/.test(p))
     .filter(p => {
       try {
+        // A zombie (ended, not yet reaped) has ended.
+        if (/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${p}/stat`, 'utf8'))) return false;
         return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ') === argv;
       } catch {
         return false;
@@ -140,6 +142,8 @@ function processesRunning(argv: string): number[] {
     for (const pid of left) process.kill(pid, 'SIGKILL');
     const boxed = await run(probe, true);
     assert.match(boxed.out, /started/);
+    // The kernel ends the namespace's processes as its last one exits: a moment, whatever the load (bounded at 10 s).
+    for (const until = Date.now() + 10_000; processesRunning(marker).length && Date.now() < until; ) await new Promise(r => setTimeout(r, 50));
     assert.deepEqual(processesRunning(marker), [], 'the PID namespace ended with the run');
   });
 

@@ -92,6 +92,15 @@ describe('offers: what a task offers, per state and surface (the table, issue 28
   const markdown = openingOf({ resultView: 'markdown' });
   const ids = (task: TrackedTask, surface: Surface, context = rendered) => offersOf(task, surface, context).map(o => o.id);
 
+  it('issue 43: an answer whose code lands nowhere (HTML, a tool\'s XML outside a fence) is marked so, to be said; prose or landable code is not', () => {
+    const html = record('completed', {}, 'Here is the fix:<pre><code>export function add(a, b) {\n  return a + b;\n}</code></pre>');
+    assert.equal(html.unlandedCode, true);
+    const cline = record('completed', {}, '<replace_in_file>\n<path>src/money.ts</path>\n<diff>\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n</diff>\n</replace_in_file>');
+    assert.equal(cline.unlandedCode, true);
+    assert.equal(record('completed', {}, 'Nothing to change: the code is right.').unlandedCode, undefined);
+    assert.equal(record('completed', { source }, '```ts src/math.ts\nexport const x = 1;\n```').unlandedCode, undefined);
+  });
+
   it('a running task: Cancel Task and Stop Following; Open only where results render', () => {
     const task = record('processing', { source });
     assert.deepEqual(ids(task, 'view'), ['prompt', 'source', 'cancel']);

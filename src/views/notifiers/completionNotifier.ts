@@ -64,7 +64,11 @@ export class CompletionNotifier extends Disposable {
         }
         // Only what this task offers here (tasks/offers.ts): no Apply for an answer without code, no Open when it is open.
         const offers = offersOf(task, 'notification').filter(o => !(opened && o.id === 'open'));
-        const action = await this.ui.info(vscode.l10n.t('Multi-Agent task done: {0}', inert(task.title)), ...offers.map(o => vscode.l10n.t(o.label)));
+        // Issue 43: code that lands nowhere is said, never left to a silent Open and Copy.
+        const unlanded = task.unlandedCode
+          ? ' ' + vscode.l10n.t('Its code lands nowhere by itself: it names no file of this workspace in a form Review Changes… reads, and is not for code you sent. Open it to copy what you need, or ask again naming the file.')
+          : '';
+        const action = await this.ui.info(vscode.l10n.t('Multi-Agent task done: {0}', inert(task.title)) + unlanded, ...offers.map(o => vscode.l10n.t(o.label)));
         await run(offers.find(o => vscode.l10n.t(o.label) === action));
       } else {
         // The reason is server text: shown inert, never as a link or a command.
