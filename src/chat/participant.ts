@@ -166,7 +166,15 @@ async function withFailuresSaid(deps: ChatDeps, stream: vscode.ChatResponseStrea
     return await run();
   } catch (e) {
     const described = describeError(e);
-    if (!described) return { metadata }; // cancelled: the task was cancelled too
+    if (!described) {
+      // Stopped: the task was canceled too. Said, so the answer does not end at its last progress line (issue 45).
+      try {
+        stream.markdown(vscode.l10n.t('Stopped: the task was canceled on the service.'));
+      } catch {
+        // The chat may take nothing more once stopped.
+      }
+      return { metadata };
+    }
     deps.log.error(`@team: ${messageOf(e)}`);
     for (const action of described.actions) {
       const command = commandOfAction(action);

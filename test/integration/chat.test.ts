@@ -265,10 +265,13 @@ describe('chat: the @team participant', function () {
   it('cancelling the chat request cancels the task on the service', async function () {
     ctx.emulator.setTaskDuration(60_000);
     const cts = new vscode.CancellationTokenSource();
-    const answered = handler()(chatRequest('a long review'), { history: [] }, new RecordingStream().asStream(), cts.token);
+    const stream = new RecordingStream();
+    const answered = handler()(chatRequest('a long review'), { history: [] }, stream.asStream(), cts.token);
     const task = await waitFor(() => ctx.api.store.all()[0], 'the task in the store');
     cts.cancel();
     await answered;
+    // Issue 45: the answer says it was stopped instead of ending at its last progress line.
+    assert.deepStrictEqual(stream.markdown, ['Stopped: the task was canceled on the service.']);
     await waitFor(() => ctx.api.store.get(task.id)?.status === 'canceled', 'the task to stop in the store');
     await waitFor(() => ctx.emulator.task(task.id)?.canceledAt !== undefined, 'the emulator to record the cancel');
   });

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../../disposable';
-import { type AgentProgress, type TrackedTask, isFinished, isAwaitingApproval, latestCheck, modelNameOf, tookMs } from '../../tasks/model';
+import { type AgentProgress, type TrackedTask, displayLines, isFinished, isAwaitingApproval, latestCheck, modelNameOf, tookMs } from '../../tasks/model';
 import { capabilityWords, offersOf, openingOf } from '../../tasks/offers';
 import type { TaskChange, TaskStore } from '../../tasks/store/taskStore';
 import { type CheckTone, verdictRules } from '../../tasks/checking/policy';
@@ -329,7 +329,9 @@ function tooltipOf(task: TrackedTask, waiting?: string, checking?: RunningCheck)
 
 function sourceLine(source: NonNullable<TrackedTask['source']>): string {
   const { label, range } = source;
-  return range ? vscode.l10n.t('Source: {0} (lines {1}-{2})', label, range.startLine + 1, range.endLine + 1) : vscode.l10n.t('Source: {0}', label);
+  // The same lines as the result view's header says (issue 45: "lines 1–17" there, "lines 1-18" here).
+  const span = range && displayLines(range);
+  return span ? vscode.l10n.t('Source: {0} (lines {1}–{2})', label, span.start, span.end) : vscode.l10n.t('Source: {0}', label);
 }
 
 /** The view's badge: how many tasks are running, or nothing. */
