@@ -233,7 +233,8 @@ function registerTaskTools(mcp: McpServer, host: ToolHost, { id, instruction, wa
   mcp.registerTool(
     'run_task',
     {
-      title: 'Run a multi-agent task',
+      // Nouns: VS Code says "Run <title> (<server>) (MCP Server)" (issue 45: "Run Run a multi-agent task …").
+      title: 'Multi-agent task',
       description:
         'Sends an instruction, with optional workspace files, to a team of agents on the multi-agent service and returns their answer as text. ' +
         'Costs one task on the user\'s plan; the user confirms it. Nothing is written to the workspace: changes the answer proposes are landed by the user (Review Changes…).',
@@ -258,7 +259,7 @@ function registerTaskTools(mcp: McpServer, host: ToolHost, { id, instruction, wa
   mcp.registerTool(
     'read_task',
     {
-      title: 'Read a multi-agent task',
+      title: 'Task state and result',
       description: 'The state of a task in the user\'s Tasks view: status, each agent\'s state and progress, the result once completed, produced files and sources. Free: starts nothing.',
       inputSchema: z.object({ taskId: id('task id') }).strict(),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -269,7 +270,7 @@ function registerTaskTools(mcp: McpServer, host: ToolHost, { id, instruction, wa
   mcp.registerTool(
     'cancel_task',
     {
-      title: 'Cancel a multi-agent task',
+      title: 'Task cancellation',
       description: 'Cancels a running task of the user\'s Tasks view on the service: its agents stop and it costs nothing more. A finished task keeps its outcome.',
       inputSchema: z.object({ taskId: id('task id') }).strict(),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -283,7 +284,7 @@ function registerThreadTools(mcp: McpServer, host: ToolHost, { id, instruction, 
   mcp.registerTool(
     'list_threads',
     {
-      title: 'List multi-agent threads',
+      title: 'Threads on the service',
       description: 'The user\'s most recent threads on the service (each completed task is saved to one): id, title, model, when. Free: starts nothing.',
       inputSchema: z.object({}).strict(),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -294,7 +295,7 @@ function registerThreadTools(mcp: McpServer, host: ToolHost, { id, instruction, 
   mcp.registerTool(
     'continue_thread',
     {
-      title: 'Continue a multi-agent thread',
+      title: 'Next task in a thread',
       description: 'Sends a follow-up instruction into a thread (the agents see its earlier messages) and returns the answer. Costs one task on the user\'s plan; the user confirms it.',
       inputSchema: z.object({ threadId: id('thread id'), instruction, wait }).strict(),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -305,7 +306,7 @@ function registerThreadTools(mcp: McpServer, host: ToolHost, { id, instruction, 
   mcp.registerTool(
     'read_trace',
     {
-      title: 'Read how the team worked',
+      title: 'How the team worked',
       description: 'The execution trace of a task in the user\'s Tasks view: the plan, each agent\'s step and tools, the final answer. Free: starts nothing.',
       inputSchema: z.object({ taskId: id('task id') }).strict(),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
