@@ -464,6 +464,35 @@ async function benchCheck(alone) {
     const d = median(direct);
     const c = median(checked);
     row(`check: \`node --test\` (3 files, 12 tests; ${smallFiles} files + node_modules of 300) directly / through the check (list + copy + run + remove), p50 of 7 each`, `${ms(d)} / ${ms(c)}: overhead ${ms(c - d)} (direct ${direct.map(Math.round).join(', ')}; checked ${checked.map(Math.round).join(', ')} ms)`);
+
+    // Issue 44: the sandbox's cost per run — the same \`node --test\` in the same copy, without and in the sandbox, interleaved.
+    const { sandboxSupport, sandboxed, sandboxEnvironment, secretPlaces } = require(path.join(ROOT, 'out/src/tasks/checking/sandbox.js'));
+    const support = await sandboxSupport();
+    if (support.kind === 'none') row('check: the sandbox\'s overhead per run', `no sandbox here (${support.why})`);
+    else {
+      step(`check: \`node --test\` in a copy, without and in the sandbox (${support.kind}), 9 each`);
+      const listed = await listFiles(small);
+      const scratch = await buildScratch({ root: small, files: listed.files, overlay: new Map() });
+      const tmp = path.join(scratch.base, 'tmp');
+      fs.mkdirSync(tmp, { recursive: true });
+      const policy = { cwd: scratch.dir, writable: scratch.base, tmp, hidden: secretPlaces(os.homedir()), readable: [small, os.homedir()], allowNetwork: false };
+      const plain = [];
+      const boxed = [];
+      try {
+        for (let i = 0; i < 9; i++) {
+          for (const inBox of [false, true]) {
+            const t = performance.now();
+            const ran = await runCommand({ command: 'node --test', cwd: scratch.dir, env: inBox ? sandboxEnvironment(env, tmp) : env, timeoutMs: 120_000, onOutput: () => undefined, spawnAs: inBox ? sandboxed(support.kind, support.binary, policy, 'node --test') : undefined });
+            if (ran.end !== 'passed') throw new Error(`node --test ${inBox ? 'in' : 'without'} the sandbox: ${ran.end} (exit ${ran.exitCode})`);
+            (inBox ? boxed : plain).push(performance.now() - t);
+          }
+        }
+      } finally {
+        await removeScratch(scratch);
+      }
+      const over = median(boxed) - median(plain);
+      row(`check: the sandbox's overhead per run (${support.kind}: \`node --test\` in the same copy without / in the sandbox, p50 of 9 each, interleaved)`, `${ms(median(plain))} / ${ms(median(boxed))}: overhead ${ms(over)} (without ${plain.map(Math.round).join(', ')}; in ${boxed.map(Math.round).join(', ')} ms)`, '< 100 ms', over < 100 ? 'yes' : 'NO');
+    }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

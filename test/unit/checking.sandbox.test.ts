@@ -12,7 +12,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkEnvironment, runCommand } from '../../src/tasks/checking/runner';
-import { type SandboxPolicy, bubblewrapArgs, sandboxEnvironment, sandboxSupport, sandboxed, seatbeltProfile, secretPlaces } from '../../src/tasks/checking/sandbox';
+import { type SandboxPolicy, bubblewrapArgs, probeSandbox, sandboxEnvironment, sandboxSupport, sandboxed, seatbeltProfile, secretPlaces } from '../../src/tasks/checking/sandbox';
 
 const LINUX = process.platform === 'linux';
 
@@ -153,6 +153,23 @@ function processesRunning(argv: string): number[] {
     const boxed = await run('echo "token=$GITHUB_TOKEN"', true, {}, env);
     assert.match(boxed.out, /^token=$/m);
     assert.deepEqual(Object.keys(checkEnvironment({ GITHUB_TOKEN: 'ghp' }, [], ['GITHUB_TOKEN'])), ['GITHUB_TOKEN'], 'passEnvironment names it');
+  });
+
+  it('where bubblewrap cannot make its namespaces (user namespaces off), there is no sandbox, and why is said', async () => {
+    // A bubblewrap that refuses, as Debian's does where unprivileged user namespaces are turned off.
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'mat-nobwrap-'));
+    fs.writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
+    const saved = process.env.PATH;
+    process.env.PATH = `${bin}${path.delimiter}${saved}`;
+    try {
+      const none = await probeSandbox();
+      assert.equal(none.kind, 'none');
+      assert.match(none.why ?? '', /could not make its namespaces \(bwrap: No permissions to create new namespace\); user namespaces may be turned off/);
+    } finally {
+      process.env.PATH = saved;
+      fs.rmSync(bin, { recursive: true, force: true });
+    }
+    assert.equal((await probeSandbox()).kind, 'bubblewrap');
   });
 
   it('bubblewrap\'s arguments: read-only root, no network, a fresh /tmp, the secret places covered, the copy writable, in that order', () => {

@@ -49,10 +49,11 @@ let probed: Promise<SandboxSupport> | undefined;
 
 /** The sandbox this machine can give (probed once: bubblewrap must actually make its namespaces). */
 export function sandboxSupport(): Promise<SandboxSupport> {
-  return (probed ??= probe());
+  return (probed ??= probeSandbox());
 }
 
-async function probe(): Promise<SandboxSupport> {
+/** Probes this machine now (`sandboxSupport` keeps the first answer): the platform's sandbox, and on Linux whether bubblewrap works. */
+export async function probeSandbox(): Promise<SandboxSupport> {
   if (process.platform === 'darwin') {
     return fs.existsSync('/usr/bin/sandbox-exec') ? { kind: 'seatbelt', binary: '/usr/bin/sandbox-exec' } : { kind: 'none', why: 'sandbox-exec was not found' };
   }
