@@ -68,6 +68,15 @@ describe('mcp server: connections are timed out and bounded', function () {
     assert.equal(await silent.closed, '', 'closed without a word');
   });
 
+  it('closes a connection that sends nothing at the default limits (no limit injected)', async function () {
+    // The default idle timeout is 10 s: the test waits for the close, bounded only by this generous timeout.
+    this.timeout(90_000);
+    server = await startMcpServer({ host: hostWith(async () => ({ text: '' })), token: TOKEN, version: '1', log: quiet });
+    const silent = rawSocket(server.port);
+    await silent.connected;
+    assert.equal(await silent.closed, '', 'closed without a word');
+  });
+
   it('answers 408 to headers sent a byte at a time, at the headers timeout', async () => {
     // The request timeout far beyond the test: only the headers timeout can answer within it.
     const { port } = await start({ idleMs: 10_000, headersMs: 400, requestMs: 120_000 });
