@@ -57,7 +57,7 @@ export const TOKEN_HEADER = 'x-multi-agent-token';
  * title (the Configure Tools row of its tools, confirmations). Not the extension's display name, which names
  * the row of the `#multiAgent` tool: two rows of one name told the user nothing.
  */
-export const MCP_SERVER_LABEL = 'Multi-Agent Tasks';
+export const MCP_SERVER_LABEL = 'Multi-Agent Tasks team';
 
 /** The one path the server answers on. */
 export const MCP_PATH = '/mcp';
