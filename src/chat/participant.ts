@@ -9,7 +9,7 @@ import { Commands } from '../constants';
 import { commandOfAction, describeError, inert, messageOf } from '../errors';
 import { checkSentence } from '../tasks/checkWords';
 import { type CheckStart, runsOnCompletion } from '../tasks/checking/policy';
-import { Actions, keyNeeded } from '../vocabulary';
+import { Actions, keyNeeded, serviceEndReason } from '../vocabulary';
 import { latestCheck, titleFrom } from '../tasks/model';
 import { offer, offersOf } from '../tasks/offers';
 import { type ChatDeps, type TaskCode, agentsMilestone, codeOf, describeAgents, runTask, withExtraCode } from './delegation';
@@ -169,7 +169,7 @@ async function withFailuresSaid(deps: ChatDeps, stream: vscode.ChatResponseStrea
     if (!described) {
       // Stopped: the task was canceled too. Said, so the answer does not end at its last progress line (issue 45).
       try {
-        stream.markdown(vscode.l10n.t('Stopped: the task was canceled on the service.'));
+        stream.markdown(serviceEndReason('canceled') ?? '');
       } catch {
         // The chat may take nothing more once stopped.
       }

@@ -85,8 +85,8 @@ export function shapeOf(blocks: readonly BlockFacts[], task: { source?: unknown 
   return shape;
 }
 
-/** Signs of code in an answer (a fence, HTML's <pre>, a tool's edit markup, a patch, a conflict marker). */
-const CODE_MARKS = /```|~~~|<pre[\s>]|<code[\s>]|<(?:replace_in_file|write_to_file|apply_diff|edits|old_text|new_text)\b|\*\*\* Begin Patch|^<{7} |^<{5,9} ?SEARCH\b/m;
+/** Signs of code the reader reads no block of (HTML's <pre>, a tool's edit markup, a patch, a conflict marker). */
+const CODE_MARKS = /<pre[\s>]|<code[\s>]|<(?:replace_in_file|write_to_file|apply_diff|edits|old_text|new_text)\b|\*\*\* Begin Patch|^<{7} |^<{5,9} ?SEARCH\b/m;
 
 /**
  * What a finished task keeps of its answer, counted once by the one reader. Linear, and of the first
@@ -96,11 +96,12 @@ const CODE_MARKS = /```|~~~|<pre[\s>]|<code[\s>]|<(?:replace_in_file|write_to_fi
 export function answerShapeOf(task: { source?: unknown }, result: string | undefined): Pick<TrackedTask, 'namedFiles' | 'applicableBlocks' | 'insertableBlocks' | 'unlandedCode'> {
   if (result === undefined) return { namedFiles: undefined, applicableBlocks: undefined, insertableBlocks: undefined, unlandedCode: undefined };
   const long = result.length > HOST_READ_CHARS;
-  const read = long ? result.slice(0, HOST_READ_CHARS) : result;
-  const shape = shapeOf(reviewPart().readAnswer(read).blocks, task);
+  const text = long ? result.slice(0, HOST_READ_CHARS) : result;
+  const read = reviewPart().readAnswer(text);
+  const shape = shapeOf(read.blocks, task);
   if (long) return { namedFiles: shape.namedFiles || undefined, applicableBlocks: undefined, insertableBlocks: undefined, unlandedCode: undefined };
   const lands = shape.namedFiles + shape.applicable + shape.insertable > 0;
-  return { namedFiles: shape.namedFiles || undefined, applicableBlocks: shape.applicable, insertableBlocks: shape.insertable, unlandedCode: !lands && CODE_MARKS.test(read) ? true : undefined };
+  return { namedFiles: shape.namedFiles || undefined, applicableBlocks: shape.applicable, insertableBlocks: shape.insertable, unlandedCode: !lands && (read.blocks.some(b => b.kind !== 'output') || CODE_MARKS.test(text)) ? true : undefined };
 }
 
 /** What a finished task's answer offers as a whole (the table's conditions read it). */

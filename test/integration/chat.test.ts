@@ -271,7 +271,7 @@ describe('chat: the @team participant', function () {
     cts.cancel();
     await answered;
     // Issue 45: the answer says it was stopped instead of ending at its last progress line.
-    assert.deepStrictEqual(stream.markdown, ['Stopped: the task was canceled on the service.']);
+    assert.deepStrictEqual(stream.markdown, ['The task was canceled on the service.']);
     await waitFor(() => ctx.api.store.get(task.id)?.status === 'canceled', 'the task to stop in the store');
     await waitFor(() => ctx.emulator.task(task.id)?.canceledAt !== undefined, 'the emulator to record the cancel');
   });

@@ -137,6 +137,8 @@ function processesRunning(argv: string): number[] {
     const marker = `sleep ${300 + Math.floor(Math.random() * 1000)}.5`;
     const probe = `setsid ${marker} </dev/null >/dev/null 2>&1 & echo started`;
     await run(probe, false);
+    // setsid may fork: the daemon appears a moment after its parent ended (bounded at 10 s).
+    for (const until = Date.now() + 10_000; !processesRunning(marker).length && Date.now() < until; ) await new Promise(r => setTimeout(r, 50));
     const left = processesRunning(marker);
     assert.ok(left.length >= 1, 'without the sandbox the daemon survives (the process group ended, not it)');
     for (const pid of left) process.kill(pid, 'SIGKILL');

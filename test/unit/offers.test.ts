@@ -68,7 +68,7 @@ describe('offers: what an answer offers', () => {
     // Past HOST_READ_CHARS the host counts the named files of the first part only; Apply and Insert as for an
     // answer not counted (the review reads the whole answer).
     const long = `${fence('diff', '--- a/x.ts\n+++ b/x.ts\n@@ -1 +1 @@\n-a\n+b\n')}\n${'prose '.repeat(HOST_READ_CHARS / 6)}\n${fence('ts src/y.ts', 'y\n')}`;
-    assert.deepEqual(answerShapeOf(fromFile, long), { namedFiles: 1, applicableBlocks: undefined, insertableBlocks: undefined });
+    assert.deepEqual(answerShapeOf(fromFile, long), { namedFiles: 1, applicableBlocks: undefined, insertableBlocks: undefined, unlandedCode: undefined });
     assert.deepEqual(done(long), { review: true, apply: false, insert: true, copy: true });
     assert.equal(shapeOf(readAnswer(long).blocks, fromFile).namedFiles, 2, 'the whole answer names two files');
     // A task kept by an earlier version (no counts): Apply and Insert as before.
