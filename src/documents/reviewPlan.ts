@@ -279,7 +279,7 @@ class ReviewReads {
         const other = confined.exists ? undefined : await sameNameOtherCase(uri);
         if (other) {
           // Issue 43: never a second module beside the real one (nor, on macOS and Windows, that one overwritten whole).
-          this.states.set(key(p), { kind: 'refused', reason: vscode.l10n.t('not applied: "{0}" differs only in letter case from the file "{1}" beside it; ask for that file by its name', path.split('/').pop() ?? path, other) });
+          this.states.set(key(p), { kind: 'refused', reason: vscode.l10n.t('"{0}" differs only in letter case from the file "{1}" beside it; ask for that file by its name', path.split('/').pop() ?? path, other) });
           return;
         }
         const read = confined.exists ? await readNow(uri, budget) : { kind: 'missing' as const };
