@@ -157,16 +157,22 @@ describe(`e2e: check a proposal before it lands (issue 37, VS Code ${NEWEST ? 'n
     const next: Record<string, unknown> = { ...now, ...values };
     for (const [k, v] of Object.entries(values)) if (v === undefined) delete next[k];
     await wb!.runCommand('Preferences: Open Remote Settings (JSON)');
-    const editor = page().locator('.editor-instance .monaco-editor', { has: page().locator('.view-lines') }).last();
-    await page().locator('.tabs-container .tab.active', { hasText: 'settings.json' }).first().waitFor({ timeout: 20_000 });
-    await editor.locator('.view-lines').click();
+    // 1.100 opens it as a tab; the newest in a modal editor over the workbench.
+    const modal = page().locator('.monaco-modal-editor-block .view-lines').first();
+    const tab = page().locator('.tabs-container .tab.active', { hasText: 'settings.json' }).first();
+    await waitUntil(async () => (await modal.isVisible()) || (await tab.isVisible()), 'the settings editor', 20_000);
+    const inModal = await modal.isVisible();
+    await (inModal ? modal : page().locator('.editor-instance .monaco-editor .view-lines').last()).click();
     await page().keyboard.press('ControlOrMeta+A');
     await page().keyboard.press('Delete');
     // One line: the editor indents after each line break it is given.
     await page().keyboard.insertText(JSON.stringify(next));
     await page().keyboard.press('ControlOrMeta+S');
     await waitUntil(() => fs.existsSync(file) && fs.readFileSync(file, 'utf8') === JSON.stringify(next), 'the settings saved', 20_000);
-    await wb!.runCommand('View: Close Editor');
+    if (inModal) {
+      await page().locator('.monaco-modal-editor-block').locator('.codicon-close, [aria-label^="Close"]').last().click();
+      await waitUntil(async () => !(await page().locator('.monaco-modal-editor-block').first().isVisible()), 'the settings editor closed', 10_000);
+    } else await wb!.runCommand('View: Close Editor');
   }
 
   it('while a check runs, the Tasks view, the status bar and the Checks section say so, each with Cancel Check (issue 42)', async () => {

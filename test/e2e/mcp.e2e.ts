@@ -67,7 +67,7 @@ describe('e2e: mcp (newest VS Code)', function () {
     assert.strictEqual(runs.length, 0, 'starting the server and listing its tools sends no task');
     // Listed again, it runs.
     await wb!.runCommand('MCP: List Servers');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: /Multi-Agent Tasks \(MCP server\).*Running/ }).first().waitFor({ timeout: 15_000 });
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: /Multi-Agent Tasks team.*Running/ }).first().waitFor({ timeout: 15_000 });
     await page.keyboard.press('Escape');
   });
 });
