@@ -115,6 +115,27 @@ function processesRunning(argv: string): number[] {
     assert.match((await run(probe, true, { allowNetwork: true })).out, /got HOST-SERVER/, 'check.allowNetwork lets it');
   });
 
+  it('no host socket through the file system: a server on a Unix socket in /var/tmp, /dev/shm or /run (an agent, a bus, Docker) is out of reach', async () => {
+    const places = ['/var/tmp', '/dev/shm', '/run'].filter(d => fs.existsSync(d) && (() => { try { fs.accessSync(d, fs.constants.W_OK); return true; } catch { return false; } })());
+    assert.ok(places.length >= 2, `places to plant a socket: ${places.join(', ')}`);
+    for (const place of places) {
+      const dir = fs.mkdtempSync(path.join(place, 'mat-sock-'));
+      const sock = path.join(dir, 'agent.sock');
+      const agent = net.createServer(c => c.end('AGENT-ANSWER'));
+      await new Promise<void>(resolve => agent.listen(sock, resolve));
+      try {
+        const probe = `node -e "require('net').connect(${JSON.stringify(sock).replace(/"/g, "'")}).on('data', d => { console.log('got ' + d); process.exit(0); }).on('error', e => { console.log('refused ' + e.code); process.exit(3); })"`;
+        assert.match((await run(probe, false)).out, /got AGENT-ANSWER/, `${place}: without the sandbox it connects`);
+        const boxed = await run(probe, true);
+        assert.match(boxed.out, /refused E/, `${place}: ${boxed.out}`);
+      } finally {
+        agent.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    assert.deepEqual(Object.keys(sandboxEnvironment({ SSH_AUTH_SOCK: '/run/user/1000/ssh', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus', PATH: '/bin' }, '/t/tmp')).filter(k => /SOCK|DBUS/.test(k)), []);
+  });
+
   it('writes only in the copy and its private temp folder: not the workspace, the home folder or the linked node_modules', async () => {
     const probe = [
       'for f in "$WS/planted" "$HOME/planted" node_modules/dep/planted; do (echo x > "$f") 2>/dev/null && echo "wrote $f" || echo "refused $f"; done',

@@ -99,11 +99,16 @@ function existing(p: string): { real: string; folder: boolean } | undefined {
 export function bubblewrapArgs(policy: SandboxPolicy, command: string): string[] {
   const args = ['--die-with-parent', '--new-session', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
   if (!policy.allowNetwork) args.push('--unshare-net');
-  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
+  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  // Fresh, empty folders over the places the host shares through the file system: its temp folders, and the
+  // sockets in them and in /run (an ssh or gpg agent, the desktop's message bus, Docker's socket). A read-only
+  // mount does not stop a connect() to a socket file, and no network namespace does either.
+  const emptied = emptiedPlaces(policy.allowNetwork);
+  for (const place of emptied) args.push('--tmpfs', place);
   const writable = existing(policy.writable)?.real ?? policy.writable;
   for (const read of policy.readable) {
     const found = existing(read);
-    if (found?.real.startsWith(`${path.sep}tmp${path.sep}`)) args.push('--ro-bind', found.real, found.real);
+    if (found && emptied.some(place => found.real.startsWith(place + path.sep))) args.push('--ro-bind', found.real, found.real);
   }
   // Over the read-only root, in order: what the fresh /tmp would hide, the secret places emptied, the one writable folder.
   for (const hidden of policy.hidden) {
@@ -118,6 +123,23 @@ export function bubblewrapArgs(policy: SandboxPolicy, command: string): string[]
   args.push('--chdir', policy.cwd, '--', '/bin/sh', '-c', command);
   return args;
 }
+
+/**
+ * The places a run sees empty: the temp folders (/tmp, /var/tmp, /dev/shm) and, without network, all of /run (its
+ * sockets; with network, /etc/resolv.conf may lead there, so only the user's runtime folder and Docker's socket).
+ */
+function emptiedPlaces(allowNetwork: boolean): string[] {
+  const places = ['/tmp', '/var/tmp', '/dev/shm'];
+  if (!allowNetwork) places.push('/run');
+  else {
+    const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+    if (uid !== undefined) places.push(`/run/user/${uid}`);
+  }
+  return places.filter(p => existing(p)?.folder && existing(p)?.real === p);
+}
+
+/** Sockets of the host's agents and daemons a run is never told of (the paths are emptied too). */
+const SOCKET_VARIABLES = ['SSH_AUTH_SOCK', 'GPG_AGENT_INFO', 'DBUS_SESSION_BUS_ADDRESS', 'DOCKER_HOST', 'CONTAINER_HOST', 'WAYLAND_DISPLAY', 'DISPLAY'];
 
 /** A Seatbelt profile for `policy` (macOS `sandbox-exec -p`): deny by default what the policy does not allow. */
 export function seatbeltProfile(policy: SandboxPolicy): string {
@@ -145,8 +167,9 @@ export function sandboxed(kind: Exclude<SandboxKind, 'none'>, binary: string, po
  */
 export function sandboxEnvironment(env: NodeJS.ProcessEnv, tmp: string): NodeJS.ProcessEnv {
   const cache = path.join(tmp, 'cache');
+  const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !SOCKET_VARIABLES.includes(name)));
   return {
-    ...env,
+    ...kept,
     TMPDIR: tmp,
     TMP: tmp,
     TEMP: tmp,
