@@ -21,13 +21,13 @@ export interface AgentsResultMetadata {
   taskId?: string;
 }
 
-/** The task of the latest `@team` answer in this chat that names one. */
-export function taskOfHistory(history: vscode.ChatContext['history']): string | undefined {
+/** What the latest `@team` answer of this chat that names one remembers: its task, or its service thread. */
+export function latestOfHistory(history: vscode.ChatContext['history'], field: keyof AgentsResultMetadata): string | undefined {
   for (let i = history.length - 1; i >= 0; i--) {
     const turn = history[i];
     if (turn instanceof vscode.ChatResponseTurn && turn.participant === Chat.participant) {
-      const taskId = (turn.result.metadata as AgentsResultMetadata | undefined)?.taskId;
-      if (typeof taskId === 'string' && taskId) return taskId;
+      const value = (turn.result.metadata as AgentsResultMetadata | undefined)?.[field];
+      if (typeof value === 'string' && value) return value;
     }
   }
   return undefined;

@@ -15,21 +15,9 @@ import { offer, offersOf } from '../tasks/offers';
 import { type ChatDeps, type TaskCode, agentsMilestone, codeOf, describeAgents, runTask, withExtraCode } from './delegation';
 import { Chat } from './ids';
 import { producedFileButtons, withServiceDetails } from './teamParts';
-import { type AgentsResultMetadata, checkInChat, fixInChat, taskOfHistory } from './checkLoop';
+import { type AgentsResultMetadata, checkInChat, fixInChat, latestOfHistory } from './checkLoop';
 
 export type { AgentsResultMetadata } from './checkLoop';
-
-/** The service thread this chat continues: the latest `@team` answer that names one. */
-function threadOfHistory(history: vscode.ChatContext['history']): string | undefined {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const turn = history[i];
-    if (turn instanceof vscode.ChatResponseTurn && turn.participant === Chat.participant) {
-      const threadId = (turn.result.metadata as AgentsResultMetadata | undefined)?.threadId;
-      if (typeof threadId === 'string' && threadId) return threadId;
-    }
-  }
-  return undefined;
-}
 
 export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
   return async (request, context, stream, token): Promise<vscode.ChatResult> => {
@@ -42,8 +30,8 @@ export function createAgentsHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     // Issue 45: the check loop stays in the chat that started it.
     if (request.command === Chat.commands.check || request.command === Chat.commands.fix) {
       const loop = request.command === Chat.commands.check ? checkInChat : fixInChat;
-      const taskId = taskOfHistory(context.history);
-      return withFailuresSaid(deps, stream, { taskId, threadId: threadOfHistory(context.history) }, () => loop(deps, taskId, stream, token));
+      const taskId = latestOfHistory(context.history, 'taskId');
+      return withFailuresSaid(deps, stream, { taskId, threadId: latestOfHistory(context.history, 'threadId') }, () => loop(deps, taskId, stream, token));
     }
     const asked = await whatIsAsked(deps, request, context, stream);
     return 'result' in asked ? asked.result : answer(deps, asked, stream, token);
@@ -67,7 +55,7 @@ async function whatIsAsked(
       prompt = prompt.slice(m[0].length);
     }
   } else {
-    threadId = threadOfHistory(context.history);
+    threadId = latestOfHistory(context.history, 'threadId');
   }
 
   const { code, notes } = await codeOfReferences(request.references);
