@@ -40,7 +40,8 @@ const read = f => { try { return fs.readFileSync(f, 'utf8'); } catch { return ''
 const probe = { cwd: Buffer.from(process.cwd()).toString('base64'), pid: process.pid, text: read('src/text.js'), readme: read('README.md'), keyInEnv: Object.values(process.env).some(v => v && v.includes(key)) };
 console.log('PROBE ' + name + ' ' + JSON.stringify(probe));
 if (mode === 'hang') {
-  spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', name], { stdio: 'ignore' });
+  // The child names this probe's script too: another suite's probe on the same machine is not counted as ours.
+  spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', name, __filename], { stdio: 'ignore' });
   setInterval(() => {}, 1000);
 }
 `;
@@ -72,7 +73,7 @@ describe('Check Proposal (issue 37)', function () {
     fs.readdirSync('/proc').filter(p => /^\d+$/.test(p)).filter(p => {
       try {
         const argv = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
-        return argv.includes(name) && (argv.includes(probeJs) || argv.includes('setInterval(() => {}, 1000)')) && !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${p}/stat`, 'utf8'));
+        return argv.includes(name) && argv.includes(probeJs) && !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${p}/stat`, 'utf8'));
       } catch {
         return false;
       }
