@@ -127,12 +127,13 @@ export async function insertResult(d: ResultDeps & Partial<ApplyDeps>, arg?: unk
   const place = blockInsertion(line.text, at.character, block.code, eol);
   const range = new vscode.Range(at.line, place.start, at.line, place.end);
   const start = editor.document.offsetAt(range.start);
-  if (!(await editor.edit(edit => edit.replace(range, place.text)))) throw new UserFacingError(vscode.l10n.t('The result could not be inserted (is the file read-only?).'));
   // Run from the result view, the focus stayed there and the code went in out of sight, so Ctrl+Z did nothing
-  // (issue 35): the editor is shown and focused, the cursor after what went in, the inserted lines in view.
-  const document = editor.document;
+  // (issue 35): the editor is shown and focused first (so the focus does not move after the code is seen to go
+  // in, closing whatever the user opened meanwhile), then the cursor goes after what went in, the lines in view.
+  const shown = await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
+  if (!(await shown.edit(edit => edit.replace(range, place.text)))) throw new UserFacingError(vscode.l10n.t('The result could not be inserted (is the file read-only?).'));
+  const document = shown.document;
   const inserted = new vscode.Range(document.positionAt(start), document.positionAt(start + place.text.length));
-  const shown = await vscode.window.showTextDocument(document, { viewColumn: editor.viewColumn, preserveFocus: false });
   shown.selection = new vscode.Selection(inserted.end, inserted.end);
   shown.revealRange(inserted, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   return 'inserted';

@@ -86,10 +86,19 @@ export class Workbench {
     const input = this.page.locator('.quick-input-widget input').first();
     // Escape only closes an open quick input: in an editor it would clear the selection.
     if (await input.isVisible()) await this.page.keyboard.press('Escape');
-    await this.page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout });
-    await input.fill(text);
-    return input;
+    // A focus moving to an editor just after F1 (a command still finishing) closes the palette again: open it
+    // once more rather than wait for an input that is gone.
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      await this.page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: Math.max(deadline - Date.now(), 1_000) });
+      try {
+        await input.fill(text, { timeout: 2_000 });
+        return input;
+      } catch (e) {
+        if (Date.now() >= deadline || (await input.isVisible())) throw e;
+      }
+    }
   }
 
   /** Labels of the palette rows containing `title` (empty if none shows up within `timeout`); closes the palette. */
