@@ -104,6 +104,8 @@ export interface ParsedAnswer {
   /** Several unnamed code blocks that may stand for the range: the plan takes the one proven to, if only one is. */
   rangeCandidates?: UnnamedBlock[];
   rejected: RejectedBlock[];
+  /** Names the answer's prose says it removes, renames, moves or merges (see `statedRemovals`). */
+  statedRemovals?: ReadonlySet<string>;
 }
 
 export interface ParseOptions extends ReadOptions {
@@ -138,7 +140,7 @@ function onlyBlock(read: ReadAnswer, index: number, sourcePath: string | undefin
 /** The proposals of an answer the reader has read (see the module comment). */
 export function proposalsOf(read: ReturnType<typeof readAnswer>, options: ParseOptions = {}): ParsedAnswer {
   const max = options.maxProposals ?? 1000;
-  const out: ParsedAnswer = { blockCount: read.blocks.length, proposals: [], unnamed: [], rejected: [] };
+  const out: ParsedAnswer = { blockCount: read.blocks.length, proposals: [], unnamed: [], rejected: [], statedRemovals: read.statedRemovals };
   const reject = (b: AnswerBlock, raw: string, code: SkipCode, isDiff: boolean, extra: Partial<RejectedBlock> = {}) =>
     out.rejected.push({ block: b.closed ? b.index : -1, line: b.startLine, path: raw, code, isDiff, ...extra });
   const rejectProblem = (b: AnswerBlock, p: AnswerBlock['problems'][number], isDiff: boolean) =>

@@ -86,3 +86,40 @@ export function lineStarts(text: string): number[] {
   if (starts[starts.length - 1] !== text.length) starts.push(text.length);
   return starts;
 }
+
+/** The leading blanks every non-blank line of `keys` starts with (undefined when there is no such line). */
+function commonIndent(keys: readonly string[]): string | undefined {
+  let common: string | undefined;
+  for (const k of keys) {
+    if (!k.trim()) continue;
+    const indent = /^[ \t]*/.exec(k)![0];
+    if (common === undefined) common = indent;
+    else {
+      let n = 0;
+      while (n < common.length && n < indent.length && common[n] === indent[n]) n++;
+      common = common.slice(0, n);
+    }
+    if (!common) return '';
+  }
+  return common;
+}
+
+/**
+ * `block` moved to the indentation of `reference` (issue 43): a block that is shifted as a whole (a fence inside a
+ * list or a quote, a method written at the margin for a selection inside a class) lands at the file's
+ * indentation, not re-indenting the file. Unchanged when both share one, or when the two mix tabs and spaces.
+ */
+export function reindented(block: readonly string[], reference: readonly string[]): string[] {
+  const from = commonIndent(block);
+  const to = commonIndent(reference);
+  if (from === undefined || to === undefined || from === to) return [...block];
+  const kind = (s: string) => (s.includes('\t') ? (s.includes(' ') ? 'mixed' : 'tab') : s ? 'space' : '');
+  const a = kind(from);
+  const b = kind(to);
+  if (a === 'mixed' || b === 'mixed' || (a && b && a !== b)) return [...block];
+  const moved = block.map(k => (k.trim() ? to + k.slice(from.length) : k));
+  // Only when the file shows it: more of the block's lines are the file's own lines, as they stand, once moved.
+  const own = new Set(reference.map(withoutNoEol));
+  const same = (keys: readonly string[]) => keys.reduce((n, k) => n + (k.trim() && own.has(withoutNoEol(k)) ? 1 : 0), 0);
+  return same(moved) > same(block) ? moved : [...block];
+}

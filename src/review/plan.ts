@@ -31,7 +31,7 @@
 import { type ParsedAnswer, type Proposal, parseAnswer } from './answer';
 import type { Budget } from './diff';
 import { MAX_HUNK_HEADERS } from './patch';
-import { planFile, planRange } from './planFile';
+import { type PlanContext, planFile, planRange } from './planFile';
 import { landablePartials } from './planPartials';
 import { type FileState, type PlanFile, type PlanOptions, type ReviewFiles, type ReviewPlan, emptyFile } from './planTypes';
 import { checkPath } from './paths';
@@ -65,6 +65,8 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
     reason: skipReason(t, code, ...args),
   });
 
+  const cx: PlanContext = { t, skipAt: skip, budget, stated: parsed.statedRemovals ?? new Set() };
+
   // Each path's texts are asked for once (the contract above), also when a partial block asks first.
   files = onceEach(files);
   const byPath = new Map<string, Proposal[]>();
@@ -88,18 +90,18 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
         effective = [p];
       } else effective.push(p);
     }
-    entries.push(planFile(path, effective, files, options, t, skip, budget));
+    entries.push(planFile(path, effective, files, options, cx));
   }
 
   const source = options.source && checkPath(options.source.path);
   let rangeBlock = parsed.rangeBlock;
   if (rangeBlock && options.source && source?.ok) {
-    entries.push(planRange(source.path, options.source, rangeBlock, files.current(source.path), files.sent(source.path), t, skip, budget));
+    entries.push(planRange(source.path, options.source, rangeBlock, files.current(source.path), files.sent(source.path), cx));
   } else if (parsed.rangeCandidates?.length && options.source && source?.ok) {
     // Several unnamed code blocks: the one proven to replace the range (or a definition) is its proposal, if
     // exactly one is; the others (a usage example, a test, a citation) have no proven place.
     const src = options.source;
-    const tried = parsed.rangeCandidates.slice(0, MAX_RANGE_CANDIDATES).map(u => ({ u, f: planRange(source.path, src, u, files.current(source.path), files.sent(source.path), t, skip, budget) }));
+    const tried = parsed.rangeCandidates.slice(0, MAX_RANGE_CANDIDATES).map(u => ({ u, f: planRange(source.path, src, u, files.current(source.path), files.sent(source.path), cx) }));
     const proven = tried.filter(c => !(c.f.kind === 'skip' && c.f.reasonCode === 'noPath'));
     if (proven.length === 1) {
       rangeBlock = proven[0].u;

@@ -1,7 +1,7 @@
 /** Planning one file: its proposals (a whole file, diffs in a row, the range block) against the file now and the text that was sent. */
 import type { Proposal, UnnamedBlock } from './answer';
 import type { Budget } from './diff';
-import { finalNewlineOf, hasNoEol, joinLines, lineStarts, setFinalNewline, toLines, withNoEol, withoutNoEol } from './lines';
+import { finalNewlineOf, hasNoEol, joinLines, lineStarts, reindented, setFinalNewline, toLines, withNoEol, withoutNoEol } from './lines';
 import { type Change, changesBetween } from './merge';
 import type { DiffHunk } from './patch';
 import { keepFinalNewline, newSide, placeHunks } from './placement';
@@ -11,6 +11,14 @@ import type { FileState, PlanFile, PlanOptions, RangeRecord, ReviewFiles, SentSo
 import { checkPath } from './paths';
 import { keepsEnough, redefined } from './proof';
 import { type HunkSkipCode, type SkipCode, type Translate, hunkSkipReason } from './words';
+
+/** What every file of one plan is planned with: the words, how a file is listed as skipped, the work bound, the names the answer says it removes. */
+export interface PlanContext {
+  t: Translate;
+  skipAt: Skip;
+  budget: Budget;
+  stated: ReadonlySet<string>;
+}
 
 function isSource(path: string, options: PlanOptions): boolean {
   const source = options.source && checkPath(options.source.path);
@@ -30,7 +38,8 @@ function refusedOrUndefined(state: ReturnType<ReviewFiles['current']>, skip: (co
   return state.outside ? skip('outside') : skip('refused', state.reason);
 }
 
-export function planFile(path: string, proposals: Proposal[], files: ReviewFiles, options: PlanOptions, t: Translate, skipAt: Skip, budget: Budget): PlanFile {
+export function planFile(path: string, proposals: Proposal[], files: ReviewFiles, options: PlanOptions, cx: PlanContext): PlanFile {
+  const { t, skipAt, budget, stated } = cx;
   const first = proposals[0];
   const blocks = proposals.map(p => p.block);
   const skip = (code: SkipCode, ...args: (string | number)[]) => skipAt(path, first.kind, blocks, first.line, code, ...args);
@@ -38,7 +47,7 @@ export function planFile(path: string, proposals: Proposal[], files: ReviewFiles
   const refused = refusedOrUndefined(state, skip);
   if (refused) return refused;
   const sentText = files.sent(path);
-  if (first.kind === 'whole') return planWhole({ path, first, blocks, state, sentText, options, t, skipAt, budget, skip });
+  if (first.kind === 'whole') return planWhole({ path, first, blocks, state, sentText, options, cx, skip });
 
   const diffs = proposals as Extract<Proposal, { kind: 'diff' }>[];
   const created = diffs.some(d => d.diff.created);
@@ -90,7 +99,7 @@ export function planFile(path: string, proposals: Proposal[], files: ReviewFiles
   const shown = new Set<string>();
   for (const h of allHunks) for (const l of h.lines) if (l.op === '-') shown.add(l.text.trim());
   if (seen && base && options.source?.range) for (const i of [options.source.range.startLine, options.source.range.endLine]) if (i < base.length && shown.has(withoutNoEol(seen.keys[i]).trim())) shown.add(withoutNoEol(base[i]).trim());
-  return finish({ path, from: 'diff', blocks, line: first.line, current, ours: ours.keys, base, changes: base ? baseChanges : oursChanges, direct, byContext: fuzzy, t, budget, skipped, shown });
+  return finish({ path, from: 'diff', blocks, line: first.line, current, ours: ours.keys, base, changes: base ? baseChanges : oursChanges, direct, byContext: fuzzy, t, budget, skipped, shown, stated });
 }
 
 /** A whole file's new text: created, proven to be this file's (issue 34), or the range's new code when it drops everything the agents did not see. */
@@ -101,19 +110,18 @@ function planWhole(d: {
   state: ReturnType<ReviewFiles['current']>;
   sentText: string | undefined;
   options: PlanOptions;
-  t: Translate;
-  skipAt: Skip;
-  budget: Budget;
+  cx: PlanContext;
   skip: (code: SkipCode, ...args: (string | number)[]) => PlanFile;
 }): PlanFile {
-  const { path, first, blocks, state, sentText, options, t, skipAt, budget, skip } = d;
+  const { path, first, blocks, state, sentText, options, cx, skip } = d;
+  const { t, budget, stated } = cx;
   if (state.kind === 'missing') return sentText !== undefined ? skip('gone') : create(path, first.kind, blocks, first.line, toLines(first.text).keys, options, t);
   const current = (state as { text: string }).text;
   if (!first.text && current) return skip('emptyBlock');
   const ours = toLines(current);
   const base = sentText !== undefined ? toLines(sentText).keys : undefined;
   const reference = base ?? ours.keys;
-  const theirs = setFinalNewline(toLines(first.text).keys, finalNewlineOf(reference));
+  const theirs = setFinalNewline(reindented(toLines(first.text).keys, reference), finalNewlineOf(reference));
   const elided = elidedLine(theirs, reference, first.language);
   if (elided !== undefined) return skip('elided', elided);
   const { changes, coarse } = changesBetween(reference, theirs, 0, budget);
@@ -121,11 +129,11 @@ function planWhole(d: {
   if (base && range && dropsAllOutside(changes, base.length, range)) {
     // The agents saw only the range: a "whole file" that drops everything they did not see is the range's new code.
     const snippet = { block: first.block, line: first.line, language: first.language, code: first.text, isDiff: false };
-    return planRange(path, options.source!, snippet, state, sentText, t, skipAt, budget);
+    return planRange(path, options.source!, snippet, state, sentText, cx);
   }
   // A named block replaces the file only when it is shown to be that file's new text (issue 34).
   if (!keepsEnough(theirs.map(withoutNoEol), reference.map(withoutNoEol), true)) return skip('unproven');
-  return finish({ path, from: first.kind, blocks, line: first.line, current, ours: ours.keys, base, changes, coarseDiff: coarse, t, budget, shown: 'all' });
+  return finish({ path, from: first.kind, blocks, line: first.line, current, ours: ours.keys, base, changes, coarseDiff: coarse, t, budget, shown: 'all', stated });
 }
 
 /** A diff hunk placed: its changes, where it came from, and whether in the sent text or in the file now. */
@@ -271,12 +279,11 @@ export function planRange(
   block: UnnamedBlock,
   state: FileState,
   sentText: string | undefined,
-  t: Translate,
-  skipAt: Skip,
-  budget: Budget,
+  cx: PlanContext,
   /** The range is a definition the block was found to replace (proven by its name): not judged again. */
   proven = false,
 ): PlanFile {
+  const { t, skipAt, budget, stated } = cx;
   const skip = (code: SkipCode, ...args: (string | number)[]) => skipAt(path, 'range', [block.block], block.line, code, ...args);
   const refused = refusedOrUndefined(state, skip);
   if (refused) return refused;
@@ -297,10 +304,10 @@ export function planRange(
     const at = blockKeys.length * 5 < whole.length * 4 ? redefined(blockKeys, whole) : undefined;
     if (at) {
       const definition: RangeRecord = { startLine: at.start, startCharacter: 0, endLine: at.end, endCharacter: 0 };
-      return planRange(path, { ...source, range: definition, currentRange: definition }, block, state, sentText, t, skipAt, budget, true);
+      return planRange(path, { ...source, range: definition, currentRange: definition }, block, state, sentText, cx, true);
     }
     if (!keepsEnough(blockKeys, whole)) return skipAt('', 'unnamed', [block.block], block.line, 'noPath');
-    theirs = setFinalNewline(toLines(block.code).keys, finalNewlineOf(reference));
+    theirs = setFinalNewline(reindented(toLines(block.code).keys, reference), finalNewlineOf(reference));
   } else {
     // The block replaces the range only when it is shown to be its new code; a block that defines something the
     // file has once elsewhere replaces that; anything else has no proven place (Insert or Copy, issue 34).
@@ -322,16 +329,18 @@ export function planRange(
       const at = redefined(blockKeys, reference.map(withoutNoEol));
       if (!at) return skipAt('', 'unnamed', [block.block], block.line, 'noPath');
       const definition: RangeRecord = { startLine: at.start, startCharacter: 0, endLine: at.end, endCharacter: 0 };
-      return planRange(path, { ...source, range: base ? definition : source.range, currentRange: base ? source.currentRange : definition }, block, state, sentText, t, skipAt, budget, true);
+      return planRange(path, { ...source, range: base ? definition : source.range, currentRange: base ? source.currentRange : definition }, block, state, sentText, cx, true);
     }
     // The lines the range touches are what it may change (a cut line is the agents' whole).
     shown = new Set(reference.slice(range.startLine, lastLine).map(l => withoutNoEol(l).trim()));
     let code = block.code;
+    // Whole lines replaced: the block takes their indentation (a method written at the margin for one in a class).
+    if (range.startCharacter === 0 && !inLine) code = reindented(code.split('\n'), reference.slice(range.startLine, lastLine).map(withoutNoEol)).join('\n');
     if (!text.slice(s, e).endsWith('\n') && code.endsWith('\n')) code = code.slice(0, -1);
     theirs = toLines(text.slice(0, s) + code + text.slice(e)).keys;
   }
   const elided = elidedLine(toLines(block.code).keys, reference);
   if (elided !== undefined) return skip('elided', elided);
   const { changes, coarse } = changesBetween(reference, theirs, 0, budget);
-  return finish({ path, from: 'range', blocks: [block.block], line: block.line, current, ours: ours.keys, base, changes, coarseDiff: coarse, t, budget, shown });
+  return finish({ path, from: 'range', blocks: [block.block], line: block.line, current, ours: ours.keys, base, changes, coarseDiff: coarse, t, budget, shown, stated });
 }

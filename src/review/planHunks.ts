@@ -3,6 +3,7 @@ import type { Budget } from './diff';
 import { type Eol, eolOf, finalNewlineOf, hasNoEol, joinLines, lineStarts, withNoEol, withoutNoEol } from './lines';
 import { type Change, type MergedHunk, merge3 } from './merge';
 import { type PlanFile, type PlanHunk, type PlanOptions, type SkippedHunk, emptyFile } from './planTypes';
+import { type Held, heldByResult } from './landingGuard';
 import { writesEditSyntax } from './proof';
 import { type Translate, conflictMarkers, hunkLabel, hunkSkipReason, plain, skipReason } from './words';
 
@@ -56,6 +57,8 @@ export interface FinishInput {
    * hunk that would remove any other line is held back (the lost-line guard: no form of answer bypasses it).
    */
   shown: Set<string> | 'all';
+  /** Names the answer's prose says it removes, renames, moves or merges: their definitions may go. Default none. */
+  stated?: ReadonlySet<string>;
 }
 
 /** The lines a hunk loses: its old lines less those it writes again (a multiset difference), trimmed, non-blank. */
@@ -96,22 +99,33 @@ export function finish(input: FinishInput): PlanFile {
   let position = 0;
   let plainLines: string[] | undefined;
   const fileLines = () => (plainLines ??= ours.map(withoutNoEol));
-  for (const h of kept) {
-    position++;
-    // The guards (issue 34): a hunk that loses a line the answer does not show removed, or writes edit syntax
-    // the file does not have, is held back with its reason, never offered. A conflict is offered unchecked.
+  // The guards on each hunk (issue 34): a hunk that loses a line the answer does not show removed, or writes edit
+  // syntax the file does not have, is held back with its reason, never offered. A conflict is offered unchecked.
+  const guards = kept.map(h => {
+    if (h.conflict) return undefined;
     const old = ours.slice(h.oursStart, h.oursEnd);
-    const guard = h.conflict ? undefined : shown !== 'all' && lostLines(old, h.lines).some(l => !shown.has(l)) ? 'unproven' : writesEditSyntax(h.lines.map(withoutNoEol), fileLines) ? 'editSyntax' : undefined;
+    return shown !== 'all' && lostLines(old, h.lines).some(l => !shown.has(l)) ? ('unproven' as const) : writesEditSyntax(h.lines.map(withoutNoEol), fileLines) ? ('editSyntax' as const) : undefined;
+  });
+  // The guard on the result (issue 43): the hunks that would land by default, judged together on what they write.
+  const landing = kept.flatMap((h, i) => (h.conflict || guards[i] ? [] : [{ i, start: h.oursStart, end: h.oursEnd, lines: h.lines.map(withoutNoEol) }]));
+  // Only a diff's - lines (and an edit's SEARCH text) remove explicitly: a range or a whole file replaced does not.
+  const explicit = (l: string) => from === 'diff' && shown !== 'all' && shown.has(l);
+  const held = heldByResult(fileLines(), landing, explicit, input.stated ?? new Set());
+  const heldOf = new Map<number, Held>();
+  for (const [k, why] of held) heldOf.set(landing[k].i, why);
+  kept.forEach((h, i) => {
+    position++;
+    const guard = guards[i] ?? heldOf.get(i)?.code;
     if (guard) {
       const from = direct?.origin.get(h.groups[0]);
       const header = from?.header ?? `lines ${h.oursStart + 1}–${Math.max(h.oursStart + 1, h.oursEnd)}`;
       const index = from?.hunk ?? position;
-      skipped.push({ hunk: index, block: from?.block ?? blocks[0], header, code: guard, reason: hunkSkipReason(t, guard, index, header) });
-      continue;
+      skipped.push({ hunk: index, block: from?.block ?? blocks[0], header, code: guard, reason: hunkSkipReason(t, guard, index, header, heldOf.get(i)?.detail) });
+      return;
     }
     sizes.push({ removed: Math.max(0, h.oursEnd - h.oursStart), inserted: h.lines.length });
     hunks.push(planHunkOf(h, input, geometry));
-  }
+  });
   numberAndLabel(hunks, sizes, path, ours.length, t);
   const file: PlanFile = {
     ...emptyFile(path, from, blocks, line),

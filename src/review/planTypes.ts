@@ -7,7 +7,7 @@ export type FileState = { kind: 'file'; text: string } | { kind: 'missing' } | {
 
 /** The caller's view of the workspace. Both are called with paths that passed `checkPath`, once each. */
 export interface ReviewFiles {
-  /** The file now (an open document's text, else the disk's), missing, or refused (see above). */
+  /** The file now (an open document's text, else the disk's), missing, or refused (see plan.ts); a missing path whose name differs only in letter case from an entry beside it is refused (issue 43: never a second file beside it). */
   current(path: string): FileState;
   /** The text recorded when the task was sent; undefined when not sent or over the recorded-size bound. */
   sent(path: string): string | undefined;

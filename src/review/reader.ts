@@ -28,6 +28,7 @@ import { firstElision } from './elisions';
 import { type RawBlock, scanFences } from './fences';
 import { type Named, commentNaming, isPathLike, namingLine, readInfo } from './namings';
 import { parseUnifiedDiff } from './patch';
+import { statedRemovals } from './landingGuard';
 import { definitionOf, keepsEnough, stripGutter } from './proof';
 import { checkPath, displayPath } from './paths';
 import type { AnswerBlock, BlockProblem, BlockSection, BlockTarget, ReadAnswer, ReadOptions, WorkspaceFolderName } from './readerTypes';
@@ -39,7 +40,7 @@ export function readAnswer(text: string, options: ReadOptions = {}): ReadAnswer 
   const resolve = (named: Named): { target?: BlockTarget; problem?: BlockProblem } => resolveName(named, folders);
   const blocks = raws.map((r, i) => readBlock(r, i, resolve));
   const unclosed = rawUnclosed && readBlock(rawUnclosed, blocks.length, resolve);
-  const out: ReadAnswer = { blocks, lineCount };
+  const out: ReadAnswer = { blocks, lineCount, statedRemovals: statedRemovals(text, insideBlocks([...raws, ...(rawUnclosed ? [rawUnclosed] : [])])) };
   if (unclosed) out.unclosed = unclosed;
 
   laterVersions(blocks);
@@ -340,4 +341,14 @@ function laterVersions(blocks: AnswerBlock[]): void {
     b.targets.push({ ...last.targets[0], naming: 'sameAs' });
     b.path = last.path;
   }
+}
+
+/** Whether a line of the answer is inside one of `blocks` (fences included): asked in increasing line order. */
+function insideBlocks(blocks: readonly { startLine: number; endLine: number }[]): (line: number) => boolean {
+  const spans = [...blocks].sort((a, b) => a.startLine - b.startLine);
+  let k = 0;
+  return line => {
+    while (k < spans.length && spans[k].endLine < line) k++;
+    return k < spans.length && spans[k].startLine <= line;
+  };
 }

@@ -122,6 +122,8 @@ export interface ReadAnswer {
   rangeCandidates?: AnswerBlock[];
   /** Lines in the answer. */
   lineCount: number;
+  /** Names the answer's prose says it removes, renames, moves or merges (the landing guard lets those go). */
+  statedRemovals: Set<string>;
 }
 
 export interface WorkspaceFolderName {

@@ -56,7 +56,7 @@ export type SkipCode =
   | 'tooLargeToReview';
 
 /** Why one hunk of a diff is listed but not offered. */
-export type HunkSkipCode = 'doesNotApply' | 'superseded' | 'overlaps' | 'tooMany' | 'notFound' | 'ambiguous' | 'unproven' | 'editSyntax';
+export type HunkSkipCode = 'doesNotApply' | 'superseded' | 'overlaps' | 'tooMany' | 'notFound' | 'ambiguous' | 'unproven' | 'editSyntax' | 'definitionLost' | 'definitionTwice' | 'linesTwice';
 
 const SKIP: Record<SkipCode, string> = {
   noPath: 'not applied (no path)',
@@ -97,6 +97,9 @@ const HUNK_SKIP: Record<HunkSkipCode, string> = {
   ambiguous: 'hunk {0} ({1}) is not placed: its lines occur in several places (lines {2}), so its place is not guessed',
   unproven: 'hunk {0} ({1}) is held back: it would remove lines that the answer does not show removed',
   editSyntax: 'hunk {0} ({1}) is held back: it would write edit markers, diff lines or line numbers into the file',
+  definitionLost: 'hunk {0} ({1}) is held back: it would remove "{2}", which the answer does not say it removes',
+  definitionTwice: 'hunk {0} ({1}) is held back: "{2}" would be defined twice in the file',
+  linesTwice: 'hunk {0} ({1}) is held back: the file would hold the same lines twice (from "{2}")',
 };
 
 /** Why an answer is not reviewed at all: its size against the limits (see `ReviewPlan.tooComplex`). */
