@@ -104,7 +104,7 @@ function infoTokens(text: string): string[] {
 
 /** Lead words of a line that names the next block's file ("File:", "In", "Update", "Here is the updated"…). */
 const LEAD =
-  /^(?:(?:file(?:\s*name)?|filename|path|location)\s*:\s*|(?:(?:here(?:'s| is)|this is)\s+)?(?:the\s+)?(?:(?:in|for|inside|update|updated|updating|edit|edited|modify|modified|change|changes\s+(?:to|in)|create|created|creating|add|added|new(?:\s+file)?|replace|full|complete|revised|final|fixed|corrected)\s+)?(?:the\s+)?(?:(?:new|updated|full|complete|modified|revised|final|fixed|corrected)\s+)?(?:(?:file|version\s+of|contents?\s+of|code\s+(?:for|of|in))\s+)?)/i;
+  /^(?:(?:file(?:\s*name)?|filename|path|location)\s*:\s*|(?:(?:here(?:'s| is)|this is)\s+)?(?:the\s+)?(?:(?:in|for|inside|update|updated|updating|edit|edited|modify|modified|change|(?:changes|edits)\s+(?:to|in|for)|create|created|creating|add|added|new(?:\s+file)?|replace|full|complete|revised|final|fixed|corrected)\s+)?(?:the\s+)?(?:(?:new|updated|full|complete|modified|revised|final|fixed|corrected)\s+)?(?:(?:file|version\s+of|contents?\s+of|code\s+(?:for|of|in))\s+)?)/i;
 
 /** Markup around a naming: bold, italics, a heading, a list marker, a trailing colon or note. */
 function stripDecoration(s: string): string {
