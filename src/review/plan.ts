@@ -103,9 +103,13 @@ export function buildPlan(answer: ParsedAnswer | string, files: ReviewFiles, opt
     const src = options.source;
     const tried = parsed.rangeCandidates.slice(0, MAX_RANGE_CANDIDATES).map(u => ({ u, f: planRange(source.path, src, u, files.current(source.path), files.sent(source.path), cx) }));
     const proven = tried.filter(c => !(c.f.kind === 'skip' && c.f.reasonCode === 'noPath'));
-    if (proven.length === 1) {
-      rangeBlock = proven[0].u;
-      entries.push(proven[0].f);
+    // An answer that shows the code "before" and "after" in two blocks: the one that is the code now changes nothing,
+    // so the other is the proposal (issue 43).
+    const changing = proven.filter(c => !(c.f.kind === 'skip' && c.f.reasonCode === 'unchanged'));
+    const chosen = proven.length === 1 ? proven[0] : changing.length === 1 ? changing[0] : undefined;
+    if (chosen) {
+      rangeBlock = chosen.u;
+      entries.push(chosen.f);
     }
   }
   for (const u of parsed.unnamed) {

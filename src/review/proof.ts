@@ -263,6 +263,28 @@ export function writesEditSyntax(added: readonly string[], file: () => readonly 
   return stripGutter(`${head.join('\n')}\n`) === undefined;
 }
 
+const LABEL = /^\s*(?:\/\/|#|--|;|\/\*+|<!--)\s*(?:[❌✅✗✓✔✘]\s*)?(before|after)\b.{0,80}$/i;
+
+/**
+ * A block that shows the code "before" and then "after", each under its label comment (issue 43): its "after"
+ * part, which is the proposal; undefined for any other block. Only when the first line is the Before label and
+ * one After label follows.
+ */
+export function afterPart(code: string): string | undefined {
+  const lines = code.split('\n');
+  const first = lines.findIndex(l => l.trim());
+  if (first < 0 || lines[first].length > MAX_LINE || LABEL.exec(lines[first])?.[1].toLowerCase() !== 'before') return undefined;
+  let at = -1;
+  for (let i = first + 1; i < lines.length; i++) {
+    if (lines[i].length > MAX_LINE) continue;
+    const label = LABEL.exec(lines[i])?.[1].toLowerCase();
+    if (label === 'before' || (label === 'after' && at >= 0)) return undefined;
+    if (label === 'after') at = i;
+  }
+  const after = at >= 0 ? lines.slice(at + 1).join('\n') : '';
+  return after.trim() ? after : undefined;
+}
+
 /** Where an unnamed block goes in a file when Apply… takes it alone (the same rules as the plan's range block). */
 export type UnnamedPlace = { kind: 'range' } | { kind: 'definition'; name: string; startLine: number; endLine: number } | { kind: 'none' };
 

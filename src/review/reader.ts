@@ -29,7 +29,7 @@ import { type RawBlock, scanFences } from './fences';
 import { type Named, commentNaming, isPathLike, namingLine, readInfo } from './namings';
 import { parseUnifiedDiff } from './patch';
 import { statedRemovals } from './landingGuard';
-import { definitionOf, keepsEnough, stripGutter } from './proof';
+import { afterPart, definitionOf, keepsEnough, stripGutter } from './proof';
 import { checkPath, displayPath } from './paths';
 import type { AnswerBlock, BlockProblem, BlockSection, BlockTarget, ReadAnswer, ReadOptions, WorkspaceFolderName } from './readerTypes';
 
@@ -185,6 +185,9 @@ function readBlock(r: RawBlock, index: number, resolve: (n: Named) => { target?:
   // Line-numbered code ("15 | x", "3: x" on every line, counting up) lands without its numbers.
   const numbered = stripGutter(block.code);
   if (numbered !== undefined) block.code = numbered;
+  // "// Before" … "// After" … in one block: the "after" is the proposal.
+  const after = afterPart(block.code);
+  if (after !== undefined) block.code = after;
   const elision = firstElision(block.code, info.language);
   if (elision !== undefined) {
     block.kind = 'partial';

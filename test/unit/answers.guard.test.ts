@@ -232,6 +232,19 @@ const FAMILIES: Family[] = [
     lands: {},
     holds: ['notFound'],
   },
+  // ——— "before" and "after": only the after lands ———
+  {
+    name: 'one block with "// ❌ Before" and "// ✅ After" versions of the selected function: the after lands',
+    answer: ['Round first:', '', fence('ts', '// ❌ Before', ...body(MONEY).slice(7, 10), '', '// ✅ After', ...body(MONEY_FIXED).slice(7, 10))].join('\n'),
+    source: { path: 'src/money.ts', range: range(8, 10) },
+    lands: { 'src/money.ts': MONEY_FIXED },
+  },
+  {
+    name: 'two unnamed blocks, "Before:" and "After:", while the function is selected: the after lands',
+    answer: ['Before:', '', fence('ts', ...body(MONEY).slice(7, 10)), '', 'After:', '', fence('ts', ...body(MONEY_FIXED).slice(7, 10))].join('\n'),
+    source: { path: 'src/money.ts', range: range(8, 10) },
+    lands: { 'src/money.ts': MONEY_FIXED },
+  },
   {
     name: 'the right fix as the selected function: lands',
     answer: fence('ts', ...body(MONEY_FIXED).slice(7, 10)),
