@@ -142,6 +142,31 @@ for (const version of ['1.100', 'newest']) {
       await reset();
     });
 
+    it('a whole file that left a function out: the loss is held back with its reason, the rest is offered (issue 43)', async () => {
+      // The model inlined add() into mean() and left add() out of the file without a word: the guard on what would
+      // be written holds the hunk that removes it; the change to mean() is offered alone.
+      const forgot = math.replace(/^export function add[^]*?\n}\n\n/, '').replace('values.reduce(add, 0)', 'values.reduce((s, v) => s + v, 0)');
+      emulator.setNextTask({ result: `mean() no longer needs a helper.\n\n${fence('ts src/math.ts', forgot)}\n` });
+      await wb!.orchestrateSelection('math.ts', 'Left a function out');
+      const toast = await wb!.waitForNotification(/task done: Left a function out/, 60_000);
+      await toast.locator('.monaco-button', { hasText: 'Review Changes…' }).click();
+      await preview().waitFor({ state: 'visible', timeout: 20_000 });
+      await previewRows().filter({ hasText: 'reduce((s, v) => s + v, 0)' }).first().waitFor({ timeout: 20_000 });
+      const told = await wb!.waitForNotification(/1 part cannot be applied/, 20_000);
+      assert.match(await told.innerText(), /held back: it would remove "add", which the answer does not say it removes/);
+      // The planning's progress closes once the plan is there (a toast may take a moment to go).
+      await page().locator('.notifications-toasts .notification-toast', { hasText: 'Preparing the review' }).waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+      await page().waitForTimeout(300);
+      if (version === '1.100') await wb!.docScreenshot('answers-guard-held');
+      else await wb!.screenshot('answers-guard-held-newest');
+      assert.strictEqual(read('src', 'math.ts'), math, 'nothing written before Apply');
+      await applyPreview();
+      await wb!.waitForNotification(/Applied the reviewed changes to 1 file/, 20_000);
+      await saveAll();
+      assert.strictEqual(read('src', 'math.ts'), math.replace('values.reduce(add, 0)', 'values.reduce((s, v) => s + v, 0)'), 'add() kept, mean() changed');
+      await reset();
+    });
+
     it('Insert at Cursor with several code blocks asks which, and inserts only that one', async () => {
       const answer = [
         'Two helpers and a diff.',
