@@ -44,8 +44,15 @@ export function parseBeginPatch(body: string): { path: string; action: 'update' 
       continue;
     }
     if (line.startsWith('@@')) {
+      const anchor = line.slice(2).trim().slice(0, 200);
+      // Stacked anchors (`@@ class Cart`, then `@@ def total`) narrow one hunk's place, outermost first.
+      if (hunk && !hunk.lines.length && hunk.anchors && anchor) {
+        hunk.anchors.push(anchor);
+        hunk.header = `${hunk.header} ${line}`.slice(0, 400);
+        continue;
+      }
       close();
-      hunk = { header: line.length > 200 ? `${line.slice(0, 200)}…` : line, lines: [] };
+      hunk = { header: line.length > 200 ? `${line.slice(0, 200)}…` : line, lines: [], ...(anchor ? { anchors: [anchor] } : {}) };
       continue;
     }
     if (cur.action === 'delete') continue;
@@ -69,7 +76,7 @@ export function parseBeginPatch(body: string): { path: string; action: 'update' 
     if (f.action === 'update') {
       for (const h of f.diff.hunks) {
         // Only added lines: the `@@ <line>` header is where they go (right after that line).
-        const anchor = h.header.startsWith('@@ ') ? h.header.slice(3).trim() : '';
+        const anchor = h.anchors?.[h.anchors.length - 1] ?? '';
         if (anchor && !h.lines.some(l => l.op !== '+')) h.lines.unshift({ op: ' ', text: anchor, noEol: false });
       }
       unanchored(f.diff);

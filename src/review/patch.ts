@@ -29,6 +29,11 @@ export interface DiffHunk {
    * (trailing whitespace and indentation tolerated), never by fuzz; Roo's `:start_line:` may pick among several.
    */
   edit?: { startLine?: number };
+  /**
+   * The apply_patch format's `@@ <line>` anchors (issue 43), outermost first (`@@ class Cart` then `@@ def total`):
+   * among several places of the hunk's lines, the one inside the last anchor found in order.
+   */
+  anchors?: string[];
 }
 
 export interface FileDiff {

@@ -190,6 +190,19 @@ class TargetLines {
     return k === len;
   }
 
+  /** The first line at or after `from` that is `prefix` or starts with it, both trimmed (a word boundary after it); charged to the budget. */
+  nextStartingWith(prefix: string, from: number): number | undefined {
+    const p = prefix.trim();
+    if (!p) return undefined;
+    const text = this.textOf(2);
+    for (let i = from; i < this.n && this.budget > 0; i++) {
+      this.budget--;
+      const l = text[i];
+      if (l.startsWith(p) && (l.length === p.length || !/[\w$]/.test(l[p.length]) || !/[\w$]$/.test(p))) return i;
+    }
+    return undefined;
+  }
+
   /** Where a line is (ascending), per tier; the exact tier also finds the unterminated last line by its text. */
   placesOf(tier: number, key: string): number[] {
     let index = this.indexes[tier];
@@ -277,12 +290,30 @@ function findPlace(
     if (matches.length === 1) return { found: { at: matches[0], fuzz, front, tier }, candidates };
     if (matches.length > 1) {
       // Roo's `:start_line:` names one of them.
-      const stated = h.edit?.startLine !== undefined ? matches.find(m => m === h.edit!.startLine! - 1) : undefined;
+      const stated = h.edit?.startLine !== undefined ? matches.find(m => m === h.edit!.startLine! - 1) : h.anchors ? insideAnchors(lines, h.anchors, matches) : undefined;
       if (stated !== undefined) return { found: { at: stated, fuzz, front, tier }, candidates };
       candidates = matches.slice(0, MAX_CANDIDATES).map(m => m - front + 1);
     }
   }
   return { candidates };
+}
+
+/**
+ * The one place of `matches` inside the anchors (apply_patch's `@@ class X` / `@@ def y`): each anchor is the
+ * next line, in order, that is it or starts with it (trimmed); the place is the first match after the last one and
+ * before that anchor's next occurrence. Undefined when an anchor is not found or no match lies there.
+ */
+function insideAnchors(lines: TargetLines, anchors: readonly string[], matches: readonly number[]): number | undefined {
+  let from = 0;
+  let last = '';
+  for (const a of anchors) {
+    const at = lines.nextStartingWith(a, from);
+    if (at === undefined) return undefined;
+    from = at + 1;
+    last = a;
+  }
+  const next = lines.nextStartingWith(last, from) ?? lines.n;
+  return matches.find(m => m >= from && m < next);
 }
 
 const leading = (s: string) => /^[ \t]*/.exec(s)![0];
