@@ -13,97 +13,241 @@ export interface RawBlock extends Pick<AnswerBlock, 'startLine' | 'endLine' | 'c
   before?: { line: number; text: string };
 }
 
+/** An HTML code block's opening: `<pre …><code class="language-ts">` (its code may start on the same line). */
+const HTML_OPEN = /^<pre\b[^>]{0,200}>\s*<code\b([^>]{0,200})>/i;
+const LIST_ITEM = /^\s{0,8}(?:[-*+]|\d{1,9}[.)])\s/;
+
+/** An HTML code block's text as written: entities decoded (`&lt;` is `<` in the code). */
+function decodeEntities(s: string): string {
+  return s.replace(/&(?:lt|gt|amp|quot|apos|nbsp|#(\d{1,7})|#x([0-9a-f]{1,6}));/gi, (m, dec: string | undefined, hex: string | undefined) => {
+    if (dec !== undefined || hex !== undefined) {
+      const n = dec !== undefined ? Number(dec) : Number.parseInt(hex!, 16);
+      return n > 0 && n <= 0x10ffff && n !== 0xfeff ? String.fromCodePoint(n) : m;
+    }
+    return ({ '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"', '&apos;': "'", '&nbsp;': ' ' } as Record<string, string>)[m.toLowerCase()] ?? m;
+  });
+}
+
+/** A block being read: where it opened and how its lines are taken. */
+interface OpenBlock {
+  fence: string;
+  indent: number;
+  info: string;
+  line: number;
+  bodyStart: number;
+  before?: RawBlock['before'];
+  /** A markdown block holding fenced examples, and how many of them are open. */
+  nests: boolean;
+  depth: number;
+  /** The block quote levels it sits in (`> ```ts`), taken off each of its lines. */
+  quote: number;
+  /** It sits in a list item, so its fences may be indented up to 7 spaces. */
+  list: boolean;
+  /** An HTML `<pre><code>` block: its code from `bodyStart` to `</code>`, entities decoded. */
+  html?: boolean;
+}
+
+/** One line's start: past its indentation and any block quote markers. */
+interface LineStart {
+  from: number;
+  end: number;
+  /** The first character that is not indentation or a quote marker. */
+  s: number;
+  /** Spaces before `s` (after the quote markers, if any). */
+  spaces: number;
+  quote: number;
+}
+
 /** Splits an answer into fenced blocks in one pass (see the module comment). */
 export function scanFences(text: string): { blocks: RawBlock[]; unclosed?: RawBlock; lineCount: number } {
-  const blocks: RawBlock[] = [];
-  let open: { fence: string; indent: number; info: string; line: number; bodyStart: number; before?: RawBlock['before']; nests: boolean; depth: number } | undefined;
-  let lineNo = 0;
-  let from = 0;
-  // The last two lines outside a block that were not blank, for a naming just before a fence.
-  let prevStart = -1;
-  let prevEnd = -1;
-  let prevLine = -1;
-  let blankRun = 0;
-  const hasCr = text.includes('\r');
-  const bodyOf = (start: number, end: number, indent: number) => {
-    let body = text.slice(start, end);
-    if (hasCr) body = body.replace(/\r\n?/g, '\n');
-    if (indent > 0) body = body.replace(new RegExp(`^ {1,${indent}}`, 'gm'), '');
-    return body;
-  };
-  for (;;) {
-    const nl = text.indexOf('\n', from);
-    const end = nl === -1 ? text.length : nl;
+  return new FenceScanner(text).scan();
+}
+
+class FenceScanner {
+  private readonly blocks: RawBlock[] = [];
+  private open: OpenBlock | undefined;
+  /** The last prose line was a list item (or a line indented under one): a fence may be indented further. */
+  private inList = false;
+  private lineNo = 0;
+  // The last line outside a block that was not blank, for a naming just before a fence.
+  private prevStart = -1;
+  private prevEnd = -1;
+  private prevLine = -1;
+  private blankRun = 0;
+  private readonly hasCr: boolean;
+
+  constructor(private readonly text: string) {
+    this.hasCr = text.includes('\r');
+  }
+
+  scan(): { blocks: RawBlock[]; unclosed?: RawBlock; lineCount: number } {
+    const text = this.text;
+    let from = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', from);
+      const line = this.startOf(from, nl === -1 ? text.length : nl);
+      // A line is read again when the block it ended or opened takes it too.
+      while (!this.read(line));
+      this.lineNo++;
+      if (nl === -1) break;
+      from = nl + 1;
+    }
+    return { blocks: this.blocks, unclosed: this.unclosed(), lineCount: this.lineNo };
+  }
+
+  private startOf(from: number, end: number): LineStart {
+    const text = this.text;
     let s = from;
-    while (s < end && s - from < 4 && text.charCodeAt(s) === 32) s++;
-    const c = text.charCodeAt(s);
-    let fence: RegExpExecArray | null = null;
-    if ((c === 96 || c === 126) && s - from < 4) {
-      const lineEnd = end > from && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
-      // Bounded: the fence run and the info string are cut at a sane length before any regex runs.
-      fence = /^(`{3,}|~{3,})(.*)$/.exec(text.slice(s, Math.min(lineEnd, s + 4096)));
+    while (s < end && s - from < 8 && text.charCodeAt(s) === 32) s++;
+    let spaces = s - from;
+    // A block quote's markers (`> `, `> > `) before the fence: read past, counted.
+    let quote = 0;
+    if (text.charCodeAt(s) === 62 && spaces < 4) {
+      while (s < end && text.charCodeAt(s) === 62 && quote < 8) {
+        s++;
+        quote++;
+        if (text.charCodeAt(s) === 32) s++;
+      }
+      const q = s;
+      while (s < end && s - q < 8 && text.charCodeAt(s) === 32) s++;
+      spaces = s - q;
+    }
+    return { from, end, s, spaces, quote };
+  }
+
+  /** Reads one line; false when it must be read again (a block ended before it, or one opened on it). */
+  private read(l: LineStart): boolean {
+    const open = this.open;
+    const fence = this.fenceOn(l);
+    if (open?.html) return this.readHtml(l, open);
+    if (open && open.quote > 0 && l.quote < open.quote && !(fence && !fence[2].trim())) {
+      // The quote ended (a line without its markers): so did the block in it.
+      this.push(open, this.lineNo - 1, this.bodyOf(open.bodyStart, l.from, open));
+      return false;
     }
     if (open) {
-      // A markdown block holding fenced examples (```md … ```ts … ``` … ```): an inner fence with an info string
-      // opens an example (a closing fence never has one), and the next bare fence closes that example, not the block.
-      if (open.nests && fence && fence[1][0] === open.fence[0] && fence[1].length === open.fence.length && fence[2].trim() && !fence[2].includes('`')) {
-        open.depth++;
-      } else if (open.depth > 0 && fence && fence[1][0] === open.fence[0] && fence[1].length >= open.fence.length && !fence[2].trim()) {
-        open.depth--;
-      } else if (fence && fence[1][0] === open.fence[0] && fence[1].length >= open.fence.length && !fence[2].trim()) {
-        blocks.push({
-          startLine: open.line,
-          endLine: lineNo,
-          closed: true,
-          fence: open.fence,
-          indent: open.indent,
-          info: open.info,
-          body: bodyOf(open.bodyStart, from, open.indent),
-          before: open.before,
-        });
-        open = undefined;
-        prevStart = -1;
-        blankRun = 0;
-      }
-    } else if (fence && !(fence[1][0] === '`' && fence[2].includes('`'))) {
-      const info = fence[2].trim();
-      let before: RawBlock['before'];
-      if (prevStart >= 0 && blankRun <= 1 && prevEnd - prevStart <= MAX_NAMING_LINE * 2) {
-        before = { line: prevLine, text: text.slice(prevStart, prevEnd).trim() };
-      }
-      const nests = /^(?:md|markdown|mdx|gfm)(?:\s|$)/i.test(info) || /^\S{0,400}\.(?:md|markdown|mdx)$/i.test(info);
-      open = { fence: fence[1].slice(0, 64), indent: s - from, info: info.length > MAX_INFO ? info.slice(0, MAX_INFO) : info, line: lineNo, bodyStart: Math.min(text.length, end + 1), before, nests, depth: 0 };
-    } else {
-      // A prose line: remember it (by offsets, nothing sliced) as the candidate naming for the next fence.
-      let k = s;
-      while (k < end && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9 || text.charCodeAt(k) === 13)) k++;
-      if (k === end) blankRun++;
-      else {
-        prevStart = from;
-        prevEnd = end;
-        prevLine = lineNo;
-        blankRun = 0;
+      this.readInside(fence, open, l);
+      return true;
+    }
+    const c = this.text.charCodeAt(l.s);
+    if (c === 60 && l.quote === 0 && l.spaces < 4) {
+      const m = HTML_OPEN.exec(this.text.slice(l.s, Math.min(l.end, l.s + 600)));
+      if (m) {
+        const language = /\b(?:language|lang)-([\w+#.-]{1,40})/i.exec(m[1])?.[1] ?? '';
+        this.open = { fence: '<pre>', indent: 0, info: language, line: this.lineNo, bodyStart: l.s + m[0].length, before: this.before(), nests: false, depth: 0, quote: 0, list: false, html: true };
+        return false;
       }
     }
-    lineNo++;
-    if (nl === -1) break;
-    from = nl + 1;
+    if (fence && !(fence[1][0] === '`' && fence[2].includes('`'))) {
+      const info = fence[2].trim();
+      const nests = /^(?:md|markdown|mdx|gfm)(?:\s|$)/i.test(info) || /^\S{0,400}\.(?:md|markdown|mdx)$/i.test(info);
+      this.open = {
+        fence: fence[1].slice(0, 64),
+        indent: l.spaces,
+        info: info.length > MAX_INFO ? info.slice(0, MAX_INFO) : info,
+        line: this.lineNo,
+        bodyStart: Math.min(this.text.length, l.end + 1),
+        before: this.before(),
+        nests,
+        depth: 0,
+        quote: l.quote,
+        list: l.spaces > 3,
+      };
+      return true;
+    }
+    this.prose(l);
+    return true;
   }
-  let unclosed: RawBlock | undefined;
-  if (open) {
-    unclosed = {
+
+  /** The fence on a line, if it may be one here (its indentation, its quote level). */
+  private fenceOn(l: LineStart): RegExpExecArray | null {
+    const c = this.text.charCodeAt(l.s);
+    const open = this.open;
+    const deepest = open ? (open.list ? 7 : 3) : this.inList ? 7 : 3;
+    if ((c !== 96 && c !== 126) || l.spaces > deepest || (open && l.quote > open.quote)) return null;
+    const lineEnd = l.end > l.from && this.text.charCodeAt(l.end - 1) === 13 ? l.end - 1 : l.end;
+    // Bounded: the fence run and the info string are cut at a sane length before any regex runs.
+    return /^(`{3,}|~{3,})(.*)$/.exec(this.text.slice(l.s, Math.min(lineEnd, l.s + 4096)));
+  }
+
+  /** A line inside a fenced block: an example opening or closing in a markdown block, or the block's end. */
+  private readInside(fence: RegExpExecArray | null, open: OpenBlock, l: LineStart): void {
+    if (!fence || fence[1][0] !== open.fence[0]) return;
+    const bare = !fence[2].trim();
+    // A markdown block holding fenced examples (```md … ```ts … ``` … ```): an inner fence with an info string
+    // opens an example (a closing fence never has one), and the next bare fence closes that example, not the block.
+    if (open.nests && fence[1].length === open.fence.length && !bare && !fence[2].includes('`')) open.depth++;
+    else if (open.depth > 0 && fence[1].length >= open.fence.length && bare) open.depth--;
+    else if (fence[1].length >= open.fence.length && bare) this.push(open, this.lineNo, this.bodyOf(open.bodyStart, l.from, open));
+  }
+
+  /** A line of an HTML code block: it ends at `</code>` (on its opening line or a later one). */
+  private readHtml(l: LineStart, open: OpenBlock): true {
+    const start = open.line === this.lineNo ? open.bodyStart : l.from;
+    const close = this.text.slice(start, l.end).indexOf('</code>');
+    if (close >= 0) this.push(open, this.lineNo, this.htmlBody(open, start + close));
+    return true;
+  }
+
+  private htmlBody(open: OpenBlock, end: number): string {
+    const body = decodeEntities(this.text.slice(open.bodyStart, end).replace(/\r\n?/g, '\n')).replace(/^\n/, '');
+    return body && !body.endsWith('\n') ? `${body}\n` : body;
+  }
+
+  /** A prose line: remembered (by offsets, nothing sliced) as the candidate naming for the next fence. */
+  private prose(l: LineStart): void {
+    const text = this.text;
+    let k = l.s;
+    while (k < l.end && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9 || text.charCodeAt(k) === 13)) k++;
+    if (k === l.end) {
+      this.blankRun++;
+      return;
+    }
+    // In a quote, the naming is what follows its markers.
+    this.prevStart = l.quote > 0 ? l.s : l.from;
+    this.prevEnd = l.end;
+    this.prevLine = this.lineNo;
+    this.blankRun = 0;
+    // A list item, or a line indented under one, keeps a list open for the next fence.
+    this.inList = LIST_ITEM.test(text.slice(l.from, Math.min(l.end, l.from + 24))) || (this.inList && k > l.from + 1);
+  }
+
+  private before(): RawBlock['before'] {
+    if (this.prevStart < 0 || this.blankRun > 1 || this.prevEnd - this.prevStart > MAX_NAMING_LINE * 2) return undefined;
+    return { line: this.prevLine, text: this.text.slice(this.prevStart, this.prevEnd).trim() };
+  }
+
+  private bodyOf(start: number, end: number, open: OpenBlock): string {
+    let body = this.text.slice(start, end);
+    if (this.hasCr) body = body.replace(/\r\n?/g, '\n');
+    if (open.quote > 0) body = body.replace(new RegExp(`^ {0,3}(?:> ?){1,${open.quote}}`, 'gm'), '');
+    if (open.indent > 0) body = body.replace(new RegExp(`^ {1,${open.indent}}`, 'gm'), '');
+    return body;
+  }
+
+  private push(open: OpenBlock, endLine: number, body: string): void {
+    this.blocks.push({ startLine: open.line, endLine, closed: true, fence: open.fence, indent: open.indent, info: open.info, body, before: open.before });
+    this.open = undefined;
+    this.prevStart = -1;
+    this.blankRun = 0;
+  }
+
+  /** The block still open at the end (the answer may be cut off): shown, never landed. */
+  private unclosed(): RawBlock | undefined {
+    const open = this.open;
+    if (!open) return undefined;
+    const body = open.html ? this.htmlBody(open, this.text.length) : this.bodyOf(open.bodyStart, this.text.length, open);
+    return {
       startLine: open.line,
-      endLine: Math.max(open.line, lineNo - 1),
+      endLine: Math.max(open.line, this.lineNo - 1),
       closed: false,
       fence: open.fence,
       indent: open.indent,
       info: open.info,
-      body: bodyOf(open.bodyStart, text.length, open.indent),
+      body: body && !body.endsWith('\n') ? `${body}\n` : body,
       before: open.before,
     };
-    if (unclosed.body && !unclosed.body.endsWith('\n')) unclosed.body += '\n';
   }
-  return { blocks, unclosed, lineCount: lineNo };
 }
 
 /**

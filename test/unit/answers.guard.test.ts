@@ -250,6 +250,34 @@ const FAMILIES: Family[] = [
     lands: {},
     holds: ['notFound'],
   },
+  // ——— fences where markdown puts them: in a quote, in a list; HTML's <pre><code> ———
+  {
+    name: 'a fenced block inside a blockquote, the file named in the quote: lands without the quote markers',
+    answer: ['> **src/money.ts**', '>', '> ```ts', ...body(MONEY_FIXED).map(l => (l ? `> ${l}` : '>')), '> ```', '', 'That rounds first.'].join('\n'),
+    lands: { 'src/money.ts': MONEY_FIXED },
+  },
+  {
+    name: 'a fenced block in a nested list item, indented five spaces: lands at the margin',
+    answer: ['1. Round before formatting:', '   - in `src/money.ts`:', '', ...['```ts', ...body(MONEY_FIXED), '```'].map(l => (l ? `     ${l}` : l)), '', '2. Run the tests.'].join('\n'),
+    lands: { 'src/money.ts': MONEY_FIXED },
+  },
+  {
+    name: "an HTML answer's <pre><code class=\"language-ts\">, entities encoded, for the selected function: lands decoded",
+    answer: [
+      '<p>Round negative amounts away from zero:</p>',
+      '<pre><code class="language-ts">export function roundCents(value: number): number {',
+      '  return value &lt; 0 ? -Math.round(-value * 100) / 100 : Math.round(value * 100) / 100;',
+      '}',
+      '</code></pre>',
+    ].join('\n'),
+    source: { path: 'src/money.ts', range: range(12, 14) },
+    lands: { 'src/money.ts': MONEY.replace('  return Math.round(value * 100) / 100;', '  return value < 0 ? -Math.round(-value * 100) / 100 : Math.round(value * 100) / 100;') },
+  },
+  {
+    name: 'a quoted block whose quote ends without a closing fence: ends with the quote, the prose after it is not code',
+    answer: ['> ```ts', '> const x = 1;', '', 'Then run it.'].join('\n'),
+    lands: {},
+  },
   // ——— apply_patch's @@ anchors pick one of two identical places ———
   {
     name: 'Codex apply_patch with stacked anchors (@@ class Order, @@ def total): the Order one changes, not the Cart one',
