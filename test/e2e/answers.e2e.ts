@@ -167,6 +167,37 @@ for (const version of ['1.100', 'newest']) {
       await reset();
     });
 
+    it('a block in a quote and an HTML <pre><code> answer show as code blocks with their buttons, and land decoded (issue 43)', async () => {
+      const guarded = math.replace("throw new Error('mean of an empty list');", "throw new RangeError('mean of an empty list');");
+      const quoted = ['> **src/math.ts**', '>', '> ```ts', ...guarded.trimEnd().split('\n').map(l => (l ? `> ${l}` : '>')), '> ```', '', 'A RangeError says what went wrong.'].join('\n');
+      emulator.setNextTask({ result: quoted });
+      await wb!.orchestrateSelection('math.ts', 'Quoted block');
+      await wb!.waitForNotification(/task done: Quoted block/, 60_000);
+      await page().locator('.tabs-container .tab', { hasText: /Quoted block · / }).first().click();
+      const frame = resultFrame();
+      await frame.locator('button[data-action="apply"][data-block="0"]').waitFor({ timeout: 20_000 });
+      const code = await frame.locator('pre code').first().innerText();
+      assert.ok(code.includes('new RangeError') && !/^>/m.test(code), `the code without the quote's markers: ${code}`);
+      if (version === '1.100') await wb!.docScreenshot('answers-quoted-block');
+      else await wb!.screenshot('answers-quoted-block-newest');
+      await frame.locator('button[data-action="apply"][data-block="0"]').click();
+      await preview().waitFor({ state: 'visible', timeout: 20_000 });
+      await applyPreview();
+      await wb!.waitForNotification(/Applied the reviewed changes to 1 file/, 20_000);
+      await saveAll();
+      assert.strictEqual(read('src', 'math.ts'), guarded, 'landed without the markers');
+      await reset();
+
+      // An HTML answer: its <pre><code> is a code block, its entities decoded, Insert at Cursor takes it.
+      emulator.setNextTask({ result: '<p>A helper:</p>\n<pre><code class="language-ts">export const isEmpty = (xs: unknown[]) =&gt; xs.length &lt; 1;\n</code></pre>\n' });
+      await wb!.orchestrateSelection('math.ts', 'HTML answer');
+      await wb!.waitForNotification(/task done: HTML answer/, 60_000);
+      await page().locator('.tabs-container .tab', { hasText: /HTML answer · / }).first().click();
+      await frame.locator('pre code', { hasText: 'xs.length < 1' }).first().waitFor({ timeout: 20_000 });
+      assert.strictEqual(await frame.locator('p', { hasText: '<pre>' }).count(), 0, 'no raw tags shown as prose');
+      await reset();
+    });
+
     it('Insert at Cursor with several code blocks asks which, and inserts only that one', async () => {
       const answer = [
         'Two helpers and a diff.',
