@@ -22,7 +22,7 @@ const OLD_CLOSE = /^\s*<\/old_text>\s*$/;
 const NEW_OPEN = /^\s*<new_text>\s*$/;
 const NEW_CLOSE = /^\s*<\/new_text>\s*$/;
 /** The tool XML around edit blocks: read past, never as text. */
-const WRAPPER = /^\s*<\/?(?:edits|replace_in_file|apply_diff|diff|args|file|line_count)(?:\s[^>]{0,200})?>\s*$/;
+const WRAPPER = /^\s*<\/?(?:edits|replace_in_file|apply_diff|diff|args|file|content|line_count)(?:\s[^>]{0,200})?>\s*$/;
 const PATH_TAG = /^\s*<path>\s*([^<]{1,400}?)\s*<\/path>\s*$/;
 
 /** The longest block read for markers: bounded like every other shape test. */

@@ -16,6 +16,8 @@ export interface RawBlock extends Pick<AnswerBlock, 'startLine' | 'endLine' | 'c
 /** An HTML code block's opening: `<pre …><code class="language-ts">` (its code may start on the same line). */
 const HTML_OPEN = /^<pre\b[^>]{0,200}>\s*<code\b([^>]{0,200})>/i;
 const LIST_ITEM = /^\s{0,8}(?:[-*+]|\d{1,9}[.)])\s/;
+/** An agent tool's XML call written in the answer outside a fence (Cline's, Roo's): read as the block it is. */
+const TOOL_OPEN = /^<(replace_in_file|apply_diff|write_to_file)>\s*$/;
 
 /** An HTML code block's text as written: entities decoded (`&lt;` is `<` in the code). */
 function decodeEntities(s: string): string {
@@ -45,6 +47,8 @@ interface OpenBlock {
   list: boolean;
   /** An HTML `<pre><code>` block: its code from `bodyStart` to `</code>`, entities decoded. */
   html?: boolean;
+  /** A tool's XML call (`replace_in_file`, …): it ends at its closing tag. */
+  tool?: string;
 }
 
 /** One line's start: past its indentation and any block quote markers. */
@@ -120,6 +124,7 @@ class FenceScanner {
     const open = this.open;
     const fence = this.fenceOn(l);
     if (open?.html) return this.readHtml(l, open);
+    if (open?.tool) return this.readTool(l, open);
     if (open && open.quote > 0 && l.quote < open.quote && !(fence && !fence[2].trim())) {
       // The quote ended (a line without its markers): so did the block in it.
       this.push(open, this.lineNo - 1, this.bodyOf(open.bodyStart, l.from, open));
@@ -131,6 +136,11 @@ class FenceScanner {
     }
     const c = this.text.charCodeAt(l.s);
     if (c === 60 && l.quote === 0 && l.spaces < 4) {
+      const tool = TOOL_OPEN.exec(this.text.slice(l.s, Math.min(l.end, l.s + 40)).replace(/\r$/, ''));
+      if (tool) {
+        this.open = { fence: `<${tool[1]}>`, indent: 0, info: '', line: this.lineNo, bodyStart: Math.min(this.text.length, l.end + 1), before: this.before(), nests: false, depth: 0, quote: 0, list: false, tool: tool[1] };
+        return true;
+      }
       const m = HTML_OPEN.exec(this.text.slice(l.s, Math.min(l.end, l.s + 600)));
       if (m) {
         const language = /\b(?:language|lang)-([\w+#.-]{1,40})/i.exec(m[1])?.[1] ?? '';
@@ -186,6 +196,17 @@ class FenceScanner {
     const start = open.line === this.lineNo ? open.bodyStart : l.from;
     const close = this.text.slice(start, l.end).indexOf('</code>');
     if (close >= 0) this.push(open, this.lineNo, this.htmlBody(open, start + close));
+    return true;
+  }
+
+  /** A line of a tool's XML call: it ends at its closing tag, alone on its line. */
+  private readTool(l: LineStart, open: OpenBlock): true {
+    if (l.end - l.s > 40 || this.text.slice(l.s, l.end).trim() !== `</${open.tool}>`) return true;
+    const body = this.bodyOf(open.bodyStart, l.from, open);
+    // write_to_file: its <path> names the file, its <content> is the file's text.
+    const write = open.tool === 'write_to_file' ? /^\s*<path>\s*([^<\n]{1,400}?)\s*<\/path>\s*\n\s*<content>\s*\n([^]*?)^\s*<\/content>\s*$/m.exec(body) : null;
+    if (write) open.info = `path=${write[1].includes(' ') ? JSON.stringify(write[1]) : write[1]}`;
+    this.push(open, this.lineNo, write ? write[2] : body);
     return true;
   }
 

@@ -240,6 +240,21 @@ const FAMILIES: Family[] = [
     lands: { 'src/money.ts': MONEY_FIXED },
   },
   {
+    name: "Cline's <replace_in_file> written outside any fence, as its tool call: lands as an edit",
+    answer: ["I'll round before formatting.", '', '<replace_in_file>', '<path>src/money.ts</path>', '<diff>', '------- SEARCH', '  return `${currency.symbol}${value.toFixed(2)}`;', '=======', '  return `${currency.symbol}${roundCents(value).toFixed(2)}`;', '+++++++ REPLACE', '</diff>', '</replace_in_file>', '', 'Done.'].join('\n'),
+    lands: { 'src/money.ts': MONEY_FIXED },
+  },
+  {
+    name: "Cline's <write_to_file> outside a fence: its <path> names the file, its <content> is the text",
+    answer: ['Adding a helper module:', '', '<write_to_file>', '<path>src/cents.ts</path>', '<content>', 'export const cents = (value: number) => Math.round(value * 100);', '</content>', '</write_to_file>'].join('\n'),
+    lands: { 'src/cents.ts': 'export const cents = (value: number) => Math.round(value * 100);\n' },
+  },
+  {
+    name: "Roo's newer <apply_diff> with <args><file><diff><content>, outside a fence: lands as an edit",
+    answer: ['<apply_diff>', '<args>', '<file>', '<path>src/money.ts</path>', '<diff>', '<content>', '<<<<<<< SEARCH', '  return `${currency.symbol}${value.toFixed(2)}`;', '=======', '  return `${currency.symbol}${roundCents(value).toFixed(2)}`;', '>>>>>>> REPLACE', '</content>', '</diff>', '</file>', '</args>', '</apply_diff>'].join('\n'),
+    lands: { 'src/money.ts': MONEY_FIXED },
+  },
+  {
     name: "Roo's <apply_diff> with :start_line: in a fence: lands as an edit",
     answer: fence('xml', '<apply_diff>', '<path>src/money.ts</path>', '<diff>', '<<<<<<< SEARCH', ':start_line:9', '-------', '  return `${currency.symbol}${value.toFixed(2)}`;', '=======', '  return `${currency.symbol}${roundCents(value).toFixed(2)}`;', '>>>>>>> REPLACE', '</diff>', '</apply_diff>'),
     lands: { 'src/money.ts': MONEY_FIXED },

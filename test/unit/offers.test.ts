@@ -95,8 +95,12 @@ describe('offers: what a task offers, per state and surface (the table, issue 28
   it('issue 43: an answer whose code lands nowhere (HTML, a tool\'s XML outside a fence) is marked so, to be said; prose or landable code is not', () => {
     const html = record('completed', {}, 'Here is the fix:<pre><code>export function add(a, b) {\n  return a + b;\n}</code></pre>');
     assert.equal(html.unlandedCode, true);
+    const zed = record('completed', {}, 'In money.ts:\n<edits>\n<old_text>\nold\n</old_text>\n<new_text>\nnew\n</new_text>\n</edits>');
+    assert.equal(zed.unlandedCode, true);
+    // Cline's tool call outside a fence is read as the block it is (issue 43): it names its file, so it lands.
     const cline = record('completed', {}, '<replace_in_file>\n<path>src/money.ts</path>\n<diff>\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n</diff>\n</replace_in_file>');
-    assert.equal(cline.unlandedCode, true);
+    assert.equal(cline.unlandedCode, undefined);
+    assert.equal(cline.namedFiles, 1);
     assert.equal(record('completed', {}, 'Nothing to change: the code is right.').unlandedCode, undefined);
     assert.equal(record('completed', { source }, '```ts src/math.ts\nexport const x = 1;\n```').unlandedCode, undefined);
   });
