@@ -6,7 +6,7 @@ import { showPrompt } from '../documents/prompts';
 import { showResult } from '../documents/results';
 import { UserFacingError } from '../errors';
 import type { TrackedTask } from '../tasks/model';
-import { readTaskAnswer } from '../documents/answers';
+import { insertionRepeats, readTaskAnswer } from '../documents/answers';
 import type { AnswerBlock } from '../review';
 import { isInsertable, openingOf } from '../tasks/offers';
 import { blockInsertion, blockPreview } from '../tasks/resultText';
@@ -127,6 +127,16 @@ export async function insertResult(d: ResultDeps & Partial<ApplyDeps>, arg?: unk
   const place = blockInsertion(line.text, at.character, block.code, eol);
   const range = new vscode.Range(at.line, place.start, at.line, place.end);
   const start = editor.document.offsetAt(range.start);
+  // The guard on what would be written holds here too (issue 43): a second definition of one the file has is asked.
+  const repeats = insertionRepeats(editor.document.getText(), at.line + 1, place.text);
+  if (repeats) {
+    const file = vscode.workspace.asRelativePath(editor.document.uri);
+    const message =
+      repeats.code === 'definitionTwice'
+        ? vscode.l10n.t('{0} already defines "{1}": this block defines it again.', file, repeats.detail)
+        : vscode.l10n.t('{0} already has these lines: this block repeats them.', file);
+    if (!(await d.ui.confirm(message, vscode.l10n.t('Insert it anyway, or use Apply… to replace the one there.'), vscode.l10n.t('Insert Anyway')))) return undefined;
+  }
   // Run from the result view, the focus stayed there and the code went in out of sight, so Ctrl+Z did nothing
   // (issue 35): the editor is shown and focused first (so the focus does not move after the code is seen to go
   // in, closing whatever the user opened meanwhile), then the cursor goes after what went in, the lines in view.

@@ -33,3 +33,8 @@ export function readTaskAnswer(task: Pick<TrackedTask, 'source'>, text: string):
 export function placeUnnamedBlock(code: string, text: string, startLine: number, endLine: number): Review.UnnamedPlace {
   return reviewPart().placeUnnamed(code, text, startLine, endLine);
 }
+
+/** What inserting a block's text before line `at` would write twice: a definition the file has once, or a long run of its lines (review/landingGuard.ts). */
+export function insertionRepeats(file: string, at: number, inserted: string): Review.Held | undefined {
+  return reviewPart().insertionRepeats(file, at, inserted);
+}

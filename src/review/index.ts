@@ -38,6 +38,7 @@ export {
   conflictText,
 } from './plan';
 export { type UnnamedPlace, placeUnnamed } from './proof';
+export { type Held, insertionRepeats } from './landingGuard';
 export { type DefaultLanding, checkedByDefault, landedByDefault } from './defaults';
 export { type HunkSkipCode, type RunsCode, type SkipCode, type TooComplex, type Translate, conflictMarkers, pathProblem, plain, runsCodeReason, skipReason, tooComplexReason } from './words';
 // The review part's bundle is also the planner's thread (offThread.ts starts dist/review.js as a worker): the

@@ -87,6 +87,17 @@ export function heldByResult(
   return held;
 }
 
+/**
+ * What inserting `inserted` before line `at` of `file` would write twice (issue 43: Insert at Cursor goes through
+ * the same guard): the name of a definition the file has once, or the first line of a long run; undefined if nothing.
+ */
+export function insertionRepeats(file: string, at: number, inserted: string): Held | undefined {
+  const ours = file.split('\n').map(l => l.replace(/\r$/, ''));
+  const lines = inserted.split('\n').map(l => l.replace(/\r$/, ''));
+  const held = heldByResult(ours, [{ start: at, end: at, lines }], () => false, new Set()).get(0);
+  return held && held.code !== 'definitionLost' ? held : undefined;
+}
+
 /** Each definition's qualified key → the lines declaring it. */
 function definitionsOf(lines: readonly string[]): Map<string, number[]> {
   const out = new Map<string, number[]>();

@@ -197,5 +197,20 @@ describe('answers: every button follows the block\'s kind', () => {
     assert.ok(ctx.user.messages('error').includes('The answer has no code block to insert. Copy the parts you want instead.'), JSON.stringify(ctx.user.shown));
     assert.strictEqual(await text(mathUri()), original, 'nothing was inserted');
     assert.ok(!ctx.user.shown.some(s => s.kind === 'pick' && s.message.includes('goes in at the cursor') && s.actions.length === 0));
+
+    // Issue 43: a block that defines again what the file defines is asked first; the answer "no" keeps the file.
+    const again = 'export function mean(values: number[]): number {\n  return values.length ? values.reduce(add, 0) / values.length : 0;\n}\n';
+    const { task: twice, editor: atEnd } = await send(`Shorter:\n\n${fence('ts', again)}\n`, 'Mean again');
+    await vscode.window.showTextDocument(atEnd.document);
+    atEnd.selection = new vscode.Selection(atEnd.document.lineCount - 1, 0, atEnd.document.lineCount - 1, 0);
+    ctx.user.confirms = [false];
+    assert.strictEqual(await vscode.commands.executeCommand('multiAgent.insertResult', twice.id), undefined);
+    const asked = ctx.user.shown.filter(s => s.kind === 'confirm').pop();
+    assert.strictEqual(asked?.message, 'src/math.ts already defines "mean": this block defines it again.');
+    assert.deepStrictEqual(asked?.actions, ['Insert Anyway']);
+    assert.strictEqual(await text(mathUri()), original, 'nothing inserted when not confirmed');
+    ctx.user.confirms = [true];
+    assert.strictEqual(await vscode.commands.executeCommand('multiAgent.insertResult', twice.id), 'inserted', 'inserted when the user says so');
+    await restore(mathUri());
   });
 });

@@ -13,6 +13,7 @@ import * as assert from 'node:assert/strict';
 import { parseAnswer } from '../../src/review/answer';
 import { type ReviewFiles, applyHunks, buildPlan, type ReviewPlan } from '../../src/review/plan';
 import { checkedByDefault } from '../../src/review/defaults';
+import { insertionRepeats } from '../../src/review/landingGuard';
 
 const lines = (...l: string[]) => `${l.join('\n')}\n`;
 const fence = (info: string, ...body: string[]) => [`\`\`\`${info}`, ...body, '```'].join('\n');
@@ -340,6 +341,14 @@ describe('issue 43: the landing guard holds what would be written wrong, whateve
       for (const s of plan.files.flatMap(x => x.skippedHunks)) if (s.code !== 'notFound' && s.code !== 'ambiguous') assert.match(s.reason, /held back/);
     });
   }
+
+  it('Insert at Cursor asks the same guard: a second definition, a repeated run; a new helper or a method of another class is fine', () => {
+    const end = body(MONEY).length;
+    assert.deepEqual(insertionRepeats(MONEY, end, '\nexport function roundCents(value: number): number {\n  return Math.round(value * 100) / 100;\n}\n'), { code: 'definitionTwice', detail: 'roundCents' });
+    assert.equal(insertionRepeats(MONEY, end, '\nexport function half(value: number): number {\n  return value / 2;\n}\n'), undefined);
+    assert.equal(insertionRepeats(SHAPES, 18, '\n  toString(): string {\n    return `Square(${this.side})`;\n  }'), undefined, 'Square.toString beside Circle.toString');
+    assert.equal(insertionRepeats(ROUTES, 13, body(ROUTES).slice(1, 13).join('\n'))?.code, 'linesTwice');
+  });
 
   it('says which definition, in words', () => {
     const plan = planOf(FAMILIES[0].answer);
