@@ -120,8 +120,8 @@ async function readNow(uri: vscode.Uri, budget: ReadBudget): Promise<FileState |
   if (open) return { kind: 'file', text: open.getText() };
   const stat = await vscode.workspace.fs.stat(uri);
   if (stat.size > MAX_MERGE_BYTES) return { kind: 'refused', reason: vscode.l10n.t('not applied: the file is too large to merge here') };
-  if (!budget.take(stat.size)) return undefined;
-  const bytes = await vscode.workspace.fs.readFile(uri);
+  const bytes = await budget.read(stat.size, () => vscode.workspace.fs.readFile(uri));
+  if (!bytes) return undefined;
   if (looksBinary(bytes)) return { kind: 'refused', reason: vscode.l10n.t('not applied: the file is binary') };
   try {
     return { kind: 'file', text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };

@@ -30,6 +30,11 @@ export class ReadBudget {
     this.used += bytes;
     return true;
   }
+
+  /** A file of `bytes` read only when it fits the budget (its size known first): undefined, unread, when it does not. */
+  async read<T>(bytes: number, read: () => PromiseLike<T>): Promise<T | undefined> {
+    return this.take(bytes) ? read() : undefined;
+  }
 }
 
 /** What the host answers for the paths the answer names (it reads the files meanwhile, asynchronously). */
