@@ -6,7 +6,7 @@ import { showPrompt } from '../documents/prompts';
 import { showResult } from '../documents/results';
 import { UserFacingError } from '../errors';
 import type { TrackedTask } from '../tasks/model';
-import { insertionRepeats, readTaskAnswer } from '../documents/answers';
+import { readTaskAnswer, repeatsOnInsert } from '../documents/answers';
 import type { AnswerBlock } from '../review';
 import { isInsertable, openingOf } from '../tasks/offers';
 import { blockInsertion, blockPreview } from '../tasks/resultText';
@@ -128,7 +128,7 @@ export async function insertResult(d: ResultDeps & Partial<ApplyDeps>, arg?: unk
   const range = new vscode.Range(at.line, place.start, at.line, place.end);
   const start = editor.document.offsetAt(range.start);
   // The guard on what would be written holds here too (issue 43): a second definition of one the file has is asked.
-  const repeats = insertionRepeats(editor.document.getText(), at.line + 1, place.text);
+  const repeats = repeatsOnInsert(editor.document.getText(), at.line + 1, place.text);
   if (repeats) {
     const file = vscode.workspace.asRelativePath(editor.document.uri);
     const message =

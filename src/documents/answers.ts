@@ -35,6 +35,6 @@ export function placeUnnamedBlock(code: string, text: string, startLine: number,
 }
 
 /** What inserting a block's text before line `at` would write twice: a definition the file has once, or a long run of its lines (review/landingGuard.ts). */
-export function insertionRepeats(file: string, at: number, inserted: string): Review.Held | undefined {
+export function repeatsOnInsert(file: string, at: number, inserted: string): Review.Held | undefined {
   return reviewPart().insertionRepeats(file, at, inserted);
 }

@@ -16,7 +16,7 @@ const ROOT = path.resolve(SRC, '..');
 /** Lower floors first. A module may import its own folder or a lower floor, never a higher or a sibling one. */
 const FLOORS: { floor: number; folder: string; match: (rel: string) => boolean }[] = [
   { floor: 0, folder: 'api', match: r => r.startsWith('api/') },
-  { floor: 1, folder: 'base', match: r => ['constants.ts', 'config.ts', 'log.ts', 'disposable.ts', 'ui.ts', 'format.ts', 'errors.ts', 'vocabulary.ts', 'lazy.ts'].includes(r) },
+  { floor: 1, folder: 'base', match: r => ['constants.ts', 'config.ts', 'settings.ts', 'log.ts', 'disposable.ts', 'ui.ts', 'format.ts', 'errors.ts', 'vocabulary.ts', 'lazy.ts'].includes(r) },
   { floor: 1, folder: 'review', match: r => r.startsWith('review/') },
   { floor: 2, folder: 'auth', match: r => r.startsWith('auth/') },
   { floor: 2, folder: 'parts', match: r => r === 'parts.ts' },
