@@ -263,6 +263,48 @@ describe('Check Proposal (issue 37)', function () {
     }
   });
 
+  it('check: a confirmed command is not asked again; a changed command, or a changed test script, is (counted, issue 45 item 5)', async () => {
+    const asked = () => ctx.user.shown.filter(s => s.kind === 'ask' && s.actions.includes('Run Check'));
+    const task = await sample();
+    const from = asked().length;
+    await setSetting('check.command', probeCommand('confirmA'));
+    assert.ok(await check(task.id), 'checked');
+    assert.strictEqual(asked().length, from + 1, 'asked once for the command');
+    assert.match(asked().at(-1)!.message, /confirmA/);
+    assert.ok(await check(task.id), 'checked again');
+    assert.strictEqual(asked().length, from + 1, 'not asked again for the same command');
+    await setSetting('check.command', probeCommand('confirmB'));
+    await waitFor(() => ctx.api.config.settings.check.command.includes('confirmB'), 'the setting read again');
+    assert.ok(await check(task.id), 'checked with the new command');
+    assert.strictEqual(asked().length, from + 2, 'a changed command is asked again');
+    // Declined: nothing runs.
+    await setSetting('check.command', probeCommand('declined'));
+    await waitFor(() => ctx.api.config.settings.check.command.includes('declined'), 'the setting read again');
+    ctx.user.onMessage = () => undefined;
+    assert.strictEqual(await check(task.id), undefined, 'declined: no check');
+    assert.strictEqual(await readProbe('declined'), undefined, 'nothing ran');
+    ctx.user.onMessage = s => (s.kind === 'ask' && s.actions.includes('Run Check') ? 'Run Check' : undefined);
+
+    // The declared command (package.json's test script) is confirmed with what it runs: a pull that changes it asks again.
+    await setSetting('check.command', undefined);
+    await waitFor(() => !ctx.api.config.settings.check.command, 'the setting cleared');
+    const manifest = path.join(root(), 'package.json');
+    const shipped = fs.readFileSync(manifest, 'utf8');
+    try {
+      assert.ok(await check(task.id), 'checked with the declared script');
+      const declared = asked().length;
+      assert.match(asked().at(-1)!.message, /node --test/);
+      assert.ok(await check(task.id));
+      assert.strictEqual(asked().length, declared, 'the same script: not asked again');
+      fs.writeFileSync(manifest, shipped.replace('"test": "node --test"', '"test": "node --test --test-reporter=tap"'));
+      assert.ok(await check(task.id));
+      assert.strictEqual(asked().length, declared + 1, 'the script changed: asked again');
+      assert.match(asked().at(-1)!.message, /--test-reporter=tap/);
+    } finally {
+      fs.writeFileSync(manifest, shipped);
+    }
+  });
+
   it('check: check.autoFixRounds is bounded at 3 — 5 in the user\'s settings is said as a problem and read as 0 (issue 45 item 5)', async () => {
     await setSetting('check.autoFixRounds', 5);
     try {
