@@ -212,10 +212,12 @@ for (const version of ['1.100', 'newest']) {
       await page().locator('.monaco-editor .view-lines >> visible=true').first().click();
       await page().keyboard.press('ControlOrMeta+End');
       await wb!.runCommand('Multi-Agent: Insert Result at Cursor');
+      // "Which task?" is asked only when the command cannot tell: wait for that or for the blocks, not a few seconds.
       const task = page().locator('.quick-input-list .monaco-list-row', { hasText: 'Several blocks' }).first();
-      if (await task.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await task.click();
       const rows = page().locator('.quick-input-list .monaco-list-row');
-      await rows.filter({ hasText: 'Block 3' }).first().waitFor({ timeout: 10_000 });
+      await task.or(rows.filter({ hasText: 'Block 3' }).first()).first().waitFor({ timeout: 20_000 });
+      if (await task.isVisible()) await task.click();
+      await rows.filter({ hasText: 'Block 3' }).first().waitFor({ timeout: 20_000 });
       const offered = await rows.allInnerTexts();
       assert.strictEqual(offered.length, 2, `the code blocks, not the diff: ${JSON.stringify(offered)}`);
       assert.ok(offered[0].startsWith('Block 1 · ts') && offered[1].startsWith('Block 3 · ts'), JSON.stringify(offered));

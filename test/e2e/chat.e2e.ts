@@ -130,7 +130,7 @@ describe('e2e: chat (newest VS Code)', function () {
     for (const until = Date.now() + 60_000; !(await answered.isVisible()) && Date.now() < until; await page.waitForTimeout(250)) {
       if (await allow.isVisible()) await allow.click().catch(() => undefined);
     }
-    await answered.waitFor({ timeout: 5_000 });
+    await answered.waitFor({ timeout: 20_000 });
     await answered.locator('text=Synthesized answer').first().waitFor({ timeout: 10_000 });
     const runs = emulator.requests.filter(r => r.method === 'POST' && /\/run$|\/threads\/\d+\/runs$/.test(r.path));
     assert.strictEqual(runs.length, before + 1, 'one task sent through the tool');

@@ -114,8 +114,10 @@ describe('e2e: the keyboard alone', function () {
     // Apply to Source… from the palette: the diff against the proposal opens; the file is unchanged.
     await command('Multi-Agent: Apply to Source');
     const pick = page().locator('.quick-input-list .monaco-list-row', { hasText: 'Make mean() total' }).first();
-    if (await pick.waitFor({ timeout: 3_000 }).then(() => true, () => false)) await page().keyboard.press('Enter');
     const diff = page().locator('.tabs-container .tab', { hasText: '↔ proposal' }).first();
+    // "Which task?" only when the command cannot tell: wait for it or for the diff, not a few seconds.
+    await pick.or(diff).first().waitFor({ timeout: 20_000 });
+    if (await pick.isVisible()) await page().keyboard.press('Enter');
     await diff.waitFor({ timeout: 20_000 });
     assert.strictEqual(fs.readFileSync(mathPath(), 'utf8'), original, 'nothing written before Accept');
     await focusIsVisible('the diff');

@@ -43,7 +43,7 @@ describe('e2e: mcp (newest VS Code)', function () {
     // Its own name under the provider's line that says what it is (not the extension's name twice).
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: MCP_SERVER_LABEL }).first();
     await row.waitFor({ timeout: 30_000 });
-    await page.locator('.quick-input-list', { hasText: "Multi-Agent Tasks: the team's tools for VS Code's agents" }).first().waitFor({ timeout: 5_000 });
+    await page.locator('.quick-input-list', { hasText: "Multi-Agent Tasks: the team's tools for VS Code's agents" }).first().waitFor({ timeout: 20_000 });
     await wb!.screenshot('mcp-list-servers');
     await page.keyboard.press('Escape');
   });

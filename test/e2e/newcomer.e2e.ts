@@ -159,10 +159,15 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
     await item.waitFor({ state: 'detached', timeout: 5_000 });
   }
 
-  /** Picks the row of an open quick pick, if one opens (a command asks "which task?" when several fit). */
-  async function pickIfAsked(label: string): Promise<void> {
+  /**
+   * Picks the row of a quick pick if the command asks "which task?" (it does when several fit), waiting for that
+   * or for what the command does without asking (`done`): the UI's state, not a few seconds.
+   */
+  async function pickIfAsked(label: string, done: Locator): Promise<void> {
     const row = page().locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
-    await row.waitFor({ timeout: 5_000 }).then(() => row.click(), () => undefined);
+    await row.or(done).first().waitFor({ timeout: 20_000 });
+    if (await row.isVisible()) await row.click();
+    await done.waitFor({ timeout: 20_000 });
   }
 
   it('5 after a start: "Loading…" until the key and the first page are known, never "Set an API key" or "No threads yet"', async () => {
@@ -287,8 +292,7 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
     await page().locator('.tabs-container .tab', { hasText: /^Prompt sent/ }).first().waitFor({ timeout: 20_000 });
     await groups().nth(0).locator('.tab', { hasText: 'math.ts' }).click();
     await command('Multi-Agent: Open Raw Markdown');
-    await pickIfAsked('Review mean() for edge cases');
-    await page().locator('.tabs-container .tab', { hasText: 'Review mean() for edge cases.md' }).first().waitFor({ timeout: 20_000 });
+    await pickIfAsked('Review mean() for edge cases', page().locator('.tabs-container .tab', { hasText: 'Review mean() for edge cases.md' }).first());
     assert.strictEqual(await groups().count(), 2, 'the prompt and the raw result went to the result view\'s group');
     assert.ok(await groups().nth(1).locator('.tab', { hasText: /^Prompt sent/ }).count(), 'the prompt is beside the code');
     await command('View: Close All Editors');
@@ -310,8 +314,7 @@ describe('e2e: a newcomer\'s first ten minutes (issue 20)', function () {
     await page().keyboard.press('Enter');
     await page().keyboard.press('End');
     await command('Multi-Agent: Insert Result at Cursor');
-    await pickIfAsked('A helper please');
-    await page().locator('.monaco-editor .view-lines', { hasText: 'add3' }).first().waitFor({ timeout: 10_000 });
+    await pickIfAsked('A helper please', page().locator('.monaco-editor .view-lines', { hasText: 'add3' }).first());
     await page().keyboard.press('ControlOrMeta+S');
     await waitUntil(() => fs.readFileSync(file, 'utf8') !== original, 'math.ts saved');
     const text = fs.readFileSync(file, 'utf8');
