@@ -14,11 +14,17 @@ import { ContextKeys } from './constants';
 
 export function keepWalkthroughTicked(): vscode.Disposable {
   let pulse = false;
+  const selected = (editor: vscode.TextEditor, selections: readonly vscode.Selection[]) => editor.document.uri.scheme !== 'output' && selections.some(s => !s.isEmpty);
   const selection = vscode.window.onDidChangeTextEditorSelection(event => {
-    if (event.textEditor.document.uri.scheme === 'output' || event.selections.every(s => s.isEmpty)) return;
+    if (!selected(event.textEditor, event.selections)) return;
     void vscode.commands.executeCommand('setContext', ContextKeys.hasSelectedCode, true);
     selection.dispose();
   });
+  // Code selected before the extension started (a busy machine activates it late): that counts too.
+  if (vscode.window.visibleTextEditors.some(e => selected(e, e.selections))) {
+    void vscode.commands.executeCommand('setContext', ContextKeys.hasSelectedCode, true);
+    selection.dispose();
+  }
   const tabs = vscode.window.tabGroups.onDidChangeTabs(event => {
     if (!event.opened.some(tab => tab.input === undefined)) return;
     pulse = !pulse;

@@ -12,15 +12,17 @@ import { taskData } from '../tasks/sending/delegate';
 /** Shared with the MCP server's tools (tasks/sending/delegate.ts). */
 export { taskData, withServiceDetails } from '../tasks/sending/delegate';
 
-/** Produced files offered as buttons under an answer; the rest are in the result view. */
-const MAX_FILE_BUTTONS = 3;
+/** Produced files offered as buttons under an answer (chat stacks its buttons: few, issue 45); the rest are in the result view. */
+const MAX_FILE_BUTTONS = 1;
 
-/** Buttons under a `@team` answer: Open for each produced file. */
+/** Buttons under a `@team` answer: Open for the first produced file, and how many more the result view lists. */
 export function producedFileButtons(stream: vscode.ChatResponseStream, task: TrackedTask): void {
-  for (const [i, file] of (task.files ?? []).entries()) {
-    if (i >= MAX_FILE_BUTTONS || !file.fileId) continue;
+  const files = (task.files ?? []).map((file, i) => ({ file, i })).filter(f => f.file.fileId);
+  for (const { file, i } of files.slice(0, MAX_FILE_BUTTONS)) {
     stream.button({ command: Commands.openProducedFile, title: vscode.l10n.t('Open {0}', shownFileName(file.filename)), arguments: [task.id, i] });
   }
+  const more = files.length - MAX_FILE_BUTTONS;
+  if (more > 0) stream.markdown(more === 1 ? vscode.l10n.t('1 more file the agents made is in the result view.') : vscode.l10n.t('{0} more files the agents made are in the result view.', more));
 }
 
 interface DataPartClass {

@@ -109,7 +109,7 @@ async function offerInsertOrCopy(d: ApplyDeps, task: TrackedTask, block: AnswerB
   if (choice === copy) {
     await vscode.env.clipboard.writeText(block.code);
     d.ui.note(vscode.l10n.t('Code block {0} copied.', block.index + 1));
-  } else if (choice === insert) await vscode.commands.executeCommand(offer('insert').command, task.id);
+  } else if (choice === insert) await vscode.commands.executeCommand(offer('insert').command, task.id, block.index);
   return 'discarded';
 }
 

@@ -97,7 +97,7 @@ export function commandHandlers(d: CommandDeps): Record<ActionCommandId, Command
     // Results and tasks
     [Commands.openResult]: (arg?: unknown, options?: unknown) => openResult(results, arg, options),
     [Commands.copyResult]: (arg?: unknown) => copyResult(results, arg),
-    [Commands.insertResult]: (arg?: unknown) => insertResult({ ...results, ...apply }, arg),
+    [Commands.insertResult]: (arg?: unknown, block?: unknown) => insertResult({ ...results, ...apply }, arg, block),
     [Commands.openRawResult]: (arg?: unknown) => openRawResult(results, arg),
     [Commands.showPromptSent]: (arg?: unknown) => showPromptSent(results, arg),
     [Commands.applyToSource]: (arg?: unknown, block?: unknown) => applyToSource(apply, arg, block),

@@ -88,7 +88,8 @@ export async function copyResult(d: ResultDeps, arg?: unknown): Promise<void> {
  * says so. A selection is never replaced silently: the user chooses between inserting at the cursor and
  * reviewing a replacement diff.
  */
-export async function insertResult(d: ResultDeps & Partial<ApplyDeps>, arg?: unknown): Promise<ApplyOutcome | 'inserted'> {
+/** Insert at Cursor; with `blockIndex` (Apply… that found no place for that block offers it), that block, not asked again. */
+export async function insertResult(d: ResultDeps & Partial<ApplyDeps>, arg?: unknown, blockIndex?: unknown): Promise<ApplyOutcome | 'inserted'> {
   const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), 'insert', vscode.l10n.t('Insert which result?'));
   if (!task) return undefined;
   const editor =
@@ -96,7 +97,9 @@ export async function insertResult(d: ResultDeps & Partial<ApplyDeps>, arg?: unk
   if (!editor || editor.document.uri.scheme === DocumentSchemes.result || editor.document.uri.scheme === 'output') {
     throw new UserFacingError(vscode.l10n.t('Open the file to insert into and place the cursor first.'));
   }
-  const block = await chooseInsertable(d, readTaskAnswer(task, await readResult(d, task.id)).blocks);
+  const blocks = readTaskAnswer(task, await readResult(d, task.id)).blocks;
+  const given = typeof blockIndex === 'number' ? blocks.find(b => b.index === blockIndex && isInsertable(b)) : undefined;
+  const block = given ?? (await chooseInsertable(d, blocks));
   if (!block) return undefined;
   const selection = editor.selection;
   if (!selection.isEmpty) {

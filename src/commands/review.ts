@@ -117,13 +117,17 @@ export async function reviewChanges(d: ReviewDeps, arg?: unknown, block?: unknow
     return 'nothing';
   }
   if (skipped.length) void tellNotOffered(d, review, skipped);
-  // Issue 37: what the newest check of this proposal found, said before anything is applied.
-  const check = latestCheck(d.store.get(task.id) ?? task);
-  if (check) void (checkFailed({ checks: [check] }) ? d.ui.warn : d.ui.info).call(d.ui, vscode.l10n.t('Before you apply: {0}', checkSentence(check)));
-
   // A refactoring, as Rename is: with `files.refactoring.autoSave` (on by default) VS Code saves the files of a
   // change to several files, so none is left unsaved where no editor shows it.
-  const applied = await vscode.workspace.applyEdit(workspaceEditOf(reviewEntries(review)), { isRefactoring: true });
+  const applying = vscode.workspace.applyEdit(workspaceEditOf(reviewEntries(review)), { isRefactoring: true });
+  // Issue 37: what the newest check of this proposal found, said while the preview is open, and gone with it (a
+  // toast that stayed after Apply told of a review that was over, issue 45).
+  const check = latestCheck(d.store.get(task.id) ?? task);
+  if (check) {
+    const title = vscode.l10n.t('Before you apply: {0}', checkSentence(check));
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: checkFailed({ checks: [check] }) ? `⚠ ${title}` : title }, () => Promise.resolve(applying).catch(() => undefined));
+  }
+  const applied = await applying;
   const changes = applied ? await appliedChanges(review) : [];
   const changed = changes.length;
   if (!changed) {

@@ -265,7 +265,8 @@ export const TASK_OFFERS = [
   { id: 'raw', command: Commands.openRawResult, label: 'Open Raw Markdown', when: completedTask, surfaces: ['view', 'picker'] },
   { id: 'prompt', command: Commands.showPromptSent, label: 'Show Prompt Sent', when: () => true, surfaces: ['view', 'picker', 'tree'] },
   // A canceled task's trace says nothing the user does not know (the service may not have saved one).
-  { id: 'trace', command: Commands.showTrace, label: 'Show How the Team Worked', when: t => t.status !== 'canceled', surfaces: ['chat', 'picker', 'tree'] },
+  // Not under a chat answer: its buttons stack there, so they are kept to the next steps (issue 45); the result view's trace section has it.
+  { id: 'trace', command: Commands.showTrace, label: 'Show How the Team Worked', when: t => t.status !== 'canceled', surfaces: ['picker', 'tree'] },
   { id: 'continue', command: Commands.continueInThread, label: 'Continue in Thread…', when: completedTask, surfaces: ['view', 'picker', 'tree'] },
   { id: 'source', command: Commands.revealSource, label: 'Reveal Source', detail: 'Reveal the code that was sent', when: t => !!t.source, surfaces: ['view', 'tree'] },
   // In the view too: a failed or canceled task's view had nothing to go on with (issue 35).

@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { FAILING_TEST_NAME, FIXED_TEXT, SAMPLE_INSTRUCTION } from '../emulator/checkLoop';
+import { DEMO_FILE_TEXT, FAILING_TEST_NAME, FIXED_TEXT, SAMPLE_INSTRUCTION } from '../emulator/checkLoop';
 import { type Emulator, startEmulator } from '../emulator/server';
 import { REPO_ROOT, openWorkbenchOn, type Workbench, screenshotFailures, waitUntil } from './harness';
 
@@ -137,6 +137,8 @@ describe(`e2e: check a proposal before it lands (issue 37, VS Code ${NEWEST ? 'n
     unchanged('while the Refactor Preview is open');
     await preview.locator('.monaco-button', { hasText: /^Apply$/ }).first().click();
     await wb!.waitForNotification(/Applied the reviewed changes/, 20_000);
+    // The verdict was said while the preview was open, and is gone with it (issue 45).
+    await page().locator('.notifications-toasts .notification-toast', { hasText: 'Before you apply' }).waitFor({ state: 'detached', timeout: 10_000 });
     // Saved as the user saves it (code-server may also save after a delay): then the fix is on disk.
     await page().locator('.tabs-container .tab', { hasText: /^text\.js/ }).first().click();
     await page().keyboard.press('ControlOrMeta+S');
@@ -178,7 +180,10 @@ describe(`e2e: check a proposal before it lands (issue 37, VS Code ${NEWEST ? 'n
   it('while a check runs, the Tasks view, the status bar and the Checks section say so, each with Cancel Check (issue 42)', async () => {
     // A command that runs until it is stopped, so that the running check can be looked at.
     await setUserSettings({ 'multiAgent.check.command': 'node -e "setInterval(() => {}, 1000)"' });
-    // The first proposal's result view (the fix is applied already: nothing of it is left to check).
+    // The first proposal's result view, on the file as it was: over the applied fix, the first proposal would add a
+    // second fits() beside the fix's, which the landing guard holds back (issue 43), so nothing would be checked.
+    fs.writeFileSync(path.join(wb!.workspace!, 'src', 'text.js'), DEMO_FILE_TEXT);
+    await waitUntil(async () => (await page().locator('.monaco-editor .view-lines', { hasText: 'truncateWords' }).count()) === 0, 'the editor to show the file as it was', 20_000);
     await page().locator('.sidebar .monaco-list-row[aria-label*="checked: 1 failing"]').first().click();
     const section = view().locator('section#checks');
     await section.locator('h2', { hasText: 'checked: 1 failing' }).waitFor({ timeout: 20_000 });

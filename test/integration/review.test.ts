@@ -140,6 +140,18 @@ describe('review and apply', () => {
     assert.strictEqual(editor.document.getText(), original, 'nothing replaced');
     assert.strictEqual(diffTabs().length, 0, 'no diff offered');
 
+    // Insert at Cursor from that question inserts that very block: it does not ask again which (issue 45).
+    const two = await sendMean('Use it like this:\n\n```ts\nconsole.log(mean([1, 2, 3]));\n```\n\nOr in a test:\n\n```ts\nassert.equal(mean([2]), 2);\n```\n');
+    await vscode.window.showTextDocument(two.editor.document);
+    two.editor.selection = new vscode.Selection(10, 0, 10, 0);
+    const picksBefore = ctx.user.shown.filter(s => s.kind === 'pick').length;
+    ctx.user.onMessage = s => (s.message.includes('does not show that it replaces') ? 'Insert at Cursor' : undefined);
+    assert.strictEqual(await vscode.commands.executeCommand('multiAgent.applyToSource', two.id, 1), 'discarded');
+    await waitFor(() => two.editor.document.getText().includes('assert.equal(mean([2]), 2);'), 'block 2 inserted');
+    assert.strictEqual(ctx.user.shown.filter(s => s.kind === 'pick').length, picksBefore, 'no "which block?" asked');
+    assert.ok(!two.editor.document.getText().includes('console.log(mean'), 'only that block');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+
     // A block that redefines add() while mean() was selected: proposed for add(), found once by its name.
     const newAdd = 'export function add(a: number, b: number): number {\n  return b + a;\n}\n';
     const second = await sendMean(`Make add() commutative-looking:\n\n\`\`\`ts\n${newAdd}\`\`\`\n`);

@@ -412,7 +412,7 @@ describe('team: chat shows the same', function () {
     assert.strictEqual(data.sources.length, 3);
   });
 
-  it('@team: the answer offers the trace and the produced files as buttons (commands, not links)', async () => {
+  it('@team: the answer offers its next steps and the first produced file as buttons (commands, not links); the trace is in the result view', async () => {
     const { createAgentsHandler } = await import('../../src/chat/participant');
     const buttons: vscode.Command[] = [];
     const markdown: string[] = [];
@@ -432,7 +432,10 @@ describe('team: chat shows the same', function () {
       new vscode.CancellationTokenSource().token,
     )) as vscode.ChatResult;
     const taskId = (result.metadata as { taskId: string }).taskId;
-    assert.deepStrictEqual(buttons.find(b => b.command === 'multiAgent.showTrace')?.arguments, [taskId]);
+    // Chat stacks its buttons: the next steps only (issue 45). The trace is one click away in the result view.
+    assert.strictEqual(buttons.find(b => b.command === 'multiAgent.showTrace'), undefined);
+    assert.deepStrictEqual(buttons.find(b => b.command === 'multiAgent.openResult')?.arguments, [taskId]);
+    assert.strictEqual(buttons.filter(b => b.command === 'multiAgent.openProducedFile').length, 1, 'one file button');
     const open = buttons.find(b => b.command === 'multiAgent.openProducedFile');
     assert.deepStrictEqual(open?.arguments, [taskId, 0]);
     assert.strictEqual(open?.title, 'Open findings.csv');

@@ -121,7 +121,7 @@ describe('offers: what a task offers, per state and surface (the table, issue 28
     const task = record('completed', { source }, [diff, code].join('\n\n'));
     assert.deepEqual(ids(task, 'notification'), ['open', 'copy', 'review', 'check']);
     // In chat, Check Proposal… is a follow-up of the participant's (issue 45), not a button.
-    assert.deepEqual(ids(task, 'chat'), ['open', 'review', 'trace']);
+    assert.deepEqual(ids(task, 'chat'), ['open', 'review']);
     assert.deepEqual(ids(task, 'view'), ['copy', 'review', 'allChanges', 'check', 'raw', 'prompt', 'continue', 'source', 'runAgain']);
     assert.deepEqual(ids(task, 'treeInline'), ['open', 'review']);
     assert.equal(capabilityWords(task, rendered), 'task open copy review allChanges check insert prompt trace continue source runAgain remove');

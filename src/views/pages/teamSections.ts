@@ -65,7 +65,10 @@ export function teamMeta(task: TrackedTask): string {
   }
   if (task.reasoningEffort) pairs.push([vscode.l10n.t('Reasoning effort'), task.reasoningEffort]);
   if (task.roleModels) pairs.push([vscode.l10n.t('Role models'), Object.entries(task.roleModels).map(([role, model]) => `${role} → ${model}`).join(', ')]);
+  // A completed task's thread is read a moment after it ends: its row is there from the start, so the header's
+  // buttons do not move under the pointer when it arrives (issue 45).
   if (task.conversationId) pairs.push([vscode.l10n.t('Thread'), `#${task.conversationId}`]);
+  else if (task.status === 'completed') pairs.push([vscode.l10n.t('Thread'), '—']);
   return pairs.map(([k, v]) => `<dt>${t(k)}</dt><dd>${t(v)}</dd>`).join('');
 }
 
