@@ -15,7 +15,7 @@ const ELISION_COMMENT =
 
 /**
  * Whether a line stands for code left out: a comment that says so (`// ... existing code ...`,
- * `# rest unchanged`, `/* ... *\/`, `<!-- ... -->`), "(rest of file unchanged)", or a lone `...` / `…`
+ * `# rest unchanged`, `/* ... *\/`, `<!-- ... -->`), "(rest of file unchanged)", Windsurf's `{{ ... }}`, or a lone `...` / `…`
  * (except an indented `...` in Python, which is code: a body of a stub).
  */
 export function isElisionLine(line: string, language = ''): boolean {
@@ -27,6 +27,8 @@ export function isElisionLine(line: string, language = ''): boolean {
   const t = line.trim();
   if (!t) return false;
   if (t === '...' || t === '…' || t === '[...]' || t === '. . .') return !(PYTHON_LANGUAGES.has(language) && t === '...' && /^\s/.test(line));
+  // Windsurf's placeholder for code left out (issue 43).
+  if (/^\{\{\s*(?:\.\.\.|…)\s*\}\}$/.test(t)) return true;
   if (/^\((?:\.\.\.\s*)?(?:rest of (?:the )?(?:file|code)|remaining code|the rest|other code|existing code)[^)]{0,60}\)$/i.test(t)) return true;
   if (/^\[(?:\.\.\.\s*)?(?:rest of (?:the )?(?:file|code)|remaining code|existing code)[^\]]{0,60}\]$/i.test(t)) return true;
   return ELISION_COMMENT.test(line);

@@ -266,6 +266,11 @@ const FAMILIES: Family[] = [
     lands: {},
     holds: ['notFound'],
   },
+  {
+    name: "Windsurf's {{ ... }} placeholders around the changed function: read as code left out, the shown part lands by its context",
+    answer: ['`src/money.ts`', '', fence('ts', '{{ ... }}', ...body(MONEY_FIXED).slice(6, 11), '{{ ... }}')].join('\n'),
+    lands: { 'src/money.ts': MONEY_FIXED },
+  },
   // ——— fences where markdown puts them: in a quote, in a list; HTML's <pre><code> ———
   {
     name: 'a fenced block inside a blockquote, the file named in the quote: lands without the quote markers',
