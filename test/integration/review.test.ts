@@ -167,7 +167,10 @@ describe('review and apply', () => {
     assert.ok(!editor.selection.isEmpty, 'the sent code is still selected');
     await vscode.window.showTextDocument(editor.document);
     ctx.user.picks = [(_s: unknown, items: unknown) => (items as { id: string }[]).find(i => i.id === 'insert')];
+    // The block defines mean() again beside the selected one: asked first (issue 43), and inserted when confirmed.
+    ctx.user.confirms = [true];
     assert.strictEqual(await vscode.commands.executeCommand('multiAgent.insertResult', id), 'inserted');
+    assert.strictEqual(ctx.user.shown.filter(s => s.kind === 'confirm').pop()?.message, 'src/math.ts already defines "mean": this block defines it again.');
     const text = editor.document.getText();
     assert.ok(text.includes("throw new Error('mean of an empty list')"), 'the selected code is still there');
     assert.ok(text.includes(NEW_MEAN), 'the block was inserted');

@@ -163,8 +163,11 @@ describe('team: what the agents did', function () {
     assert.deepStrictEqual(items.map(i => i.label), ['invoicefdp.exe', 'ab.csv']);
     for (const item of items) assert.ok(!/[\u0000-\u0009\u000b-\u001f\u061c\u202a-\u202e]/.test((item.tooltip as vscode.MarkdownString).value), (item.tooltip as vscode.MarkdownString).value);
     const buttons: vscode.Command[] = [];
-    producedFileButtons({ button: (c: vscode.Command) => buttons.push(c) } as unknown as vscode.ChatResponseStream, shown);
-    assert.deepStrictEqual(buttons.map(b => b.title), ['Open invoicefdp.exe', 'Open ab.csv']);
+    const said: string[] = [];
+    producedFileButtons({ button: (c: vscode.Command) => buttons.push(c), markdown: (m: string) => said.push(m) } as unknown as vscode.ChatResponseStream, shown);
+    // One button under a chat answer (its buttons stack, issue 45); the other file is named in the result view.
+    assert.deepStrictEqual(buttons.map(b => b.title), ['Open invoicefdp.exe']);
+    assert.deepStrictEqual(said, ['1 more file the agents made is in the result view.']);
   });
 
   it('produced files: listed in the Tasks view; Open, Save As and Attach to Next Task through the files path', async () => {
