@@ -43,6 +43,36 @@ export function heldByResult(
   const hold = (k: number, h: Held) => {
     if (!held.has(k)) held.set(k, h);
   };
+  // Only a name the changes declare or remove can be lost or doubled: most hunks declare none, and cost their own lines.
+  const names = new Set<string>();
+  const note = (line: string) => {
+    const name = definedOn(line);
+    if (name !== undefined) names.add(name);
+  };
+  for (const c of changes) {
+    for (let i = c.start; i < c.end; i++) note(ours[i]);
+    for (const l of c.lines) note(l);
+  }
+  if (names.size) heldDefinitions(ours, changes, names, explicit, stated, hold);
+  heldRuns(ours, changes, hold);
+  return held;
+}
+
+/** A definition's name on a line, or undefined: headings are prose, and a signature without a body (an overload, a declaration) is not a definition. */
+function definedOn(line: string): string | undefined {
+  if (line.length > MAX_LINE || !line.trim()) return undefined;
+  const name = declaredOn(line);
+  return name === undefined || name.startsWith('#') || /;\s*$/.test(line) ? undefined : name;
+}
+
+function heldDefinitions(
+  ours: readonly string[],
+  changes: readonly GuardedChange[],
+  names: ReadonlySet<string>,
+  explicit: (trimmedLine: string) => boolean,
+  stated: ReadonlySet<string>,
+  hold: (k: number, h: Held) => void,
+): void {
   // The result, and for each of its lines the change it comes from (-1: the file's own line, kept).
   const result: string[] = [];
   const origin: number[] = [];
@@ -65,13 +95,12 @@ export function heldByResult(
     result.push(ours[at]);
     origin.push(-1);
   }
-
-  const before = definitionsOf(ours);
-  const after = definitionsOf(result);
+  const before = definitionsOf(ours, names);
+  const after = definitionsOf(result, names);
   for (const [key, lines] of before) {
     const now = after.get(key)?.length ?? 0;
     if (now >= lines.length) continue;
-    const name = key.slice(key.lastIndexOf('.') + 1).replace(/:[gs]et$/, '');
+    const name = bareName(key);
     if (stated.has(name)) continue;
     for (const i of lines) {
       const k = replacedBy[i];
@@ -80,12 +109,11 @@ export function heldByResult(
   }
   for (const [key, lines] of after) {
     if (lines.length < 2 || (before.get(key)?.length ?? 0) !== 1) continue;
-    const name = key.slice(key.lastIndexOf('.') + 1).replace(/:[gs]et$/, '');
-    for (const i of lines) if (origin[i] >= 0) hold(origin[i], { code: 'definitionTwice', detail: name });
+    for (const i of lines) if (origin[i] >= 0) hold(origin[i], { code: 'definitionTwice', detail: bareName(key) });
   }
-  for (const [k, first] of runsWrittenTwice(ours, result, origin)) hold(k, { code: 'linesTwice', detail: first });
-  return held;
 }
+
+const bareName = (key: string) => key.slice(key.lastIndexOf('.') + 1).replace(/:[gs]et$/, '');
 
 /**
  * What inserting `inserted` before line `at` of `file` would write twice (issue 43: Insert at Cursor goes through
@@ -98,26 +126,50 @@ export function insertionRepeats(file: string, at: number, inserted: string): He
   return held && held.code !== 'definitionLost' ? held : undefined;
 }
 
-/** Each definition's qualified key → the lines declaring it. */
-function definitionsOf(lines: readonly string[]): Map<string, number[]> {
+/** How far up a definition's enclosing definitions are looked for. */
+const MAX_ENCLOSING_SCAN = 5_000;
+
+/**
+ * The qualified key → the lines declaring it, of the definitions named in `names` only (a line is read only when it
+ * holds one of them): each named with the definitions it sits in, found by looking up for less indented ones.
+ */
+function definitionsOf(lines: readonly string[], names: ReadonlySet<string>): Map<string, number[]> {
   const out = new Map<string, number[]>();
-  const stack: { indent: number; name: string }[] = [];
+  const wanted = [...names];
+  // Looking up for enclosing definitions is bounded for the whole file: past it, a name stands alone (which can
+  // only hold more back, never land more).
+  const scan = { left: 200_000 };
   lines.forEach((line, i) => {
-    if (line.length > MAX_LINE || !line.trim()) return;
-    const name = declaredOn(line);
-    // Headings are prose, and a signature without a body (an overload, a declaration) is not a second definition.
-    if (name === undefined || name.startsWith('#') || /;\s*$/.test(line)) return;
+    if (line.length > MAX_LINE || !wanted.some(n => line.includes(n))) return;
+    const name = definedOn(line);
+    if (name === undefined || !names.has(name)) return;
     // A decorated second `def` of a property (its setter) is the same property's other half.
     if (/^\s*@[\w.]*\.(?:setter|deleter)\b/.test(previousNonBlank(lines, i))) return;
-    const indent = /^[ \t]*/.exec(line)![0].replace(/\t/g, '    ').length;
-    while (stack.length && stack[stack.length - 1].indent >= indent) stack.pop();
     const accessor = /^\s*(?:(?:static|public|private|protected|override)\s+)*(get|set)\s+[A-Za-z_$]/.exec(line)?.[1];
-    const key = [...stack.map(s => s.name), name].join('.') + (accessor ? `:${accessor}` : '');
-    stack.push({ indent, name });
+    const key = [...enclosing(lines, i, scan), name].join('.') + (accessor ? `:${accessor}` : '');
     const at = out.get(key);
     if (at) at.push(i);
     else out.set(key, [i]);
   });
+  return out;
+}
+
+const indentWidth = (line: string) => /^[ \t]*/.exec(line)![0].replace(/\t/g, '    ').length;
+
+/** The names of the definitions line `i` sits in, outermost first: each less indented definition above it. */
+function enclosing(lines: readonly string[], i: number, scan: { left: number }): string[] {
+  const out: string[] = [];
+  let limit = indentWidth(lines[i]);
+  for (let j = i - 1; j >= 0 && limit > 0 && i - j <= MAX_ENCLOSING_SCAN && scan.left-- > 0; j--) {
+    const l = lines[j];
+    if (!l.trim() || l.length > MAX_LINE) continue;
+    const indent = indentWidth(l);
+    if (indent >= limit) continue;
+    const name = definedOn(l);
+    if (name === undefined) continue;
+    out.unshift(name);
+    limit = indent;
+  }
   return out;
 }
 
@@ -127,59 +179,73 @@ function previousNonBlank(lines: readonly string[], i: number): string {
 }
 
 /**
- * The changes that write a long run of lines (RUN non-blank lines in a row, SUBSTANTIAL of them real code) that the
- * result holds more often than the file now, and twice at least; with the run's first line. Runs are compared by
- * a hash of their lines, so the cost is one pass over each text.
+ * Holds a change that writes a long run of lines (RUN non-blank lines in a row of its own, SUBSTANTIAL of them real
+ * code) which the file already has outside the lines the change replaces, and not inside them (a run moved or kept
+ * is not written twice). The file's lines are indexed only when a change adds RUN lines or more; a run is compared
+ * line by line from the places its first line is found, within a bound of work.
  */
-function runsWrittenTwice(ours: readonly string[], result: readonly string[], origin: readonly number[]): Map<number, string> {
-  const out = new Map<number, string>();
-  if (!origin.some(o => o >= 0)) return out;
-  const windows = (text: readonly string[]) => {
-    const lines: { hash: number; real: boolean; at: number }[] = [];
-    text.forEach((l, at) => {
-      const t = l.slice(0, MAX_LINE).trim();
-      if (t) lines.push({ hash: hashOf(t), real: t.length >= 12 && /[A-Za-z]/.test(t), at });
-    });
-    const keys: { key: string; first: number; last: number }[] = [];
-    let real = 0;
-    for (let i = 0; i < lines.length; i++) {
-      if (lines[i].real) real++;
-      if (i >= RUN && lines[i - RUN].real) real--;
-      if (i >= RUN - 1 && real >= SUBSTANTIAL) {
-        let key = '';
-        for (let j = i - RUN + 1; j <= i; j++) key += `${lines[j].hash},`;
-        keys.push({ key, first: lines[i - RUN + 1].at, last: lines[i].at });
+function heldRuns(ours: readonly string[], changes: readonly GuardedChange[], hold: (k: number, h: Held) => void): void {
+  let index: Map<string, number[]> | undefined;
+  let work = 2_000_000;
+  const trimmed = (l: string) => l.slice(0, MAX_LINE).trim();
+  const real = (t: string) => t.length >= 12 && /[A-Za-z]/.test(t);
+  changes.forEach((c, k) => {
+    const added = c.lines.map(trimmed).filter(t => t);
+    if (added.length < RUN) return;
+    index ??= indexOf(ours);
+    // The same run twice in what the change writes itself (its own lines pasted twice).
+    const own = new Set<string>();
+    for (let s = 0; s + RUN <= added.length && work > 0; s++) {
+      const run = added.slice(s, s + RUN);
+      if (run.filter(real).length < SUBSTANTIAL) continue;
+      const key = run.join('\n');
+      work -= key.length;
+      if (own.has(key)) {
+        hold(k, { code: 'linesTwice', detail: run[0].slice(0, 80) });
+        return;
+      }
+      own.add(key);
+      let outside = false;
+      let inside = false;
+      for (const p of index.get(run[0]) ?? []) {
+        work -= RUN;
+        if (work <= 0) break;
+        if (!runAt(ours, p, run)) continue;
+        if (p >= c.start && p < c.end) inside = true;
+        else outside = true;
+      }
+      if (outside && !inside) {
+        hold(k, { code: 'linesTwice', detail: run[0].slice(0, 80) });
+        return;
       }
     }
-    return keys;
-  };
-  const count = (keys: { key: string }[]) => {
-    const m = new Map<string, number>();
-    for (const { key } of keys) m.set(key, (m.get(key) ?? 0) + 1);
-    return m;
-  };
-  const before = count(windows(ours));
-  const resultWindows = windows(result);
-  const after = count(resultWindows);
-  for (const w of resultWindows) {
-    const n = after.get(w.key)!;
-    if (n < 2 || n <= (before.get(w.key) ?? 0)) continue;
-    for (let i = w.first; i <= w.last; i++) {
-      if (origin[i] >= 0 && !out.has(origin[i])) out.set(origin[i], result[w.first].trim().slice(0, 80));
-    }
-  }
+  });
+}
+
+function indexOf(lines: readonly string[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  lines.forEach((l, i) => {
+    const t = l.slice(0, MAX_LINE).trim();
+    if (!t) return;
+    const at = out.get(t);
+    if (at) at.push(i);
+    else out.set(t, [i]);
+  });
   return out;
 }
 
-/** FNV-1a of a line: runs are compared by their lines' hashes (a collision can only hold a hunk back, never land one). */
-function hashOf(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+/** Whether the non-blank lines of `lines` from `p` on are `run`. */
+function runAt(lines: readonly string[], p: number, run: readonly string[]): boolean {
+  let k = 0;
+  for (let i = p; i < lines.length && k < run.length; i++) {
+    const t = lines[i].slice(0, MAX_LINE).trim();
+    if (!t) continue;
+    if (t !== run[k]) return false;
+    k++;
   }
-  return h >>> 0;
+  return k === run.length;
 }
+
 
 const REMOVAL = /\b(?:remov|delet|drop|renam|mov(?:e|ed|ing)\b|merg|inlin|replac|consolidat|combin|eliminat|unused|dead code|get rid|no longer|split|extract|削除|移動|名前)/i;
 const IDENT = /`([A-Za-z_$][\w$.]*)(?:\(\))?`|\b([A-Za-z_$][\w$]*(?:[A-Z_][\w$]*|\(\)))/g;
