@@ -198,6 +198,31 @@ for (const version of ['1.100', 'newest']) {
       await reset();
     });
 
+    it('a usage example for the selection offers Insert… in the result view, not an Apply… that can only refuse, and it inserts at the cursor (issue 45)', async () => {
+      emulator.setNextTask({ result: `Call it like this:\n\n${fence('ts', 'const m = mean([1, 2, 3]);\n')}\n` });
+      await wb!.orchestrateSelection('math.ts', 'Usage example');
+      await wb!.waitForNotification(/task done: Usage example/, 60_000);
+      const resultTab = page().locator('.tabs-container .tab', { hasText: /Usage example · / }).first();
+      await resultTab.click();
+      const frame = resultFrame();
+      const insert = frame.locator('button[data-action="insert"][data-block="0"]');
+      await insert.waitFor({ timeout: 20_000 });
+      assert.strictEqual(await frame.locator('button[data-action="apply"]').count(), 0, 'no Apply… that can only refuse');
+      if (version === '1.100') await wb!.docScreenshot('answers-example-insert');
+      else await wb!.screenshot('answers-example-insert-newest');
+      // The cursor at the end of math.ts, nothing selected; then Insert… in the result view.
+      await page().locator('.tabs-container .tab', { hasText: /^math\.ts/ }).first().click();
+      await page().locator('.monaco-editor .view-lines >> visible=true').first().click();
+      await page().keyboard.press('ControlOrMeta+End');
+      await resultTab.click();
+      await insert.click();
+      await page().locator('.monaco-editor .view-lines', { hasText: 'const m = mean' }).first().waitFor({ timeout: 20_000 });
+      await saveAll();
+      const now = read('src', 'math.ts');
+      assert.ok(now.startsWith(math.trimEnd()) && now.includes('const m = mean([1, 2, 3]);'), now);
+      await reset();
+    });
+
     it('Insert at Cursor with several code blocks asks which, and inserts only that one', async () => {
       const answer = [
         'Two helpers and a diff.',

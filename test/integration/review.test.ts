@@ -139,6 +139,12 @@ describe('review and apply', () => {
     assert.strictEqual(await vscode.env.clipboard.readText(), 'console.log(mean([1, 2, 3]));\n');
     assert.strictEqual(editor.document.getText(), original, 'nothing replaced');
     assert.strictEqual(diffTabs().length, 0, 'no diff offered');
+    // The result view offers it as what it is: Insert…, not a blue Apply… that can only refuse (issue 45).
+    await vscode.commands.executeCommand('multiAgent.openResult', id);
+    const panel = await waitFor(() => ctx.api.resultPanels.loaded?.panelOf(id), 'the result view');
+    const html = await waitFor(() => (panel.webview.html.includes('data-block="0"') ? panel.webview.html : undefined), 'the finished page');
+    assert.ok(html.includes('data-action="insert" data-block="0"') && !html.includes('data-action="apply" data-block="0"'), 'Insert… instead of Apply…');
+    panel.dispose();
 
     // Insert at Cursor from that question inserts that very block: it does not ask again which (issue 45).
     const two = await sendMean('Use it like this:\n\n```ts\nconsole.log(mean([1, 2, 3]));\n```\n\nOr in a test:\n\n```ts\nassert.equal(mean([2]), 2);\n```\n');

@@ -96,6 +96,8 @@ describe('review: block previews and messages', () => {
     const done = offersOf({ ...base, status: 'completed' }, 'view');
     const running = offersOf({ ...base, status: 'processing' }, 'view');
     assert.deepEqual(validMessage({ type: 'apply', taskId: 't1', block: 1 }, 't1', 2, done), { type: 'apply', block: 1 });
+    assert.deepEqual(validMessage({ type: 'insert', taskId: 't1', block: 0 }, 't1', 2, done), { type: 'insert', block: 0 }, 'Insert… on a block that shows no place');
+    assert.equal(validMessage({ type: 'insert', taskId: 't1', block: 2 }, 't1', 2, done), undefined);
     assert.deepEqual(validMessage({ type: 'offer', offer: 'raw', taskId: 't1' }, 't1', 0, done), { type: 'offer', offer: offer('raw') });
     assert.deepEqual(validMessage({ type: 'offer', offer: 'cancel', taskId: 't1' }, 't1', 0, running), { type: 'offer', offer: offer('cancel') });
     assert.equal(validMessage({ type: 'offer', offer: 'cancel', taskId: 't1' }, 't1', 0, done), undefined, 'Cancel Task from a page drawn before the task ended');

@@ -1,12 +1,12 @@
 /**
- * Messages the result view's page may post. Pure: checked in unit tests. A block's Copy and Apply… (with a
+ * Messages the result view's page may post. Pure: checked in unit tests. A block's Copy, Apply… and Insert… (with a
  * block index in range), or one of the task's offers on this surface now (tasks/offers.ts, `offersOf(task,
  * 'view')`): the page may ask for exactly what it shows, and a page drawn before the task changed (Cancel Task
  * after it ended) asks for nothing.
  */
 import type { TaskOffer } from '../../tasks/offers';
 
-const BLOCK_ACTIONS = ['copy', 'apply'] as const;
+const BLOCK_ACTIONS = ['copy', 'apply', 'insert'] as const;
 export type BlockAction = (typeof BLOCK_ACTIONS)[number];
 
 /** The longest follow-up the result view's box sends (the prompt's own limit is checked when it is sent). */

@@ -7,10 +7,10 @@
  */
 import * as vscode from 'vscode';
 import { formatDuration } from '../../format';
-import { readOptionsOf } from '../../documents/answers';
+import { placeUnnamedBlock, readOptionsOf } from '../../documents/answers';
 import type { AnswerBlock } from '../../review';
 import { type TrackedTask, displayLines, isAwaitingApproval, isFinished, modelNameOf, tookMs } from '../../tasks/model';
-import { type TaskOffer, applyWayOf, offersOf } from '../../tasks/offers';
+import { type TaskOffer, applyWayOf, isInsertable, offersOf } from '../../tasks/offers';
 import { agentStatusLabel, agentWords, notFollowed } from '../../vocabulary';
 import { escapeHtml, renderMarkdown } from './markdown';
 import { RENDERED_PAGE_STYLE } from './pageStyle';
@@ -206,9 +206,11 @@ function blockBar(task: TrackedTask, block: AnswerBlock): string {
   const apply =
     way === 'review'
       ? `<button data-action="apply" data-block="${i}" title="${t(vscode.l10n.t('Review this block\'s changes hunk by hunk; nothing is written before you apply them'))}">${t(vscode.l10n.t('Apply…'))}</button>`
-      : way === 'range'
+      : way === 'range' && !placedNowhere(task, block)
         ? `<button data-action="apply" data-block="${i}" title="${t(vscode.l10n.t('Review it against the code that was sent; nothing is written before you accept'))}">${t(vscode.l10n.t('Apply…'))}</button>`
-        : '';
+        : way === 'range' && isInsertable(block)
+          ? `<button data-action="insert" data-block="${i}" title="${t(vscode.l10n.t('It does not show that it replaces the code that was sent (an example, a test): insert it at the cursor'))}">${t(vscode.l10n.t('Insert…'))}</button>`
+          : '';
   return (
     `<div class="block-bar" data-kind="${block.kind}"><span class="lang">${t(block.language || vscode.l10n.t('code'))}</span>` +
     (target ? `<span class="target">${t(target)}</span>` : '') +
@@ -218,6 +220,24 @@ function blockBar(task: TrackedTask, block: AnswerBlock): string {
     apply +
     `</div>`
   );
+}
+
+/**
+ * Whether a block for the sent range is shown to go nowhere in the source as it is open now (issue 45: an example
+ * had a blue Apply… that could only refuse): by the rule Apply… itself follows (review/proof.ts). Unknown (the
+ * source not open) is not nowhere.
+ */
+function placedNowhere(task: TrackedTask, block: AnswerBlock): boolean {
+  const source = task.source;
+  const document = source && vscode.workspace.textDocuments.find(d => d.uri.toString() === source.uri);
+  if (!source || !document) return false;
+  const r = source.range;
+  const code = block.code;
+  // A selection inside one line (a word, an expression) takes a one-line block as it is.
+  if (r && r.startLine === r.endLine && code.trim().split('\n').length === 1) return false;
+  const start = r?.startLine ?? 0;
+  const end = !r ? document.lineCount : r.endCharacter === 0 && r.endLine > r.startLine ? r.endLine : r.endLine + 1;
+  return placeUnnamedBlock(code, document.getText(), start, end).kind === 'none';
 }
 
 function runningHtml(task: TrackedTask, waiting: string | undefined): string {

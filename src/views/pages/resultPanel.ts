@@ -12,7 +12,7 @@ import type { ResultView } from '../../tasks/resultView';
 import { type TrackedTask, isFinished } from '../../tasks/model';
 import { readTaskAnswer } from '../../documents/answers';
 import type { AnswerBlock } from '../../review';
-import { applyWayOf, offer, offersOf } from '../../tasks/offers';
+import { applyWayOf, isInsertable, offer, offersOf } from '../../tasks/offers';
 import type { TaskChange, TaskStore } from '../../tasks/store/taskStore';
 import { nonce, webviewPage } from './webviewPage';
 import { escapeHtml } from './markdown';
@@ -242,6 +242,12 @@ export class ResultPanels extends Disposable implements ResultView {
     if (m.type === 'copy') {
       await vscode.env.clipboard.writeText(entry.blocks[m.block!].body);
       vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Code block {0} copied', m.block! + 1), 3000);
+      return;
+    }
+    // Insert… is on a block for the sent range that shows no place there: that block goes in at the cursor.
+    if (m.type === 'insert') {
+      if (!task || !isInsertable(entry.blocks[m.block])) return;
+      await vscode.commands.executeCommand(offer('insert').command, taskId, m.block);
       return;
     }
     // Apply… exists only on a block it can do something with (the page is ours, but the message is checked).
