@@ -92,6 +92,8 @@ describe('review and apply', () => {
   it('review: follows the range through edits since sending, and says when that code changed', async () => {
     const { id, editor } = await sendMean();
     await editor.edit(e => e.insert(new vscode.Position(0, 0), '// one\n// two\n'));
+    // The range tracker has seen the two lines (on a loaded machine its change event can come after edit() resolves).
+    await waitFor(async () => (await ctx.api.tracker.now(ctx.api.store.get(id)!)).range.start.line === 6, 'the range moved down two lines');
     ctx.user.onMessage = s => (s.message.includes('Review the proposed change') ? 'Accept' : undefined);
     assert.strictEqual(await vscode.commands.executeCommand('multiAgent.applyToSource', id), 'applied');
     const lines = editor.document.getText().split('\n');
