@@ -76,11 +76,8 @@ export async function applyToSource(d: ApplyDeps, arg?: unknown, blockIndex?: un
   const where = await sourceOf(d, task);
   // The block replaces the sent range only when it shows it is that code's new text; a block that redefines
   // something the file has once elsewhere goes there; anything else has no proven place (issue 34).
-  const { document, range } = where;
-  const lastLine = range.end.character === 0 && range.end.line > range.start.line ? range.end.line : range.end.line + 1;
-  // A selection inside one line (a word, an expression) takes a one-line block as it is.
-  const inLine = range.isSingleLine && !range.isEqual(document.lineAt(range.start.line).range) && block.code.trim().split('\n').length === 1;
-  const place = inLine ? ({ kind: 'range' } as const) : placeUnnamedBlock(block.code, document.getText(), range.start.line, lastLine);
+  const { document } = where;
+  const place = placeUnnamedBlock(block.code, document, where.range);
   if (place.kind === 'definition') {
     const end = place.endLine < document.lineCount ? new vscode.Position(place.endLine, 0) : document.lineAt(document.lineCount - 1).range.end;
     return propose(d, task, { document, range: new vscode.Range(place.startLine, 0, end.line, end.character), changed: where.changed }, block.code);

@@ -29,9 +29,16 @@ export function readTaskAnswer(task: Pick<TrackedTask, 'source'>, text: string):
   return reviewPart().readAnswer(text, readOptionsOf(task));
 }
 
-/** Where an unnamed block goes when Apply… takes it alone: the sent range, a definition it redefines, or nowhere proven (review/proof.ts). */
-export function placeUnnamedBlock(code: string, text: string, startLine: number, endLine: number): Review.UnnamedPlace {
-  return reviewPart().placeUnnamed(code, text, startLine, endLine);
+/**
+ * Where an unnamed block goes when Apply… takes it alone, against `range` of `document`: the range, a definition it
+ * redefines, or nowhere proven (review/proof.ts). A selection inside one line (a word, an expression) takes a
+ * one-line block as it is. Apply… and the result view's button (Apply… or Insert…) both ask this.
+ */
+export function placeUnnamedBlock(code: string, document: vscode.TextDocument, range: vscode.Range): Review.UnnamedPlace {
+  const inLine = range.isSingleLine && !range.isEqual(document.lineAt(range.start.line).range) && code.trim().split('\n').length === 1;
+  if (inLine) return { kind: 'range' };
+  const lastLine = range.end.character === 0 && range.end.line > range.start.line ? range.end.line : range.end.line + 1;
+  return reviewPart().placeUnnamed(code, document.getText(), range.start.line, lastLine);
 }
 
 /** What inserting a block's text before line `at` would write twice: a definition the file has once, or a long run of its lines (review/landingGuard.ts). */

@@ -232,12 +232,8 @@ function placedNowhere(task: TrackedTask, block: AnswerBlock): boolean {
   const document = source && vscode.workspace.textDocuments.find(d => d.uri.toString() === source.uri);
   if (!source || !document) return false;
   const r = source.range;
-  const code = block.code;
-  // A selection inside one line (a word, an expression) takes a one-line block as it is.
-  if (r && r.startLine === r.endLine && code.trim().split('\n').length === 1) return false;
-  const start = r?.startLine ?? 0;
-  const end = !r ? document.lineCount : r.endCharacter === 0 && r.endLine > r.startLine ? r.endLine : r.endLine + 1;
-  return placeUnnamedBlock(code, document.getText(), start, end).kind === 'none';
+  const range = r ? new vscode.Range(r.startLine, r.startCharacter, r.endLine, r.endCharacter) : new vscode.Range(0, 0, document.lineCount, 0);
+  return placeUnnamedBlock(block.code, document, range).kind === 'none';
 }
 
 function runningHtml(task: TrackedTask, waiting: string | undefined): string {
