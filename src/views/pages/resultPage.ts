@@ -135,6 +135,9 @@ export function renderResultHtml(
     title: task.title,
     style: `${RENDERED_PAGE_STYLE}
 .instruction { white-space: pre-wrap; color: var(--vscode-descriptionForeground); margin: 0 0 8px; }
+details.sent { white-space: normal; }
+.sent-request { margin: 4px 0 0 12px; max-width: 860px; }
+.sent-request pre { max-height: 16em; overflow: auto; }
 button.link { background: none; color: var(--vscode-textLink-foreground); padding: 0; text-decoration: underline; }
 table.agents td { padding: 2px 12px 2px 0; }
 progress { width: 120px; }
@@ -165,13 +168,14 @@ ${team.finished}`,
 
 /**
  * The instruction under the title (when it says more than the title). A fix round's is the failing check sent to
- * the team (issue 37): folded, so that the answer and its Checks section come first.
+ * the team (issue 37): folded, so that the answer and its Checks section come first, and read as the markdown it
+ * is (issue 45: a raw fence and a whole test log): the output's block scrolls in a few lines' height.
  */
 function instructionHtml(task: TrackedTask): string {
   const t = (s: string) => escapeHtml(s);
   if (task.instruction.trim() === task.title) return '';
   if (!task.fixOf) return `<p class="instruction">${t(task.instruction)}</p>`;
-  return `<details class="instruction"><summary>${t(vscode.l10n.t('What was sent to the team: the failing check (round {0})', task.fixOf.round))}</summary><p class="instruction">${t(task.instruction)}</p></details>`;
+  return `<details class="instruction sent"><summary>${t(vscode.l10n.t('What was sent to the team: the failing check (round {0})', task.fixOf.round))}</summary><div class="sent-request">${renderMarkdown(task.instruction)}</div></details>`;
 }
 
 /** The box under a completed task's answer that continues its thread (the `continue` offer, with the text typed). */

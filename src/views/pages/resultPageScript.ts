@@ -86,6 +86,12 @@ const BODY = `
     requestAnimationFrame(() => { queued = false; remember(); });
   });
   document.addEventListener('toggle', remember, true);
+  // What was sent to the team ends with the output's end, where the failures are: its block opens scrolled there.
+  document.addEventListener('toggle', e => {
+    const sent = e.target;
+    if (!(sent instanceof HTMLDetailsElement) || !sent.open || !sent.classList.contains('sent')) return;
+    sent.querySelectorAll('pre').forEach(pre => { pre.scrollTop = pre.scrollHeight; });
+  }, true);
   const elapsed = document.getElementById('elapsed');
   if (elapsed && elapsed.dataset.running === 'true') {
     const start = Number(elapsed.dataset.start);
