@@ -93,6 +93,12 @@ describe(`e2e: check a proposal before it lands (issue 37, VS Code ${NEWEST ? 'n
     const row = taskRow('Add a function that truncates');
     await row.locator('.label-description', { hasText: 'checked: 1 failing' }).waitFor({ timeout: 10_000 });
     assert.match((await row.getAttribute('aria-label')) ?? '', /checked: 1 failing/, 'its accessible name says it too');
+    // And a badge at the row's right edge, never cut as the words may be (VS Code draws it as the label's ::after).
+    const badges = await row.locator('.monaco-icon-label').evaluateAll(els => {
+      const style = (globalThis as unknown as { getComputedStyle(e: unknown, pseudo: string): { content: string } }).getComputedStyle;
+      return els.map(e => style(e, '::after').content);
+    });
+    assert.ok(badges.includes('"1"'), JSON.stringify(badges));
     await shot('check-failing');
     unchanged('after a failing check');
 
@@ -122,6 +128,15 @@ describe(`e2e: check a proposal before it lands (issue 37, VS Code ${NEWEST ? 'n
     const section = view().locator('section#checks');
     await section.locator('h2', { hasText: 'checked: passed' }).waitFor({ timeout: 10_000 });
     assert.ok((await section.innerText()).includes('npm test'));
+    // What was sent reads as what it is: words, the failing test, and the output in a code block a few lines high.
+    await view().locator('details.sent summary').click();
+    const sent = view().locator('.sent-request');
+    await sent.locator('pre').first().waitFor({ timeout: 10_000 });
+    assert.ok(!(await sent.innerText()).includes('```'), 'no raw fence');
+    const box = await sent.locator('pre').first().evaluate(e => ({ height: e.clientHeight, atEnd: e.scrollTop > 0 && e.scrollTop + e.clientHeight >= e.scrollHeight - 2 }));
+    assert.ok(box.height < 400 && box.atEnd, `the output scrolls in its box, shown at its end: ${JSON.stringify(box)}`);
+    await shot('check-fix-sent');
+    await view().locator('details.sent summary').click();
     // The fix's row (at the top, and as "Fix 1" under the checked task) says so.
     const fixRow = page().locator('.sidebar .monaco-list-row[aria-label*="checked: passed"][aria-label*="fix 1"]').first();
     await fixRow.locator('.label-description', { hasText: 'checked: passed' }).waitFor({ timeout: 10_000 });

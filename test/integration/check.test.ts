@@ -172,6 +172,9 @@ describe('Check Proposal (issue 37)', function () {
     const row = ctx.api.sidebar.tasks.getTreeItem({ kind: 'task', task: ctx.api.store.get(task.id)! });
     assert.match(String(row.description), /checked: 1 failing/);
     assert.match(row.accessibilityInformation!.label, /checked: 1 failing/);
+    // The verdict as the row's badge, at its right edge where the words may be cut.
+    const badge = ctx.api.sidebar.checkBadges.provideFileDecoration(row.resourceUri!);
+    assert.deepStrictEqual([badge?.badge, badge?.tooltip], ['1', 'checked: 1 failing']);
 
     // The result view's Checks section: the verdict, the command, the newly failing test, its offers (the header has none of them).
     const panel = await ctx.api.resultPanels.page.show(ctx.api.store.get(task.id)!);
@@ -197,6 +200,12 @@ describe('Check Proposal (issue 37)', function () {
     assert.ok(!prompt.includes(os.homedir()) && !prompt.includes(probe.cwd), 'no home folder, no absolute path of the copy');
     const fixed = await done(fix.id);
     assert.deepStrictEqual(fixed.fixOf, { of: task.id, round: 1 });
+    // What was sent reads as what it is: the output in a code block (a few lines high), no raw fence.
+    const fixPanel = await ctx.api.resultPanels.page.show(ctx.api.store.get(fix.id)!);
+    const sent = await waitFor(() => fixPanel.webview.html.includes('class="sent-request"') && fixPanel.webview.html, 'what was sent');
+    const request = sent.slice(sent.indexOf('class="sent-request"'), sent.indexOf('</details>', sent.indexOf('class="sent-request"')));
+    assert.ok(request.includes('<pre') && request.includes(FAILING_TEST_NAME) && !request.includes('```'), request.slice(0, 400));
+    fixPanel.dispose();
     // Each round is listed under the checked task.
     const under = ctx.api.sidebar.tasks.getChildren({ kind: 'task', task: ctx.api.store.get(task.id)! }).filter(n => n.kind === 'fix');
     assert.deepStrictEqual(under.map(n => (n.kind === 'fix' ? n.task.id : '')), [fix.id]);

@@ -13,12 +13,15 @@ import type { AttachmentBasket } from '../../tasks/sending/attachments';
 import type { TaskStore } from '../../tasks/store/taskStore';
 import { type FilesTreeNode, FilesTreeProvider } from './filesTree';
 import type { PollingState } from '../notifiers/statusBar';
+import { CheckBadges } from './checkBadges';
 import { type TasksTreeNode, TasksTreeProvider, runningBadge } from './tasksTree';
 import { type ThreadsTreeNode, ThreadsTreeProvider } from './threadsTree';
 
 /** What the sidebar made: the views' providers, for the composition root (and the tests through it). */
 export interface Sidebar extends vscode.Disposable {
   tasks: TasksTreeProvider;
+  /** A checked task's verdict as its row's badge. */
+  checkBadges: CheckBadges;
   threads: ThreadsTreeProvider;
   files: FilesTreeProvider;
   views: {
@@ -103,8 +106,10 @@ export function createSidebar(d: SidebarDeps): Sidebar {
   };
   labelModel();
 
+  const checkBadges = new CheckBadges(d.store, d.checks);
   const disposable = vscode.Disposable.from(
     tasks,
+    checkBadges,
     threads,
     files,
     d.store.onDidChange(e => {
@@ -130,6 +135,6 @@ export function createSidebar(d: SidebarDeps): Sidebar {
     [Commands.refreshFiles]: () => d.files.refresh(),
     [Commands.loadMoreFiles]: () => d.files.loadMore().catch(() => d.files.refresh()),
   };
-  return { tasks, threads, files, views, commands, dispose: () => disposable.dispose() };
+  return { tasks, checkBadges, threads, files, views, commands, dispose: () => disposable.dispose() };
 }
 

@@ -7,7 +7,8 @@ import { Disposable } from '../../disposable';
 import { type AgentProgress, type TrackedTask, displayLines, isFinished, isAwaitingApproval, latestCheck, modelNameOf, tookMs } from '../../tasks/model';
 import { capabilityWords, offersOf, openingOf } from '../../tasks/offers';
 import type { TaskChange, TaskStore } from '../../tasks/store/taskStore';
-import { type CheckTone, verdictRules } from '../../tasks/checking/policy';
+import { verdictRules } from '../../tasks/checking/policy';
+import { CHECK_TONE_COLORS, taskRowUri } from './checkBadges';
 import type { CheckStore, RunningCheck } from '../../tasks/checking/store';
 import type { Config } from '../../config';
 import { formatDuration } from '../../format';
@@ -73,14 +74,6 @@ const STATUS_ICONS: Record<string, [string, string?]> = {
   failed: ['error', 'testing.iconFailed'],
   canceled: ['circle-slash', 'disabledForeground'],
   awaiting_approval: ['shield', 'notificationsWarningIcon.foreground'],
-};
-
-/** A checked proposal's icon colour, by its verdict's tone (tasks/checking/policy.ts). */
-const CHECK_TONE_COLORS: Record<CheckTone, string> = {
-  passed: 'testing.iconPassed',
-  failed: 'testing.iconFailed',
-  warning: 'testing.iconQueued',
-  neutral: 'disabledForeground',
 };
 
 export class TasksTreeProvider extends Disposable implements vscode.TreeDataProvider<TasksTreeNode> {
@@ -220,6 +213,8 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
         ? ['beaker', CHECK_TONE_COLORS[verdictRules(check.verdict).tone]]
         : (STATUS_ICONS[state] ?? STATUS_ICONS.running);
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    // The check's badge at the row's right edge (checkBadges.ts): never cut, as the words may be.
+    if (checking || check) item.resourceUri = taskRowUri(task.id);
     // A time only where it is known: running, or followed the whole way (a task followed again showed the moment it
     // was seen done, "23s" for a 12 s task; one no longer followed, the moment it was let go: issue 35).
     const took = running ? Date.now() - task.submittedAt : tookMs(task);
