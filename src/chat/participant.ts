@@ -142,7 +142,10 @@ async function answer(
       if (check) stream.markdown(`\n\n---\n\n${inert(vscode.l10n.t('Checked on this machine: {0}', checkSentence(check)))}`);
       // What the task offers in chat (tasks/offers.ts), as the done notification and the result view follow it.
       const detailed = await withServiceDetails(deps.store, task);
-      for (const o of offersOf(detailed, 'chat')) stream.button({ command: o.command, title: vscode.l10n.t(o.label), arguments: [task.id] });
+      // Open Result says it comes from chat: its view opens as a tab, not as a third column beside the chat.
+      for (const o of offersOf(detailed, 'chat')) {
+        stream.button({ command: o.command, title: vscode.l10n.t(o.label), arguments: o.id === 'open' ? [task.id, { from: 'chat' }] : [task.id] });
+      }
       producedFileButtons(stream, detailed);
       return { metadata };
   });

@@ -43,15 +43,17 @@ export async function openOnSubmit<T extends TrackedTask | undefined>(d: Pick<Re
 /**
  * Opens the result view (or the raw markdown when `multiAgent.resultView` is "markdown", tasks/offers.ts
  * `openingOf`). A running task's view shows its agents and elapsed time; returns the markdown editor when one
- * was opened. `options.preserveFocus`: the completion notification opens it without taking the focus.
+ * was opened. `options.preserveFocus`: the completion notification opens it without taking the focus;
+ * `options.from: 'chat'`: a chat answer's button, whose view takes no column of its own beside the chat.
  */
 export async function openResult(d: ResultDeps, arg?: unknown, options?: unknown): Promise<vscode.TextEditor | undefined> {
   const opening = openingOf(d.config.settings, !!d.resultView);
   const task = await resolveTask(d, arg ?? d.resultView?.activeTaskId(), 'open', vscode.l10n.t('Which result?'), { context: opening });
   if (!task) return undefined;
-  const preserveFocus = (options as { preserveFocus?: unknown } | undefined)?.preserveFocus === true;
+  const given = options as { preserveFocus?: unknown; from?: unknown } | undefined;
+  const preserveFocus = given?.preserveFocus === true;
   if (opening.rendered && d.resultView) {
-    await d.resultView.show(task, { preserveFocus });
+    await d.resultView.show(task, { preserveFocus, fromChat: given?.from === 'chat' });
     return undefined;
   }
   if (task.status !== 'completed') {

@@ -31,6 +31,16 @@ export function extensionColumn(): vscode.ViewColumn {
 }
 
 /**
+ * Where a view opened from Chat goes: the group that already holds the extension's tabs, else a tab in the active
+ * group. Chat stands beside the code already: a group beside it was a third column that squeezed the code to about
+ * 310 px (issue 45).
+ */
+export function columnFromChat(): vscode.ViewColumn {
+  const holding = vscode.window.tabGroups.all.find(group => group.tabs.some(isExtensionTab));
+  return holding?.viewColumn ?? vscode.ViewColumn.Active;
+}
+
+/**
  * A group for code: the one showing `uri`, else one without the extension's tabs (the active group
  * first), else the first group.
  */

@@ -6,8 +6,8 @@
 import type { TrackedTask } from './model';
 
 export interface ResultView {
-  /** Opens (or reveals) the task's view. */
-  show(task: TrackedTask, options?: { preserveFocus?: boolean }): Promise<unknown>;
+  /** Opens (or reveals) the task's view. `fromChat`: asked by a button under a chat answer (no third column). */
+  show(task: TrackedTask, options?: { preserveFocus?: boolean; fromChat?: boolean }): Promise<unknown>;
   /** Opens it with "How the team worked" open and loaded. */
   showTrace(task: TrackedTask): Promise<unknown>;
   /** The task of the focused result view, if one is focused. */
