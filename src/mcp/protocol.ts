@@ -10,6 +10,11 @@ export interface ToolReply {
   taskId?: string;
   /** The call failed in a way the model can act on (bad input, the plan's limit, no key): `isError`. */
   isError?: boolean;
+  /**
+   * How a task the call sent ended, in a few words for the user ("Task 42 completed"): the call's last word where
+   * a client shows one. VS Code keeps the last progress message as the call's title otherwise ("working 54%").
+   */
+  status?: string;
 }
 
 export interface CallContext {

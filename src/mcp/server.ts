@@ -253,7 +253,7 @@ function registerTaskTools(mcp: McpServer, host: ToolHost, { id, instruction, wa
         .strict(),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    async (args, extra) => reply(await host.runTask(args, context(extra, clientName))),
+    async (args, extra) => reply(await host.runTask(args, context(extra, clientName)), 'openWorld'),
   );
 
   mcp.registerTool(
@@ -300,7 +300,7 @@ function registerThreadTools(mcp: McpServer, host: ToolHost, { id, instruction, 
       inputSchema: z.object({ threadId: id('thread id'), instruction, wait }).strict(),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    async (args, extra) => reply(await host.continueThread(args, context(extra, clientName))),
+    async (args, extra) => reply(await host.continueThread(args, context(extra, clientName)), 'openWorld'),
   );
 
   mcp.registerTool(
@@ -349,7 +349,15 @@ function context(extra: Extra, clientName: () => string | undefined): CallContex
   return { signal: extra.signal, progress, client: clientName()?.slice(0, 80) };
 }
 
-function reply(answer: ToolReply): CallToolResult {
+/**
+ * A tool's result: the text, the task's link, and the data. A tool that sends the agents' work (`openWorld`: its
+ * result is the team's text, which VS Code 1.139 shows the user in an "Approve Tool Result" box before a model
+ * reads it) answers in text only: with structured data VS Code shows, and hands on, that data as one line of JSON
+ * instead of the text (issue 45). Its link and its last word are for the user (`audience`), not for the box or
+ * the model; the last word becomes the call's title in the chat instead of the last progress message.
+ */
+function reply(answer: ToolReply, kind: 'openWorld' | 'closed' = 'closed'): CallToolResult {
+  const forUser = kind === 'openWorld' ? { annotations: { audience: ['user' as const] } } : {};
   const content: CallToolResult['content'] = [{ type: 'text', text: answer.text }];
   if (answer.taskId) {
     content.push({
@@ -359,7 +367,10 @@ function reply(answer: ToolReply): CallToolResult {
       title: `Task ${answer.taskId}`,
       mimeType: 'text/markdown',
       description: 'The task in the user\'s Tasks view (state and result).',
+      ...forUser,
     });
   }
-  return { content, ...(answer.data ? { structuredContent: answer.data } : {}), ...(answer.isError ? { isError: true } : {}) };
+  if (kind === 'openWorld' && answer.status) content.push({ type: 'text', text: answer.status, ...forUser });
+  const data = kind === 'openWorld' ? undefined : answer.data;
+  return { content, ...(data ? { structuredContent: data } : {}), ...(answer.isError ? { isError: true } : {}) };
 }

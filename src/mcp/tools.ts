@@ -138,23 +138,42 @@ export class McpTools implements ToolHost {
     if (outcome.kind === 'tooLong') return { text: promptTooLong(outcome.length, 'chat'), isError: true };
     const task = outcome.task;
     this.deps.log.info(`mcp: task ${task.id} sent for ${context.client ?? 'an MCP client'}`);
-    if (wait === false) return said(vscode.l10n.t('Task {0} was sent and runs on the service. Read it with read_task; the user also sees it in the Tasks view.', task.id), task);
+    if (wait === false) {
+      const sent = said(vscode.l10n.t('Task {0} was sent and runs on the service. Read it with read_task; the user also sees it in the Tasks view.', task.id), task);
+      return { ...sent, status: vscode.l10n.t('Task {0} sent', task.id) };
+    }
     const end = await this.follow(task, context);
-    if (end === 'canceled') return { ...said(vscode.l10n.t('The call was canceled, and so was task {0}.', task.id), this.deps.store.get(task.id) ?? task), isError: true };
-    if (end === 'removed') return { text: vscode.l10n.t('Task {0} was removed from the Tasks view before it finished.', task.id), taskId: task.id, isError: true };
+    // The call's last word replaces its last progress message ("Agent 1: working 54%") where a client shows one.
+    const ended = (status: string): string => {
+      context.progress?.(100, status);
+      return status;
+    };
+    if (end === 'canceled') {
+      const reply = said(vscode.l10n.t('The call was canceled, and so was task {0}.', task.id), this.deps.store.get(task.id) ?? task);
+      return { ...reply, isError: true, status: ended(vscode.l10n.t('Task {0} canceled', task.id)) };
+    }
+    if (end === 'removed') return { text: vscode.l10n.t('Task {0} was removed from the Tasks view before it finished.', task.id), taskId: task.id, isError: true, status: ended(vscode.l10n.t('Task {0} removed', task.id)) };
     // No wait for the thread the service saves the task to (a moment later): read_task has it then.
     const known = this.deps.store.get(end.id) ?? end;
     const result = known.status === 'completed' ? await this.deps.store.readResult(known.id) : undefined;
     if (result === undefined) {
       const why = inert(known.error ?? noReasonGiven());
-      return { ...said(vscode.l10n.t('The multi-agent task ended as "{0}": {1}', known.status, why), known), isError: true };
+      const reply = said(vscode.l10n.t('The multi-agent task ended as "{0}": {1}', known.status, why), known);
+      return { ...reply, isError: true, status: ended(vscode.l10n.t('Task {0} ended as "{1}"', known.id, known.status)) };
     }
-    const note = vscode.l10n.t(
-      'Task {0}. Nothing was written to the workspace: the user lands any changes proposed above with "Review Changes…" on the task in the Tasks view.',
-      known.id,
-    );
-    // The answer first, in the structured result too: VS Code hands a model that instead of the text.
-    return { text: `${result}\n\n---\n${note}`, data: dataOf(known, { answer: result, note }), taskId: known.id };
+    const thread = known.conversationId ?? known.threadId;
+    const note = thread
+      ? vscode.l10n.t(
+          'Task {0}, in thread {1}. Nothing was written to the workspace: the user lands any changes proposed above with "Review Changes…" on the task in the Tasks view.',
+          known.id,
+          thread,
+        )
+      : vscode.l10n.t(
+          'Task {0}. Nothing was written to the workspace: the user lands any changes proposed above with "Review Changes…" on the task in the Tasks view.',
+          known.id,
+        );
+    // The answer first, in the structured result too (the tools whose data a client keeps).
+    return { text: `${result}\n\n---\n${note}`, data: dataOf(known, { answer: result, note }), taskId: known.id, status: ended(vscode.l10n.t('Task {0} completed', known.id)) };
   }
 
   /**

@@ -85,6 +85,13 @@ describe('e2e: chat (newest VS Code)', function () {
     assert.strictEqual(threadRuns.length, 1, 'one run, in a service thread');
     assert.match((threadRuns[0].body as { prompt: string }).prompt, /^Review mean\(\) in src\/math\.ts for edge cases/);
     assert.strictEqual(threadRuns[0].headers['x-api-key'], emulator.apiKey);
+
+    // Open Result opens the view as a tab: no third column squeezing the code beside the chat (issue 45).
+    const groups = await page.locator('.editor-group-container').count();
+    await answer.locator('.monaco-button', { hasText: 'Open Result' }).first().click();
+    await page.frameLocator('iframe.webview').frameLocator('iframe#active-frame').locator('h1.title').first().waitFor({ timeout: 30_000 });
+    assert.strictEqual(await page.locator('.editor-group-container').count(), groups, 'the result view took no column of its own');
+    await wb!.runCommand('View: Close All Editors');
   });
 
   it('the check loop stays in the Chat view: Check Proposal… and Ask the Team to Fix are follow-ups, the verdict and the fix are @team\'s answers (issue 45)', async () => {
@@ -156,10 +163,22 @@ describe('e2e: chat (newest VS Code)', function () {
     await ask('@try run_task Review mean() in src/math.ts');
     const allow = page.getByRole('button', { name: /^Allow/ }).first();
     const answered = page.locator('.interactive-response', { hasText: /mcp_\S*run_task answered/ }).last();
+    // VS Code asks to approve an open-world tool's result before a model reads it: the box shows the team's text,
+    // not a line of JSON (issue 45).
+    const review = page.locator('.interactive-response', { hasText: 'Approve Tool Result' }).last();
+    let reviewed = '';
     for (const until = Date.now() + 60_000; !(await answered.isVisible()) && Date.now() < until; await page.waitForTimeout(250)) {
+      if (!reviewed && (await review.isVisible())) {
+        reviewed = await review.innerText();
+        await wb!.docScreenshot('chat-mcp-approve');
+      }
       if (await allow.isVisible()) await allow.click().catch(() => undefined);
     }
     await answered.locator('text=Synthesized answer').first().waitFor({ timeout: 10_000 });
+    assert.ok(!reviewed.includes('{"'), `no raw JSON in the approval box: ${reviewed.slice(0, 300)}`);
+    // The call's row ends with how the task ended, not its last progress ("working 54%").
+    const said = await answered.innerText();
+    assert.ok(!/working \d+%/.test(said), said.slice(0, 400));
     const runs = emulator.requests.filter(r => r.method === 'POST' && /\/run$|\/threads\/\d+\/runs$/.test(r.path));
     assert.strictEqual(runs.length, before + 1, 'one task sent through the MCP tool');
   });

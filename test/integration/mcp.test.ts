@@ -39,6 +39,12 @@ function asVsCodeHandsIt(result: unknown): string {
   return parts.join('\n');
 }
 
+/** The task a tool's result is about: its resource link (the tools that send the team's work give no data). */
+function taskIdOf(result: unknown): string {
+  const link = ((result as CallToolResult).content ?? []).find(c => c.type === 'resource_link') as { uri: string } | undefined;
+  return decodeURIComponent(link?.uri.replace(/^multi-agent-task:\/\/\//, '') ?? '');
+}
+
 /** One raw POST of an initialize request: how a client without the token, or a web page, would try. */
 async function rawInitialize(url: string, headers: Record<string, string>): Promise<number> {
   const response = await fetch(url, {
@@ -183,12 +189,15 @@ describe('mcp: the team as an MCP server', function () {
       assert.ok(answer && textOf(result).startsWith(answer), 'the result comes back as text');
       assert.match(textOf(result), /Review Changes…/);
       assert.ok((result.content as { type: string; uri?: string }[]).some(c => c.type === 'resource_link' && c.uri === `multi-agent-task:///${task.id}`));
-      assert.strictEqual((result.structuredContent as { taskId?: string }).taskId, task.id);
-      // Through VS Code's client the model reads the structured result only: the answer first, then the state.
+      assert.strictEqual(taskIdOf(result), task.id);
+      // The team's text, not a line of JSON: what VS Code shows in its "Approve Tool Result" box and hands a model
+      // (issue 45). The call's last word, for the user only, replaces its last progress message as its title.
+      assert.strictEqual(result.structuredContent, undefined);
       const handed = asVsCodeHandsIt(result);
-      assert.ok(handed.includes(JSON.stringify(answer).slice(1, -1)), `the answer reaches a model through VS Code: ${handed.slice(0, 300)}`);
-      assert.ok(handed.startsWith('{"answer":'), handed.slice(0, 100));
-      assert.match(handed, /Review Changes…/);
+      assert.ok(handed.startsWith(answer), `the answer reaches a model through VS Code: ${handed.slice(0, 300)}`);
+      assert.match(handed, new RegExp(`Task ${task.id}(, in thread \\S+)?\\. Nothing was written.*Review Changes…`));
+      assert.ok(!handed.includes(`Task ${task.id} completed`), 'the last word is not for the model');
+      assert.match(textOf(result), new RegExp(`Task ${task.id} completed$`));
       // The same rules as the editor's: the file went with it, the agent count was sent.
       assert.strictEqual(runs().length, 1);
       assert.match((runs()[0].body as { prompt: string }).prompt, /export function mean/);
@@ -196,6 +205,7 @@ describe('mcp: the team as an MCP server', function () {
       assert.ok(progress.length >= 2, `progress notifications: ${JSON.stringify(progress)}`);
       for (let i = 1; i < progress.length; i++) assert.ok(progress[i].progress > progress[i - 1].progress, 'progress only rises');
       assert.ok(progress.some(p => /Agent 1/.test(p.message ?? '')), JSON.stringify(progress));
+      assert.deepStrictEqual(progress.at(-1), { progress: 100, total: 100, message: `Task ${task.id} completed` }, 'the last progress says how it ended');
 
       const roots = ctx.api.sidebar.tasks.getChildren() as unknown as { task: { id: string } }[];
       const item = ctx.api.sidebar.tasks.getTreeItem(roots.find(n => n.task.id === task.id) as never) as vscode.TreeItem;
@@ -223,7 +233,7 @@ describe('mcp: the team as an MCP server', function () {
       // Held: the task works for ten minutes, far beyond this test.
       ctx.emulator.setTaskDuration(600_000);
       const started = await client.callTool({ name: 'run_task', arguments: { instruction: 'A long review', wait: false } });
-      const taskId = (started.structuredContent as { taskId: string }).taskId;
+      const taskId = taskIdOf(started);
       assert.ok(ctx.api.store.get(taskId), textOf(started));
       assert.match(asVsCodeHandsIt(started), /was sent and runs on the service\. Read it with read_task/);
       assert.strictEqual(ctx.api.store.get(taskId)?.status, 'processing');
@@ -279,7 +289,7 @@ describe('mcp: the team as an MCP server', function () {
 
     it('lists threads, continues one, and reads the trace', async () => {
       const first = await client.callTool({ name: 'run_task', arguments: { instruction: 'Start a thread about mean()' } });
-      const taskId = (first.structuredContent as { taskId: string }).taskId;
+      const taskId = taskIdOf(first);
       const threadId = await waitFor(() => ctx.api.store.get(taskId)?.conversationId, 'the thread the task was saved to');
       ctx.api.threads.refresh();
       const listed = await client.callTool({ name: 'list_threads', arguments: {} });
@@ -287,9 +297,9 @@ describe('mcp: the team as an MCP server', function () {
       const next = await client.callTool({ name: 'continue_thread', arguments: { threadId, instruction: 'And for an empty array?' } });
       assert.ok(!next.isError, textOf(next));
       assert.match(textOf(next), /And for an empty array\?/);
-      assert.match(asVsCodeHandsIt(next), /^\{"answer":".*And for an empty array\?/);
+      assert.match(asVsCodeHandsIt(next), /^(?!\{)[\s\S]*And for an empty array\?/);
       assert.match(asVsCodeHandsIt(listed), /continue one with continue_thread/);
-      const continued = ctx.api.store.get((next.structuredContent as { taskId: string }).taskId);
+      const continued = ctx.api.store.get(taskIdOf(next));
       assert.strictEqual(continued?.threadId, threadId);
       assert.strictEqual(continued?.origin?.kind, 'mcp');
       const trace = await client.callTool({ name: 'read_trace', arguments: { taskId } });

@@ -49,9 +49,9 @@ describe('mcp server (protocol half)', () => {
       runTask: async (input, context) => {
         calls.push(input);
         for (const p of [10, 10, 50, 100]) context.progress?.(p, `at ${p}`);
-        return { text: `done: ${input.instruction} for ${context.client}`, data: { taskId: 't1' }, taskId: 't1' };
+        return { text: `done: ${input.instruction} for ${context.client}`, data: { taskId: 't1' }, taskId: 't1', status: 'Task t1 completed' };
       },
-      readTask: async taskId => ({ text: `task ${taskId}` }),
+      readTask: async taskId => ({ text: `task ${taskId}`, data: { taskId }, taskId }),
       cancelTask: async () => ({ text: '' }),
       listThreads: async () => ({ text: '' }),
       continueThread: async () => ({ text: '' }),
@@ -69,7 +69,7 @@ describe('mcp server (protocol half)', () => {
     });
     after(() => server.close());
 
-    it('listens on 127.0.0.1 and answers a tool call with text, data, a link to the task and rising progress', async () => {
+    it('listens on 127.0.0.1 and answers a tool call with text, a link to the task, its last word and rising progress', async () => {
       assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       // The socket itself, not only the URL it names: bound to the loopback address (not '::' or 0.0.0.0).
       assert.deepEqual(server.address, { address: '127.0.0.1', family: 'IPv4', port: server.port });
@@ -79,9 +79,23 @@ describe('mcp server (protocol half)', () => {
       assert.deepEqual(calls.at(-1), { instruction: 'Review it', agentCount: 2 });
       assert.deepEqual(result.content, [
         { type: 'text', text: 'done: Review it for unit-client' },
-        { type: 'resource_link', uri: 'multi-agent-task:///t1', name: 'task-t1', title: 'Task t1', mimeType: 'text/markdown', description: 'The task in the user\'s Tasks view (state and result).' },
+        {
+          type: 'resource_link',
+          uri: 'multi-agent-task:///t1',
+          name: 'task-t1',
+          title: 'Task t1',
+          mimeType: 'text/markdown',
+          description: 'The task in the user\'s Tasks view (state and result).',
+          annotations: { audience: ['user'] },
+        },
+        { type: 'text', text: 'Task t1 completed', annotations: { audience: ['user'] } },
       ]);
-      assert.deepEqual(result.structuredContent, { taskId: 't1' });
+      // The team's text only: VS Code shows a tool's data as one line of JSON in its "Approve Tool Result" box (issue 45).
+      assert.equal(result.structuredContent, undefined);
+      // A tool that reads the user's own task keeps its data, and asks for no approval of its result.
+      const read = await client.callTool({ name: 'read_task', arguments: { taskId: 't1' } });
+      assert.deepEqual(read.structuredContent, { taskId: 't1' });
+      assert.deepEqual((read.content as { annotations?: unknown }[]).map(c => c.annotations), [undefined, undefined]);
       assert.deepEqual(progress, [10, 10.01, 50, 100]);
       const resource = await client.readResource({ uri: 'multi-agent-task:///t1' });
       assert.equal((resource.contents[0] as { text: string }).text, 'the task');
