@@ -179,7 +179,8 @@ describe(`e2e: check a proposal before it lands (issue 37, VS Code ${NEWEST ? 'n
     const tab = page().locator('.tabs-container .tab.active', { hasText: 'settings.json' }).first();
     await waitUntil(async () => (await modal.isVisible()) || (await tab.isVisible()), 'the settings editor', 20_000);
     const inModal = await modal.isVisible();
-    await (inModal ? modal : page().locator('.editor-instance .monaco-editor .view-lines').last()).click();
+    // The settings editor of the active group (the last editor in the page may be another group's, whose text this would replace).
+    await (inModal ? modal : page().locator('.editor-group-container.active .editor-instance .monaco-editor .view-lines').first()).click();
     await page().keyboard.press('ControlOrMeta+A');
     await page().keyboard.press('Delete');
     // One line: the editor indents after each line break it is given.
