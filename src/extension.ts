@@ -20,7 +20,7 @@ import { McpServerProvider } from './mcp/index';
 import { registerStandIns } from './standIns';
 import { tasksWantTheTeam } from './tasks/store/waiting';
 import { SwappableUserInterface } from './ui';
-import { keepWalkthroughTicked } from './walkthrough';
+import { keepWalkthroughTicked, tickKeyStepWhileKnown } from './walkthrough';
 import { announceScratchWindow } from './scratchWindow';
 import { sweepStaleCopies } from './tasks/checking/sweep';
 
@@ -92,6 +92,7 @@ export function activate(context: vscode.ExtensionContext, loaded?: LoadCost): C
   const startUp = (async () => {
     await Promise.resolve();
     await keys.initialize(demoKey(config.settings.baseUrl));
+    context.subscriptions.push(tickKeyStepWhileKnown(context.extension.id, keys));
     guard.start();
     // Issue 44: scratch copies a dead extension host left behind go (not a kept one, not a recent one).
     void sweepStaleCopies().then(gone => gone.length && log.info(`removed ${gone.length} stale scratch copies`));

@@ -32,3 +32,25 @@ export function keepWalkthroughTicked(): vscode.Disposable {
   });
   return vscode.Disposable.from(selection, tabs);
 }
+
+/**
+ * "Set your API key" is ticked with VS Code's own command whenever a key is known: at each start and whenever the
+ * key changes. A context key ticks a step at most once per window and only after VS Code registered the
+ * walkthrough, so a tick lost from the page's storage (a walkthrough reset, an older tab writing its copy back)
+ * stayed lost until a reload: a later visit in 1.100 showed the step unticked (issue 45). `welcome.markStepComplete`
+ * (1.100 and newer) stores the tick at once; before the walkthrough is registered it stores it and then throws,
+ * so its refusal is not an error here.
+ */
+export function tickKeyStepWhileKnown(extensionId: string, keys: { getApiKey(): Promise<string | undefined>; onDidChange: vscode.Event<'apiKey' | 'gatewayKey'> }): vscode.Disposable {
+  const tick = () =>
+    keys.getApiKey().then(
+      key => key && vscode.commands.executeCommand('welcome.markStepComplete', `${extensionId}#${WALKTHROUGH_ID}#setKey`).then(undefined, () => undefined),
+      () => undefined,
+    );
+  void tick();
+  return keys.onDidChange(which => which === 'apiKey' && void tick());
+}
+
+/** The walkthrough's id in package.json (`contributes.walkthroughs`). */
+const WALKTHROUGH_ID = 'multiAgent.gettingStarted';
+

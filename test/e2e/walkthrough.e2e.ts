@@ -2,7 +2,7 @@
 // real VS Code (issue 35: four tours found it ticking nothing; "Select some code" never could, see walkthrough.ts).
 import * as assert from 'assert';
 import { type Emulator, startEmulator } from '../emulator/server';
-import { openWorkbenchOn, type Workbench, screenshotFailures } from './harness';
+import { waitUntil, openWorkbenchOn, type Workbench, screenshotFailures } from './harness';
 
 const NEW_MEAN = 'export function mean(values: number[]): number {\n  return values.length ? values.reduce(add, 0) / values.length : Number.NaN;\n}\n';
 const ANSWER = '# Proposal\n\nReturn `NaN` for an empty list:\n\n```typescript\n' + NEW_MEAN + '```\n';
@@ -64,5 +64,19 @@ describe('e2e: the walkthrough ticks as the newcomer goes', function () {
     await wb!.waitForNotification(/Applied/);
     assert.deepStrictEqual(await ticked(), ['setKey', 'selectCode', 'orchestrate', 'seeResult', 'reviewChange'], 'every step is ticked');
     await wb!.screenshot('walkthrough-all-ticked');
+  });
+
+  it('a tick lost from the page\'s storage comes back: "Set your API key" ticks again when the key is set (issue 45)', async () => {
+    const page = wb!.page;
+    await wb!.runCommand('View: Close All Editors');
+    // VS Code ticks a step from a context key once per window: after a reset, the key already known ticks nothing.
+    await wb!.runCommand('Developer: Reset Welcome Page Walkthrough Progress');
+    await waitUntil(async () => !(await ticked()).includes('setKey'), 'the walkthrough reset', 20_000);
+    await wb!.runCommand('View: Close All Editors');
+    await wb!.runCommand('Multi-Agent: Set API Key');
+    await page.locator('.quick-input-widget input').first().fill(emulator.apiKey);
+    await page.keyboard.press('Enter');
+    await wb!.waitForNotification(/Key saved/, 20_000);
+    await waitUntil(async () => (await ticked()).includes('setKey'), '"Set your API key" ticked again', 20_000);
   });
 });
