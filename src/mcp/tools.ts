@@ -132,6 +132,7 @@ export class McpTools implements ToolHost {
     }
   }
 
+  /** run_task and continue_thread: sends, follows, and answers in text (their results are shown for approval). */
   private async send(request: TaskRequest, settings: ReturnType<McpToolDeps['pipeline']['settings']>, wait: boolean | undefined, context: CallContext): Promise<ToolReply> {
     if (context.signal.aborted) return { text: vscode.l10n.t('The call was canceled before anything was sent.'), isError: true };
     const outcome = await this.deps.pipeline.send(request, settings);
@@ -139,8 +140,8 @@ export class McpTools implements ToolHost {
     const task = outcome.task;
     this.deps.log.info(`mcp: task ${task.id} sent for ${context.client ?? 'an MCP client'}`);
     if (wait === false) {
-      const sent = said(vscode.l10n.t('Task {0} was sent and runs on the service. Read it with read_task; the user also sees it in the Tasks view.', task.id), task);
-      return { ...sent, status: vscode.l10n.t('Task {0} sent', task.id) };
+      const text = vscode.l10n.t('Task {0} was sent and runs on the service. Read it with read_task; the user also sees it in the Tasks view.', task.id);
+      return { text, taskId: task.id, status: vscode.l10n.t('Task {0} sent', task.id) };
     }
     const end = await this.follow(task, context);
     // The call's last word replaces its last progress message ("Agent 1: working 54%") where a client shows one.
@@ -149,8 +150,8 @@ export class McpTools implements ToolHost {
       return status;
     };
     if (end === 'canceled') {
-      const reply = said(vscode.l10n.t('The call was canceled, and so was task {0}.', task.id), this.deps.store.get(task.id) ?? task);
-      return { ...reply, isError: true, status: ended(vscode.l10n.t('Task {0} canceled', task.id)) };
+      const text = vscode.l10n.t('The call was canceled, and so was task {0}.', task.id);
+      return { text, taskId: task.id, isError: true, status: ended(vscode.l10n.t('Task {0} canceled', task.id)) };
     }
     if (end === 'removed') return { text: vscode.l10n.t('Task {0} was removed from the Tasks view before it finished.', task.id), taskId: task.id, isError: true, status: ended(vscode.l10n.t('Task {0} removed', task.id)) };
     // No wait for the thread the service saves the task to (a moment later): read_task has it then.
@@ -158,8 +159,8 @@ export class McpTools implements ToolHost {
     const result = known.status === 'completed' ? await this.deps.store.readResult(known.id) : undefined;
     if (result === undefined) {
       const why = inert(known.error ?? noReasonGiven());
-      const reply = said(vscode.l10n.t('The multi-agent task ended as "{0}": {1}', known.status, why), known);
-      return { ...reply, isError: true, status: ended(vscode.l10n.t('Task {0} ended as "{1}"', known.id, known.status)) };
+      const text = vscode.l10n.t('The multi-agent task ended as "{0}": {1}', known.status, why);
+      return { text, taskId: known.id, isError: true, status: ended(vscode.l10n.t('Task {0} ended as "{1}"', known.id, known.status)) };
     }
     const thread = known.conversationId ?? known.threadId;
     const note = thread
@@ -172,8 +173,8 @@ export class McpTools implements ToolHost {
           'Task {0}. Nothing was written to the workspace: the user lands any changes proposed above with "Review Changes…" on the task in the Tasks view.',
           known.id,
         );
-    // The answer first, in the structured result too (the tools whose data a client keeps).
-    return { text: `${result}\n\n---\n${note}`, data: dataOf(known, { answer: result, note }), taskId: known.id, status: ended(vscode.l10n.t('Task {0} completed', known.id)) };
+    // Text only: these tools' results are shown for approval, where data would be a line of JSON (server.ts `reply`).
+    return { text: `${result}\n\n---\n${note}`, taskId: known.id, status: ended(vscode.l10n.t('Task {0} completed', known.id)) };
   }
 
   /**
@@ -281,11 +282,10 @@ function unknownTask(taskId: string): ToolReply {
  * *instead of* the text content when a result has it, so whatever the text tells comes first here: the
  * agents' answer (the same redacted text as the text content) or the sentence the tool said, then the state.
  */
-function dataOf(task: TrackedTask, first: { answer?: string; note?: string; message?: string } = {}): Record<string, unknown> {
+function dataOf(task: TrackedTask, first: { answer?: string; message?: string } = {}): Record<string, unknown> {
   return {
     ...(first.answer !== undefined ? { answer: first.answer } : {}),
     ...(first.message !== undefined ? { message: first.message } : {}),
-    ...(first.note !== undefined ? { note: first.note } : {}),
     ...taskData(task),
     title: task.title,
     progress: task.progress,
