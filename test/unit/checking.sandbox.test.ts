@@ -156,9 +156,10 @@ function processesRunning(argv: string): number[] {
 
   it('nothing it started outlives the run: a setsid daemon ends with it', async () => {
     const marker = `sleep ${300 + Math.floor(Math.random() * 1000)}.5`;
-    const probe = `setsid ${marker} </dev/null >/dev/null 2>&1 & echo started`;
+    // The shell ends only once the daemon has its own session (it wrote daemon.ready after setsid): ended sooner, on a
+    // loaded machine the run's process group could take the daemon with it before setsid, and the control failed.
+    const probe = `rm -f daemon.ready; setsid sh -c 'echo up > daemon.ready; exec ${marker}' </dev/null >/dev/null 2>&1 & n=0; while [ ! -s daemon.ready ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n+1)); done; echo started`;
     await run(probe, false);
-    // setsid may fork: the daemon appears a moment after its parent ended (bounded at 10 s).
     for (const until = Date.now() + 10_000; !processesRunning(marker).length && Date.now() < until; ) await new Promise(r => setTimeout(r, 50));
     const left = processesRunning(marker);
     assert.ok(left.length >= 1, 'without the sandbox the daemon survives (the process group ended, not it)');
