@@ -176,7 +176,7 @@ describe('chat: the @team participant', function () {
     assert.ok(working().length <= 3 + (task.agents?.length ?? 4), `one line per milestone: ${working().join(' | ')}`);
     assert.strictEqual(new Set(stream.progress).size, stream.progress.length, `no line twice: ${stream.progress.join(' | ')}`);
     assert.deepStrictEqual(stream.markdown, [inert((await ctx.api.store.readResult(task.id))!)]);
-    assert.deepStrictEqual(stream.buttons.find(b => b.command === Commands.openResult)?.arguments, [task.id]);
+    assert.deepStrictEqual(stream.buttons.find(b => b.command === Commands.openResult)?.arguments, [task.id, { from: 'chat' }], 'Open Result opens no column beside the chat');
     // The answer names files (the landing format): it is reviewed hunk by hunk. The buttons follow the one rule of
     // tasks/offers.ts, as the done notification does: Review Changes…, and no Apply to Source beside it (issue 24).
     // Then the team's work (issue 18): the trace and the file the agents made.

@@ -437,7 +437,7 @@ describe('team: chat shows the same', function () {
     const taskId = (result.metadata as { taskId: string }).taskId;
     // Chat stacks its buttons: the next steps only (issue 45). The trace is one click away in the result view.
     assert.strictEqual(buttons.find(b => b.command === 'multiAgent.showTrace'), undefined);
-    assert.deepStrictEqual(buttons.find(b => b.command === 'multiAgent.openResult')?.arguments, [taskId]);
+    assert.deepStrictEqual(buttons.find(b => b.command === 'multiAgent.openResult')?.arguments, [taskId, { from: 'chat' }]);
     assert.strictEqual(buttons.filter(b => b.command === 'multiAgent.openProducedFile').length, 1, 'one file button');
     const open = buttons.find(b => b.command === 'multiAgent.openProducedFile');
     assert.deepStrictEqual(open?.arguments, [taskId, 0]);
