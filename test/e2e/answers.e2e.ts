@@ -44,6 +44,9 @@ for (const version of ['1.100', 'newest']) {
     const resultFrame = () => page().frameLocator('iframe.webview').frameLocator('iframe#active-frame');
 
     async function applyPreview(): Promise<void> {
+      // Apply once the preview shows the change (clicked while it was still being filled, on a loaded machine, it
+      // applied nothing and said nothing: the clean run with an empty HOME beside another run).
+      await previewRows().first().waitFor({ timeout: 20_000 });
       await preview().locator('.monaco-button', { hasText: /^Apply$/ }).first().click();
       await preview().waitFor({ state: 'hidden', timeout: 20_000 }).catch(() => undefined);
     }
@@ -181,7 +184,7 @@ for (const version of ['1.100', 'newest']) {
       if (version === '1.100') await wb!.docScreenshot('answers-quoted-block');
       else await wb!.screenshot('answers-quoted-block-newest');
       await frame.locator('button[data-action="apply"][data-block="0"]').click();
-      await preview().waitFor({ state: 'visible', timeout: 20_000 });
+      await previewRows().filter({ hasText: 'RangeError' }).first().waitFor({ timeout: 20_000 });
       await applyPreview();
       await wb!.waitForNotification(/Applied the reviewed changes to 1 file/, 20_000);
       await saveAll();
