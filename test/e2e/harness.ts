@@ -73,9 +73,15 @@ export class Workbench {
    * matched as a substring: the first matching row is picked).
    */
   async runCommand(title: string, timeout = 30_000): Promise<void> {
-    const row = await this.paletteRow(title, timeout);
-    if (!row) throw new Error(`command "${title}" not found in the command palette within ${timeout} ms`);
-    await row.click();
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const row = await this.paletteRow(title, Math.max(deadline - Date.now(), 5_000));
+      if (!row) throw new Error(`command "${title}" not found in the command palette within ${timeout} ms`);
+      // A page taking the focus as it finishes drawing (the walkthrough's) closes the palette under the pointer:
+      // the row is gone, nothing ran, so the palette opens again.
+      if (await row.click({ timeout: 5_000 }).then(() => true, () => false)) break;
+      if (Date.now() >= deadline) throw new Error(`command "${title}": the palette closed before its row could be clicked`);
+    }
     await this.page.locator('.quick-input-widget input').first().waitFor({ state: 'hidden', timeout: 5_000 })
       .catch(() => { /* the command may open its own quick input */ });
   }
