@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { Commands, WebviewTypes } from '../../constants';
-import { columnFromChat, extensionColumn, isExtensionTab } from '../../documents/editorGroups';
+import { extensionColumn, isExtensionTab } from '../../documents/editorGroups';
 import { Disposable } from '../../disposable';
 import type { ResultView } from '../../tasks/resultView';
 import { type TrackedTask, isFinished } from '../../tasks/model';
@@ -103,7 +103,7 @@ export class ResultPanels extends Disposable implements ResultView {
     return this.open.get(taskId)?.panel;
   }
 
-  /** `options.fromChat`: opened by a button under a chat answer (editorGroups.ts `columnFromChat`). */
+  /** `options.fromChat`: opened by a button under a chat answer (editorGroups.ts `extensionColumn`: no column of its own). */
   async show(task: TrackedTask, options: { preserveFocus?: boolean; fromChat?: boolean } = {}): Promise<vscode.WebviewPanel> {
     const existing = this.open.get(task.id);
     if (existing) {
@@ -116,7 +116,7 @@ export class ResultPanels extends Disposable implements ResultView {
     const panel = vscode.window.createWebviewPanel(
       WebviewTypes.result,
       titleOf(task),
-      { viewColumn: options.fromChat ? columnFromChat() : extensionColumn(), preserveFocus: options.preserveFocus ?? false },
+      { viewColumn: extensionColumn(options.fromChat ? vscode.ViewColumn.Active : vscode.ViewColumn.Beside), preserveFocus: options.preserveFocus ?? false },
       { enableScripts: true, enableCommandUris: false, localResourceRoots: [], enableFindWidget: true },
     );
     await this.adopt(panel, task);
