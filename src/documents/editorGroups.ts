@@ -21,15 +21,15 @@ export function isExtensionTab(tab: vscode.Tab): boolean {
 
 /**
  * The one group for the extension's tabs: the group that already holds one (the active group first), else
- * `whenNone`: a new group beside the code, once. Every opener of the extension passes this as its `viewColumn`.
- * Opened from Chat, `whenNone` is the active group: Chat stands beside the code already, and a group beside it was
- * a third column that squeezed the code to about 310 px (issue 45).
+ * a new group beside the code, once. Every opener of the extension passes this as its `viewColumn`. Opened from
+ * Chat (`from: 'chat'`), none is made: a tab in the active group. Chat stands beside the code already, and a group
+ * beside it was a third column that squeezed the code to about 310 px (issue 45).
  */
-export function extensionColumn(whenNone: vscode.ViewColumn = vscode.ViewColumn.Beside): vscode.ViewColumn {
+export function extensionColumn(from?: 'chat'): vscode.ViewColumn {
   const groups = vscode.window.tabGroups;
   if (groups.activeTabGroup.tabs.some(isExtensionTab)) return groups.activeTabGroup.viewColumn;
   const holding = groups.all.find(group => group.tabs.some(isExtensionTab));
-  return holding?.viewColumn ?? whenNone;
+  return holding?.viewColumn ?? (from === 'chat' ? vscode.ViewColumn.Active : vscode.ViewColumn.Beside);
 }
 
 /**

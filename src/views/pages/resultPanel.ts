@@ -116,7 +116,7 @@ export class ResultPanels extends Disposable implements ResultView {
     const panel = vscode.window.createWebviewPanel(
       WebviewTypes.result,
       titleOf(task),
-      { viewColumn: extensionColumn(options.fromChat ? vscode.ViewColumn.Active : vscode.ViewColumn.Beside), preserveFocus: options.preserveFocus ?? false },
+      { viewColumn: extensionColumn(options.fromChat ? 'chat' : undefined), preserveFocus: options.preserveFocus ?? false },
       { enableScripts: true, enableCommandUris: false, localResourceRoots: [], enableFindWidget: true },
     );
     await this.adopt(panel, task);
